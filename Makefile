@@ -1,0 +1,20 @@
+# housectl: `make run` starts the controller, `make test` runs every test.
+SWIFT ?= swift
+CONFIG ?= config/house.yaml
+
+.PHONY: run test build deps clean
+
+deps:
+	@./scripts/ensure-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+test: deps
+	$(SWIFT) test
+
+run: build
+	$(SWIFT) run housectl serve --config $(CONFIG)
+
+clean:
+	rm -rf .build

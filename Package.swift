@@ -1,0 +1,105 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// housectl: a smart-home controller for the Raspberry Pi.
+// One target per subsystem; see docs/ARCHITECTURE.md for how they fit.
+let package = Package(
+    name: "housectl",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "housectl", targets: ["housectl"]),
+        .library(name: "HouseCore", targets: ["HouseCore"]),
+        .library(name: "HouseMQTT", targets: ["HouseMQTT"]),
+        .library(name: "HouseBroker", targets: ["HouseBroker"]),
+        .library(name: "HouseGPIO", targets: ["HouseGPIO"]),
+        .library(name: "HouseDaemon", targets: ["HouseDaemon"]),
+        .library(name: "HouseTesting", targets: ["HouseTesting"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // MARK: C libraries (system-library targets with shim.h)
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
+        .systemLibrary(
+            name: "CGPIOD",
+            pkgConfig: "libgpiod",
+            providers: [.apt(["libgpiod-dev"])]
+        ),
+
+        // MARK: Pure domain: model, config, intents, HouseService, phrases, time windows, scheduler
+        .target(
+            name: "HouseCore",
+            dependencies: [.product(name: "Yams", package: "Yams")]
+        ),
+
+        // MARK: Subsystems
+        .target(
+            name: "HouseMQTT",
+            dependencies: ["CMosquitto", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(
+            name: "HouseBroker",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "HouseGPIO",
+            dependencies: ["CGPIOD", "HouseCore", .product(name: "Logging", package: "swift-log")]
+        ),
+
+        // MARK: Composition: topic API, discovery, rules, persistence, routines runner
+        .target(
+            name: "HouseDaemon",
+            dependencies: [
+                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+
+        // MARK: Fakes and fixtures shared by the tests
+        .target(
+            name: "HouseTesting",
+            dependencies: ["HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO"]
+        ),
+
+        // MARK: The CLI: argument parsing only
+        .executableTarget(
+            name: "housectl",
+            dependencies: [
+                "HouseDaemon",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // MARK: Tests (one target per module; real-mosquitto tests in their own target)
+        .testTarget(name: "HouseCoreTests", dependencies: ["HouseCore", "HouseTesting"]),
+        .testTarget(name: "HouseMQTTTests", dependencies: ["HouseMQTT", "HouseTesting"]),
+        .testTarget(name: "HouseMQTTMosquittoTests", dependencies: ["HouseMQTT", "HouseTesting"]),
+        .testTarget(name: "HouseBrokerTests", dependencies: ["HouseBroker", "HouseMQTT", "HouseTesting"]),
+        .testTarget(
+            name: "HouseGPIOTests",
+            dependencies: [
+                "HouseGPIO", "HouseTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "HouseDaemonTests", dependencies: ["HouseDaemon", "HouseTesting"]),
+        .testTarget(name: "housectlTests", dependencies: ["housectl", "HouseTesting"]),
+    ]
+)

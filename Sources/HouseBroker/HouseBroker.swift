@@ -1,0 +1,1 @@
+// HouseBroker: see docs/ARCHITECTURE.md. Filled in by its own issue.

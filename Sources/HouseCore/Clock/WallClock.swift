@@ -1,0 +1,47 @@
+import Foundation
+
+/// An instant on the wall clock: a point in UTC time that maps to a calendar date.
+///
+/// Time-of-day logic (routines, relevance, energy over "today") needs dates, which Swift's
+/// `ContinuousClock` instants do not carry; `WallClock`s provide them.
+public struct WallInstant: InstantProtocol, Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Time since 1970-01-01 00:00 UTC.
+    public var sinceEpoch: Duration
+
+    public init(sinceEpoch: Duration) { self.sinceEpoch = sinceEpoch }
+
+    public init(_ date: Date) {
+        let ms = (date.timeIntervalSince1970 * 1000).rounded()
+        self.sinceEpoch = .milliseconds(Int64(ms))
+    }
+
+    public var date: Date {
+        let c = sinceEpoch.components
+        return Date(timeIntervalSince1970: Double(c.seconds) + Double(c.attoseconds) / 1e18)
+    }
+
+    public func advanced(by duration: Duration) -> WallInstant { WallInstant(sinceEpoch: sinceEpoch + duration) }
+    public func duration(to other: WallInstant) -> Duration { other.sinceEpoch - sinceEpoch }
+    public static func < (a: WallInstant, b: WallInstant) -> Bool { a.sinceEpoch < b.sinceEpoch }
+    public var description: String { date.description }
+}
+
+/// A clock whose instants are wall-clock instants. Implemented by `SystemWallClock` for real time
+/// and `ManualClock` for tests and previews.
+public protocol WallClock: Clock, Sendable where Instant == WallInstant, Duration == Swift.Duration {}
+
+/// The real wall clock. Sleeps are measured on the monotonic clock.
+public struct SystemWallClock: WallClock {
+    public init() {}
+    public var now: WallInstant { WallInstant(Date()) }
+    public var minimumResolution: Duration { .milliseconds(1) }
+
+    public func sleep(until deadline: WallInstant, tolerance: Duration? = nil) async throws {
+        let delay = now.duration(to: deadline)
+        if delay > .zero {
+            try await ContinuousClock().sleep(for: delay, tolerance: tolerance)
+        } else {
+            try Task.checkCancellation()
+        }
+    }
+}

@@ -1,0 +1,91 @@
+/// Something a person, an automation rule or a routine asks the house to do.
+///
+/// Intents are thin typed values in SiriKit's shape: their parameters are what was said, not yet
+/// resolved against the house. `IntentPipeline` resolves, confirms and handles them.
+public enum HouseIntent: Sendable, Equatable {
+    case control(HouseControlIntent)
+    case setMode(SetHouseModeIntent)
+    case query(QueryHouseStatusIntent)
+    case runRoutine(RunRoutineIntent)
+}
+
+/// Switch a device, or all devices of a kind in a room or the house.
+public struct HouseControlIntent: Sendable, Equatable {
+    /// Room name, alias or id as spoken; nil when not said.
+    public var room: String?
+    public var action: HouseAction?
+    /// Device name, alias or id as spoken ("lamp", "lights", "garage door"); nil when not said.
+    public var device: String?
+    /// Set when the phrase addressed every device of a kind ("all the lights", "lights" plural).
+    public var plural: Bool
+
+    public init(room: String? = nil, action: HouseAction? = nil, device: String? = nil, plural: Bool = false) {
+        self.room = room
+        self.action = action
+        self.device = device
+        self.plural = plural
+    }
+}
+
+/// Put the house (or some rooms) in a mode, optionally for a while.
+public struct SetHouseModeIntent: Sendable, Equatable {
+    /// Mode name or id as spoken.
+    public var mode: String?
+    /// How long the mode lasts before the house reverts to the mode it had.
+    public var duration: Duration?
+    /// Rooms as spoken; nil means the mode's own rooms (or the whole house).
+    public var rooms: [String]?
+
+    public init(mode: String? = nil, duration: Duration? = nil, rooms: [String]? = nil) {
+        self.mode = mode
+        self.duration = duration
+        self.rooms = rooms
+    }
+}
+
+/// Ask about the house.
+public struct QueryHouseStatusIntent: Sendable, Equatable {
+    public var queryType: QueryType?
+    public var timeRange: TimeRange?
+    /// Restrict a device-state query to a room (as spoken).
+    public var room: String?
+    /// Restrict a device-state query to a device name (as spoken).
+    public var device: String?
+
+    public init(queryType: QueryType? = nil, timeRange: TimeRange? = nil, room: String? = nil, device: String? = nil) {
+        self.queryType = queryType
+        self.timeRange = timeRange
+        self.room = room
+        self.device = device
+    }
+}
+
+/// Run a routine by id or shortcut phrase.
+public struct RunRoutineIntent: Sendable, Equatable {
+    public var routine: String?
+
+    public init(routine: String? = nil) { self.routine = routine }
+}
+
+/// What to do to a device.
+public enum HouseAction: String, Sendable, Codable, CaseIterable, Hashable {
+    case on, off, toggle, open, close
+}
+
+/// What a status query asks for.
+public enum QueryType: String, Sendable, Codable, CaseIterable, Hashable {
+    /// Which devices are on (optionally in a room / of a name).
+    case deviceStates = "device-states"
+    /// The current house mode.
+    case mode
+    /// Energy used over a time range.
+    case energy
+}
+
+/// A span of time for a query.
+public enum TimeRange: Sendable, Equatable, Hashable {
+    case today
+    case yesterday
+    case thisWeek
+    case lastHours(Int)
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// A thing in the house that can be switched: a relay on one of our nodes, or a device that lives
+/// elsewhere and is commanded over MQTT (a Tasmota or zigbee2mqtt plug).
+public struct Device: Sendable, Equatable {
+    public var id: String
+    /// Room id.
+    public var room: String
+    public var kind: DeviceKind
+    /// Names people use for it ("lamp", "ceiling light"), singular; plurals are derived.
+    public var names: [String]
+    /// Power drawn when on, for the energy query.
+    public var watts: Double?
+    public var endpoint: DeviceEndpoint
+    /// Never actuated without an explicit yes (garage door, heater).
+    public var confirm: Bool
+    public var powerOn: PowerOnPolicy
+    public var shutdown: ShutdownPolicy
+    /// On for this long, then off (a garage door button).
+    public var pulse: Duration?
+    /// Switched off by the watchdog after this long on (a heater).
+    public var maxOn: Duration?
+    /// Minimum time between two switchings (anti-chatter).
+    public var minInterval: Duration?
+    /// Interlock group id: at most one member on at a time.
+    public var interlock: String?
+
+    public init(
+        id: String,
+        room: String,
+        kind: DeviceKind,
+        names: [String] = [],
+        watts: Double? = nil,
+        endpoint: DeviceEndpoint = .none,
+        confirm: Bool = false,
+        powerOn: PowerOnPolicy = .off,
+        shutdown: ShutdownPolicy = .off,
+        pulse: Duration? = nil,
+        maxOn: Duration? = nil,
+        minInterval: Duration? = nil,
+        interlock: String? = nil
+    ) {
+        self.id = id
+        self.room = room
+        self.kind = kind
+        self.names = names
+        self.watts = watts
+        self.endpoint = endpoint
+        self.confirm = confirm
+        self.powerOn = powerOn
+        self.shutdown = shutdown
+        self.pulse = pulse
+        self.maxOn = maxOn
+        self.minInterval = minInterval
+        self.interlock = interlock
+    }
+
+    /// The relay this device is wired to, if it is one of ours.
+    public var relay: RelayRef? {
+        if case .relay(let ref) = endpoint { return ref }
+        return nil
+    }
+}
+
+/// What kind of thing a device is; decides which actions it accepts.
+public enum DeviceKind: String, Sendable, CaseIterable, Codable {
+    case light, fan, heater, plug, outlet, `switch`, pump, door, shutter, valve
+
+    /// Actions this kind of device can do.
+    public var supportedActions: Set<HouseAction> {
+        switch self {
+        case .door: [.open, .close, .toggle]
+        case .shutter: [.on, .off, .toggle, .open, .close]
+        case .valve: [.on, .off, .toggle, .open, .close]
+        default: [.on, .off, .toggle]
+        }
+    }
+}
+
+/// Where a device is actuated.
+public enum DeviceEndpoint: Sendable, Equatable {
+    /// A relay channel on a node of ours.
+    case relay(RelayRef)
+    /// A device that lives elsewhere, commanded over MQTT.
+    case mqtt(MQTTDeviceEndpoint)
+    /// Nothing to actuate (virtual device).
+    case none
+}
+
+/// A relay channel on a node.
+public struct RelayRef: Sendable, Equatable, Hashable {
+    public var node: String
+    /// 1-based channel number on the node's board.
+    public var channel: Int
+
+    public init(node: String, channel: Int) {
+        self.node = node
+        self.channel = channel
+    }
+}
+
+/// How to command and follow a device that lives elsewhere.
+public struct MQTTDeviceEndpoint: Sendable, Equatable {
+    public var commandTopic: String
+    public var stateTopic: String?
+    public var payloadOn: String
+    public var payloadOff: String
+
+    public init(commandTopic: String, stateTopic: String? = nil, payloadOn: String = "ON", payloadOff: String = "OFF") {
+        self.commandTopic = commandTopic
+        self.stateTopic = stateTopic
+        self.payloadOn = payloadOn
+        self.payloadOff = payloadOff
+    }
+}
+
+/// What a relay does when housectl starts.
+public enum PowerOnPolicy: String, Sendable, Codable, CaseIterable {
+    case off, on, restore
+}
+
+/// What a relay does when housectl stops.
+public enum ShutdownPolicy: String, Sendable, Codable, CaseIterable {
+    /// Leave the relay as it is (lines are released holding their level where the hardware allows).
+    case leave
+    /// Switch the relay off before releasing it.
+    case off
+}
+
+/// On or off.
+public enum DeviceState: String, Sendable, Codable, CaseIterable, Hashable {
+    case on = "ON"
+    case off = "OFF"
+
+    public var isOn: Bool { self == .on }
+    public init(isOn: Bool) { self = isOn ? .on : .off }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// Everything `house.yaml` (plus the board profiles it names) describes, validated.
+///
+/// This is the one model every subsystem reads: the intent pipeline, the relay bank, the
+/// scheduler, the phrase matcher and the daemon. It is produced by `ConfigurationLoader`
+/// and may also be built directly in tests.
+public struct HouseConfiguration: Sendable, Equatable {
+    public var house: HouseInfo
+    public var mqtt: MQTTSettings
+    public var nodes: [Node]
+    /// Board profiles by id (from `devices/*.yaml`).
+    public var boards: [String: BoardProfile]
+    public var rooms: [Room]
+    public var devices: [Device]
+    public var modes: [Mode]
+    public var routines: [Routine]
+    public var rules: [Rule]
+    public var permissions: Permissions
+
+    public init(
+        house: HouseInfo,
+        mqtt: MQTTSettings = MQTTSettings(),
+        nodes: [Node] = [],
+        boards: [String: BoardProfile] = [:],
+        rooms: [Room] = [],
+        devices: [Device] = [],
+        modes: [Mode] = [],
+        routines: [Routine] = [],
+        rules: [Rule] = [],
+        permissions: Permissions = Permissions()
+    ) {
+        self.house = house
+        self.mqtt = mqtt
+        self.nodes = nodes
+        self.boards = boards
+        self.rooms = rooms
+        self.devices = devices
+        self.modes = modes
+        self.routines = routines
+        self.rules = rules
+        self.permissions = permissions
+    }
+
+    public func room(id: String) -> Room? { rooms.first { $0.id == id } }
+    public func device(id: String) -> Device? { devices.first { $0.id == id } }
+    public func mode(id: String) -> Mode? { modes.first { $0.id == id } }
+    public func routine(id: String) -> Routine? { routines.first { $0.id == id } }
+    public func node(id: String) -> Node? { nodes.first { $0.id == id } }
+    public func devices(inRoom roomID: String) -> [Device] { devices.filter { $0.room == roomID } }
+}
+
+/// The house itself: its name and where it is on Earth (for time zone and sun times).
+public struct HouseInfo: Sendable, Equatable {
+    public var name: String
+    public var timeZone: TimeZone
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(name: String, timeZone: TimeZone, latitude: Double, longitude: Double) {
+        self.name = name
+        self.timeZone = timeZone
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+/// A machine (Raspberry Pi) of the house that owns relays.
+public struct Node: Sendable, Equatable {
+    public var id: String
+    /// Board profile id (a file `devices/<board>.yaml`).
+    public var board: String
+    /// GPIO chip override (name, path, label or number); the board profile's chip otherwise.
+    public var chip: String?
+
+    public init(id: String, board: String, chip: String? = nil) {
+        self.id = id
+        self.board = board
+        self.chip = chip
+    }
+}
+
+/// A room of the house.
+public struct Room: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    public var aliases: [String]
+
+    public init(id: String, name: String, aliases: [String] = []) {
+        self.id = id
+        self.name = name
+        self.aliases = aliases
+    }
+}

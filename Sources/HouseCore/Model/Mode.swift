@@ -1,0 +1,17 @@
+/// A house mode (night, away, movie...): a set of device states, optionally limited to rooms.
+public struct Mode: Sendable, Equatable {
+    public var id: String
+    /// Names people use ("night", "bedtime"); the id is always one of them.
+    public var names: [String]
+    /// Device id to the state the mode wants.
+    public var devices: [String: DeviceState]
+    /// Rooms the mode applies to by default; empty means the whole house.
+    public var rooms: [String]
+
+    public init(id: String, names: [String] = [], devices: [String: DeviceState] = [:], rooms: [String] = []) {
+        self.id = id
+        self.names = names
+        self.devices = devices
+        self.rooms = rooms
+    }
+}

@@ -1,0 +1,31 @@
+/// Where a request came from. Every path into the house names its source.
+public enum IntentSource: String, Sendable, Codable, CaseIterable, Hashable {
+    case cli, mqtt, routine, rule
+}
+
+/// Who may do what: per source, devices it may not touch, and whether it may actuate
+/// `confirm: true` devices at all.
+public struct Permissions: Sendable, Equatable {
+    public struct Grant: Sendable, Equatable {
+        /// Device ids this source may not actuate.
+        public var denyDevices: Set<String>
+        /// Whether this source may actuate devices marked `confirm: true` (after confirming).
+        public var allowConfirmDevices: Bool
+        /// Modes this source may not set.
+        public var denyModes: Set<String>
+
+        public init(denyDevices: Set<String> = [], allowConfirmDevices: Bool = true, denyModes: Set<String> = []) {
+            self.denyDevices = denyDevices
+            self.allowConfirmDevices = allowConfirmDevices
+            self.denyModes = denyModes
+        }
+    }
+
+    public var grants: [IntentSource: Grant]
+
+    public init(grants: [IntentSource: Grant] = [:]) {
+        self.grants = grants
+    }
+
+    public func grant(for source: IntentSource) -> Grant { grants[source] ?? Grant() }
+}

@@ -1,0 +1,41 @@
+/// An automation rule: when something happens, run an intent.
+public struct Rule: Sendable, Equatable {
+    public var id: String
+    public var trigger: RuleTrigger
+    public var intent: IntentSpec
+
+    public init(id: String, trigger: RuleTrigger, intent: IntentSpec) {
+        self.id = id
+        self.trigger = trigger
+        self.intent = intent
+    }
+}
+
+/// What fires a rule.
+public enum RuleTrigger: Sendable, Equatable {
+    /// An MQTT message on a topic filter, optionally with a given payload or a JSON field value.
+    case mqtt(topic: String, payload: String?, jsonField: String?, jsonValue: String?)
+    /// A device changing state (to a given state, or any change when nil).
+    case deviceState(device: String, state: DeviceState?)
+    /// The house entering a mode.
+    case mode(String)
+}
+
+/// An intent as written in the config (routines and rules), before resolution.
+public enum IntentSpec: Sendable, Equatable {
+    case control(room: String?, device: String?, action: HouseAction)
+    case mode(String, duration: Duration?, rooms: [String])
+    case routine(String)
+
+    /// The typed intent this spec asks for.
+    public var intent: HouseIntent {
+        switch self {
+        case .control(let room, let device, let action):
+            .control(HouseControlIntent(room: room, action: action, device: device))
+        case .mode(let mode, let duration, let rooms):
+            .setMode(SetHouseModeIntent(mode: mode, duration: duration, rooms: rooms.isEmpty ? nil : rooms))
+        case .routine(let id):
+            .runRoutine(RunRoutineIntent(routine: id))
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// HouseGPIO: see docs/ARCHITECTURE.md. Filled in by its own issue.

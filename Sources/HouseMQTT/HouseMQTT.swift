@@ -1,0 +1,1 @@
+// HouseMQTT: see docs/ARCHITECTURE.md. Filled in by its own issue.

@@ -1,0 +1,2 @@
+// HouseTesting: fakes and fixtures shared by the tests.
+@_exported import HouseCore

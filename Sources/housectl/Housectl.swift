@@ -1,0 +1,12 @@
+import ArgumentParser
+import HouseDaemon
+
+/// The `housectl` command line: argument parsing only; each subcommand lives in its own file.
+@main
+struct Housectl: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "housectl",
+        abstract: "A smart-home controller for the Raspberry Pi: relays, MQTT, routines and shortcut phrases.",
+        subcommands: []
+    )
+}

@@ -1,0 +1,38 @@
+import Foundation
+import Testing
+@testable import HouseCore
+
+@Suite struct ManualClockTests {
+    @Test func sleeperWakesWhenClockPassesDeadline() async throws {
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_800_000_000))
+        let deadline = clock.now.advanced(by: .seconds(10))
+        async let woke: WallInstant = {
+            try await clock.sleep(until: deadline, tolerance: nil)
+            return clock.now
+        }()
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(5))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(5))
+        let at = try await woke
+        #expect(at == deadline)
+    }
+
+    @Test func durationParserReadsConfigForms() {
+        #expect(DurationParser.parse("90s") == .seconds(90))
+        #expect(DurationParser.parse("1h30") == .seconds(5400))
+        #expect(DurationParser.parse("1h30m") == .seconds(5400))
+        #expect(DurationParser.parse("500ms") == .milliseconds(500))
+        #expect(DurationParser.parse("2 hours") == .seconds(7200))
+        #expect(DurationParser.parse("soon") == nil)
+        #expect(DurationParser.format(.seconds(5400)) == "1h30m")
+    }
+
+    @Test func timeEdgeParsesSunOffsets() {
+        #expect(TimeEdge("sunset+30m") == .sun(.sunset, offset: .seconds(1800)))
+        #expect(TimeEdge("06:00") == .clock(TimeOfDay(hour: 6, minute: 0)))
+        #expect(TimeEdge("sunrise-1h") == .sun(.sunrise, offset: .seconds(-3600)))
+        #expect(TimeEdge("25:00") == nil)
+        #expect(TimeEdge("moonrise") == nil)
+    }
+}

@@ -1,0 +1,1 @@
+// Replaced by this module's tests.

@@ -1,0 +1,14 @@
+#!/bin/sh
+# Installs the Debian packages housectl needs, when they are missing.
+set -eu
+PKGS="libmosquitto-dev libgpiod-dev mosquitto mosquitto-clients gpiod openssl pkg-config"
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+echo "ensure-deps: installing$missing"
+SUDO=""
+[ "$(id -u)" -ne 0 ] && SUDO="sudo"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
