@@ -1,0 +1,78 @@
+import Foundation
+
+/// The house mode over time, with modes set for a duration reverting when it ends.
+///
+/// A mode set without a duration becomes the base and cancels every timed mode. A mode set with
+/// a duration goes on top; when it ends the house returns to whatever is below it then (the
+/// previous timed mode if that one still lasts, else the base). Pure: the caller says the time.
+public struct ModeTimeline: Sendable, Hashable {
+    /// A mode set for a duration.
+    public struct Layer: Sendable, Hashable {
+        public var mode: String
+        public var since: Date
+        public var until: Date
+    }
+
+    /// The mode without an end, if any was set.
+    public private(set) var base: String?
+    /// Timed modes, oldest at the bottom.
+    public private(set) var layers: [Layer] = []
+
+    public init(base: String? = nil) { self.base = base }
+
+    /// The mode in effect (before `expire(at:)` is told the time, a layer may be past its end).
+    public var current: String? { layers.last?.mode ?? base }
+
+    /// When the next timed mode ends.
+    public var nextExpiry: Date? { layers.map(\.until).min() }
+
+    /// Sets `mode` at `now`, for `duration` if given. Returns the change, or nil when the mode in
+    /// effect stays the same.
+    @discardableResult
+    public mutating func set(_ mode: String, duration: Duration?, at now: Date) -> ModeChange? {
+        let before = current
+        if let duration, duration > .zero {
+            layers.append(Layer(mode: mode, since: now, until: now.addingTimeInterval(duration.timeInterval)))
+        } else {
+            base = mode
+            layers.removeAll()
+        }
+        return before == current ? nil : ModeChange(from: before, to: current, at: now, expired: nil)
+    }
+
+    /// Ends every timed mode whose end is at or before `now`, earliest first, and returns the
+    /// changes of the mode in effect (each stamped with the instant the timed mode ended).
+    public mutating func expire(at now: Date) -> [ModeChange] {
+        var changes: [ModeChange] = []
+        while let i = layers.indices.filter({ layers[$0].until <= now }).min(by: { layers[$0].until < layers[$1].until }) {
+            let before = current
+            let ended = layers.remove(at: i)
+            if before != current {
+                changes.append(ModeChange(from: before, to: current, at: ended.until, expired: ended.mode))
+            }
+        }
+        return changes
+    }
+}
+
+/// A change of the mode in effect.
+public struct ModeChange: Sendable, Hashable, CustomStringConvertible {
+    public var from: String?
+    public var to: String?
+    public var at: Date
+    /// The timed mode whose end caused the change; nil when a mode was set.
+    public var expired: String?
+
+    public init(from: String?, to: String?, at: Date, expired: String?) {
+        self.from = from
+        self.to = to
+        self.at = at
+        self.expired = expired
+    }
+
+    public var description: String {
+        let f = from ?? "none", t = to ?? "none"
+        if let expired { return "\(expired) ended: \(f) -> \(t) at \(at)" }
+        return "\(f) -> \(t) at \(at)"
+    }
+}

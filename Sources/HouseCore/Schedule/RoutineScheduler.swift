@@ -1,0 +1,256 @@
+import Foundation
+
+/// The routine scheduler as a pure state machine: it knows the next run of every routine that
+/// runs by itself, and hands out the runs that are due when told the time. It never reads a clock
+/// or sleeps; `RoutineRunner` drives it from a `WallClock` (a `ManualClock` in tests and previews).
+///
+/// Rules it implements:
+/// - A routine runs by itself only when it has a `runAt`. With a relevance window, it runs only on
+///   the window's days and only when `runAt` falls inside that day's window (for a window crossing
+///   midnight, a clock `runAt` before the window start is taken on the next day: `22:00-02:00` with
+///   `run_at: 01:00` runs at 01:00 after each listed day). Without a window it runs every day.
+/// - A window or `runAt` whose sun event does not happen that day (polar day or night) means no
+///   run that day.
+/// - Daylight saving: a `runAt` in a skipped hour runs at the end of the gap (`.runAfterGap`) or
+///   not at all that day (`.skip`); in a repeated hour it runs once, at the first occurrence.
+/// - Jitter: a random delay in `0...jitter` drawn from the injected generator when the run is
+///   planned, cut so the run stays inside its window (and under 23 hours without one).
+/// - Catch-up (`.latest`): at start, the latest run missed since `lastActive` runs once, now, if
+///   its window is still open (without a window: always, once).
+public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable {
+    public let calendar: HouseCalendar
+    /// The routines that run by themselves (those with a `runAt`).
+    public let routines: [Routine]
+    /// The random source for jitter.
+    public private(set) var rng: RNG
+    /// The next run of every routine that has one, earliest due first.
+    public private(set) var pending: [ScheduledRun] = []
+
+    /// How many days ahead (or back) to look for an occurrence; a polar sun event may be absent
+    /// for months.
+    public static var searchDays: Int { 400 }
+    /// How far back the reconciled desired state looks for the latest mode routine.
+    public static var desiredStateLookbackDays: Int { 8 }
+
+    private let routineIndex: [String: Int]
+
+    public init(routines: [Routine], calendar: HouseCalendar, rng: RNG) {
+        self.calendar = calendar
+        self.routines = routines.filter { $0.runAt != nil }
+        self.rng = rng
+        var index: [String: Int] = [:]
+        for (i, r) in self.routines.enumerated() where index[r.id] == nil { index[r.id] = i }
+        self.routineIndex = index
+    }
+
+    /// The routine with this id, if it runs by itself.
+    public func routine(id: String) -> Routine? { routineIndex[id].map { routines[$0] } }
+
+    /// When the earliest pending run is due.
+    public var nextDue: Date? { pending.first?.due }
+
+    // MARK: - Start
+
+    /// Plans the next run of every routine strictly after `now`, and works out what the start owes:
+    /// catch-up runs for routines missed since `lastActive` (the last instant the controller was
+    /// known to run; nil on a first start) and the mode the routines say the house should be in.
+    public mutating func start(at now: Date, lastActive: Date?) -> SchedulerStart {
+        pending = []
+        for routine in routines {
+            if var run = nextOccurrence(of: routine, after: now) {
+                applyJitter(&run, routine: routine)
+                insert(run)
+            }
+        }
+        var catchUp: [ScheduledRun] = []
+        if let lastActive, lastActive < now {
+            for routine in routines where routine.catchUp == .latest {
+                guard let missed = latestOccurrence(of: routine, atOrBefore: now, after: lastActive) else { continue }
+                if let w = missed.window, !w.contains(now) { continue }
+                catchUp.append(ScheduledRun(routineID: routine.id, day: missed.day, nominal: missed.nominal, due: now,
+                                            window: missed.window, reason: .catchUp(missed: missed.nominal)))
+            }
+            catchUp.sort { ($0.nominal, $0.routineID) < ($1.nominal, $1.routineID) }
+        }
+        return SchedulerStart(catchUp: catchUp, desiredState: desiredState(at: now))
+    }
+
+    // MARK: - Running
+
+    /// Removes and returns every pending run due at or before `now`, in due order, and plans the
+    /// following run of each routine.
+    public mutating func takeDue(at now: Date) -> [ScheduledRun] {
+        var due: [ScheduledRun] = []
+        while let first = pending.first, first.due <= now {
+            pending.removeFirst()
+            due.append(first)
+            if let routine = routine(id: first.routineID),
+               var next = nextOccurrence(of: routine, after: first.nominal) {
+                applyJitter(&next, routine: routine)
+                insert(next)
+            }
+        }
+        return due
+    }
+
+    /// The runs between `from` (excluded) and `to` (included), at most `limit`, computed on a
+    /// copy of this scheduler started at `from` (no catch-up); for previews such as
+    /// `housectl routines`.
+    public func upcoming(from: Date, to: Date, limit: Int = .max) -> [ScheduledRun] {
+        var copy = self
+        _ = copy.start(at: from, lastActive: nil)
+        var out: [ScheduledRun] = []
+        while out.count < limit, let next = copy.nextDue, next <= to {
+            for run in copy.takeDue(at: next) where out.count < limit { out.append(run) }
+        }
+        return out
+    }
+
+    // MARK: - Occurrences (no jitter)
+
+    /// The planned run of `routine` for local day `day` before jitter, or nil when it does not run
+    /// that day.
+    public func occurrence(of routine: Routine, on day: LocalDate) -> ScheduledRun? {
+        guard let runAt = routine.runAt else { return nil }
+        var window: TimeWindow? = nil
+        if let spec = routine.relevant {
+            guard let w = calendar.window(spec, on: day).window else { return nil }
+            window = w
+        }
+        guard let resolved = resolveRunAt(runAt, on: day, policy: routine.daylightSaving) else { return nil }
+        var (nominal, reason) = resolved
+        if let w = window {
+            if nominal < w.start, case .clock = runAt,
+               let next = resolveRunAt(runAt, on: day.adding(days: 1), policy: routine.daylightSaving) {
+                (nominal, reason) = next
+            }
+            guard w.contains(nominal) else { return nil }
+        }
+        return ScheduledRun(routineID: routine.id, day: day, nominal: nominal, due: nominal, window: window, reason: reason)
+    }
+
+    /// The first occurrence of `routine` whose nominal instant is strictly after `instant`.
+    public func nextOccurrence(of routine: Routine, after instant: Date) -> ScheduledRun? {
+        let today = calendar.localDate(of: instant)
+        for offset in -1...Self.searchDays {
+            if let run = occurrence(of: routine, on: today.adding(days: offset)), run.nominal > instant { return run }
+        }
+        return nil
+    }
+
+    /// The latest occurrence of `routine` with nominal instant in `(after, atOrBefore]`.
+    public func latestOccurrence(of routine: Routine, atOrBefore instant: Date, after: Date) -> ScheduledRun? {
+        let today = calendar.localDate(of: instant)
+        let earliest = max(calendar.localDate(of: after).adding(days: -1), today.adding(days: -Self.searchDays))
+        var day = today.adding(days: 1)
+        while day >= earliest {
+            if let run = occurrence(of: routine, on: day), run.nominal <= instant, run.nominal > after { return run }
+            day = day.adding(days: -1)
+        }
+        return nil
+    }
+
+    // MARK: - Desired state
+
+    /// The mode the routines say the house should be in at `now`: the mode of the latest mode
+    /// routine whose nominal run has passed (looking back `desiredStateLookbackDays`), with a
+    /// mode set for a duration on top while that duration lasts. Nil when no mode routine ran.
+    public func desiredState(at now: Date) -> DesiredState? {
+        let lookback = now.addingTimeInterval(-Double(Self.desiredStateLookbackDays) * 86400)
+        var base: (run: ScheduledRun, mode: String)? = nil
+        var timed: (run: ScheduledRun, mode: String, until: Date)? = nil
+        for routine in routines {
+            guard case .mode(let mode, let duration, _) = routine.intent,
+                  let run = latestOccurrence(of: routine, atOrBefore: now, after: lookback) else { continue }
+            if let duration {
+                let until = run.nominal.addingTimeInterval(duration.timeInterval)
+                if until > now, timed.map({ run.nominal > $0.run.nominal }) ?? true { timed = (run, mode, until) }
+            } else if base.map({ run.nominal > $0.run.nominal }) ?? true {
+                base = (run, mode)
+            }
+        }
+        if let t = timed, base.map({ t.run.nominal > $0.run.nominal }) ?? true {
+            return DesiredState(mode: t.mode, routineID: t.run.routineID, since: t.run.nominal, revertsAt: t.until,
+                                revertsTo: base?.mode)
+        }
+        guard let b = base else { return nil }
+        return DesiredState(mode: b.mode, routineID: b.run.routineID, since: b.run.nominal, revertsAt: nil, revertsTo: nil)
+    }
+
+    // MARK: - Helpers
+
+    private func resolveRunAt(_ edge: TimeEdge, on day: LocalDate, policy: DaylightSavingPolicy) -> (Date, RunReason)? {
+        switch edge {
+        case .clock(let time):
+            switch calendar.resolve(time, on: day) {
+            case .unique(let d): return (d, .scheduled)
+            case .repeated(let first, _): return (first, .scheduled)
+            case .skipped(let gapEnd):
+                return policy == .runAfterGap ? (gapEnd, .afterDaylightSavingGap(wanted: time)) : nil
+            }
+        case .sun:
+            if case .success(let d) = calendar.instant(of: edge, on: day) { return (d, .scheduled) }
+            return nil
+        }
+    }
+
+    private mutating func applyJitter(_ run: inout ScheduledRun, routine: Routine) {
+        guard let jitter = routine.jitter, jitter > .zero else { return }
+        var maxDelay = min(jitter.timeInterval, 23 * 3600)
+        if let w = run.window { maxDelay = min(maxDelay, w.end.timeIntervalSince(run.nominal) - 1) }
+        guard maxDelay >= 1 else { return }
+        let delay = Double.random(in: 0...maxDelay, using: &rng).rounded(.down)
+        run.due = run.nominal.addingTimeInterval(delay)
+    }
+
+    private mutating func insert(_ run: ScheduledRun) {
+        var lo = 0, hi = pending.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if pending[mid].due <= run.due { lo = mid + 1 } else { hi = mid }
+        }
+        pending.insert(run, at: lo)
+    }
+}
+
+extension RoutineScheduler where RNG == SystemRandomNumberGenerator {
+    /// A scheduler for a configured house, with the system random source for jitter.
+    public init(configuration: HouseConfiguration) {
+        self.init(routines: configuration.routines, calendar: HouseCalendar(house: configuration.house),
+                  rng: SystemRandomNumberGenerator())
+    }
+}
+
+/// What starting the scheduler owes the house.
+public struct SchedulerStart: Sendable, Hashable {
+    /// Runs missed while the controller was down, to run now (oldest first).
+    public var catchUp: [ScheduledRun]
+    /// The mode the routines say the house should be in now.
+    public var desiredState: DesiredState?
+
+    public init(catchUp: [ScheduledRun], desiredState: DesiredState?) {
+        self.catchUp = catchUp
+        self.desiredState = desiredState
+    }
+}
+
+/// The reconciled desired state at an instant: which mode the routines say the house is in.
+public struct DesiredState: Sendable, Hashable {
+    public var mode: String
+    /// The routine whose run set it.
+    public var routineID: String
+    /// When that run was (nominally) due.
+    public var since: Date
+    /// When a mode set for a duration ends.
+    public var revertsAt: Date?
+    /// The mode it then reverts to, if a routine set one before.
+    public var revertsTo: String?
+
+    public init(mode: String, routineID: String, since: Date, revertsAt: Date?, revertsTo: String?) {
+        self.mode = mode
+        self.routineID = routineID
+        self.since = since
+        self.revertsAt = revertsAt
+        self.revertsTo = revertsTo
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// One run of a routine: when it is due and why then.
+public struct ScheduledRun: Sendable, Hashable, CustomStringConvertible {
+    public var routineID: String
+    /// The local day the run belongs to (its window's start day, for a midnight-crossing window).
+    public var day: LocalDate
+    /// The planned instant before jitter (after any daylight-saving adjustment).
+    public var nominal: Date
+    /// The instant it runs: `nominal` plus jitter, or the start instant for a catch-up.
+    public var due: Date
+    /// The relevance window the run belongs to, if the routine has one.
+    public var window: TimeWindow?
+    public var reason: RunReason
+
+    public init(routineID: String, day: LocalDate, nominal: Date, due: Date, window: TimeWindow?, reason: RunReason) {
+        self.routineID = routineID
+        self.day = day
+        self.nominal = nominal
+        self.due = due
+        self.window = window
+        self.reason = reason
+    }
+
+    public var description: String { "\(routineID) due \(due) (\(reason))" }
+}
+
+/// Why a run is due when it is.
+public enum RunReason: Sendable, Hashable, CustomStringConvertible {
+    /// At its `run_at`.
+    case scheduled
+    /// Its `run_at` fell in a skipped daylight-saving hour; it runs at the end of the gap.
+    case afterDaylightSavingGap(wanted: TimeOfDay)
+    /// Missed while the controller was down (its nominal time), run at start because its window is
+    /// still open.
+    case catchUp(missed: Date)
+
+    public var description: String {
+        switch self {
+        case .scheduled: "scheduled"
+        case .afterDaylightSavingGap(let t): "\(t) skipped by daylight saving; run after the gap"
+        case .catchUp(let missed): "catch-up of the run missed at \(missed)"
+        }
+    }
+}

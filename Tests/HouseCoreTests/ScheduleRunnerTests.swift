@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+@testable import HouseCore
+
+/// The clock-driven runner and duration modes, on a ManualClock: advance, then await the events.
+@Suite struct ScheduleRunnerTests {
+    /// Collects runner events and lets a test await the next one (no sleeps).
+    final class Inbox: @unchecked Sendable {
+        private let lock = NSLock()
+        private var events: [RunnerEvent] = []
+        private var waiters: [CheckedContinuation<RunnerEvent, Never>] = []
+
+        func put(_ e: RunnerEvent) {
+            lock.lock()
+            if waiters.isEmpty {
+                events.append(e)
+                lock.unlock()
+            } else {
+                let w = waiters.removeFirst()
+                lock.unlock()
+                w.resume(returning: e)
+            }
+        }
+
+        func next() async -> RunnerEvent {
+            await withCheckedContinuation { c in
+                lock.lock()
+                if events.isEmpty {
+                    waiters.append(c)
+                    lock.unlock()
+                } else {
+                    let e = events.removeFirst()
+                    lock.unlock()
+                    c.resume(returning: e)
+                }
+            }
+        }
+
+        var pendingCount: Int { lock.withLock { events.count } }
+    }
+
+    /// Awaits the next event, failing after `seconds` of real time (a bound, not a sleep).
+    func next(_ inbox: Inbox, within seconds: Double = 5) async throws -> RunnerEvent {
+        try await withThrowingTaskGroup(of: RunnerEvent?.self) { group in
+            group.addTask { await inbox.next() }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                return nil
+            }
+            let first = try await group.next()!
+            group.cancelAll()
+            return try #require(first, "no runner event within \(seconds)s")
+        }
+    }
+
+    let cal = Place.london
+
+    func startRunner(_ routines: [Routine], at start: String, lastActive: String? = nil)
+        -> (ManualClock, Inbox, RoutineRunner<ManualClock, SplitMix64>) {
+        let clock = ManualClock(start: cal.at(start))
+        let scheduler = RoutineScheduler(routines: routines, calendar: cal, rng: SplitMix64(seed: 3))
+        return (clock, Inbox(), RoutineRunner(clock: clock, scheduler: scheduler, lastActive: lastActive.map(cal.at)))
+    }
+
+    @Test func emitsRunsAsTheClockReachesThem() async throws {
+        let routines = [
+            Routine(id: "morning", shortcut: "Good morning house", runAt: edge("06:30"), intent: .mode("morning", duration: nil, rooms: [])),
+            Routine(id: "night", shortcut: "Good night house", runAt: edge("23:00"), intent: .mode("night", duration: nil, rooms: [])),
+        ]
+        let (clock, inbox, runner) = startRunner(routines, at: "2026-11-24 05:00")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await runner.run { inbox.put($0) } }
+            guard case .started = try await next(inbox) else { Issue.record("expected .started"); return }
+            await clock.waitForSleepers(1)
+            clock.advance(to: WallInstant(cal.at("2026-11-24 06:29")))
+            await clock.waitForSleepers(1)
+            #expect(inbox.pendingCount == 0)
+            clock.advance(to: WallInstant(cal.at("2026-11-24 06:30")))
+            guard case .run(let r1, let intent1) = try await next(inbox) else { Issue.record("expected a run"); return }
+            #expect(r1.routineID == "morning" && r1.due == cal.at("2026-11-24 06:30"))
+            #expect(intent1 == .mode("morning", duration: nil, rooms: []))
+            // Jump over a whole day: both runs come, in order.
+            await clock.waitForSleepers(1)
+            clock.advance(to: WallInstant(cal.at("2026-11-25 07:00")))
+            guard case .run(let r2, _) = try await next(inbox), case .run(let r3, _) = try await next(inbox) else {
+                Issue.record("expected two runs"); return
+            }
+            #expect([r2.routineID, r3.routineID] == ["night", "morning"])
+            #expect(r2.due < r3.due)
+            group.cancelAll()
+        }
+    }
+
+    @Test func durationModeRevertsWhenItEnds() async throws {
+        let routines = [
+            Routine(id: "evening", shortcut: "Evening", runAt: edge("18:00"), intent: .mode("evening", duration: nil, rooms: [])),
+            Routine(id: "movie", shortcut: "Movie night", runAt: edge("20:00"), intent: .mode("movie", duration: .seconds(5400), rooms: [])),
+        ]
+        let (clock, inbox, runner) = startRunner(routines, at: "2026-11-24 19:00")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await runner.run { inbox.put($0) } }
+            guard case .started(let start) = try await next(inbox) else { Issue.record("expected .started"); return }
+            #expect(start.desiredState?.mode == "evening")
+            await clock.waitForSleepers(1)
+            clock.advance(to: WallInstant(cal.at("2026-11-24 20:00")))
+            guard case .run(let run, _) = try await next(inbox) else { Issue.record("expected a run"); return }
+            #expect(run.routineID == "movie")
+            await clock.waitForSleepers(1)
+            clock.advance(to: WallInstant(cal.at("2026-11-24 21:29")))
+            await clock.waitForSleepers(1)
+            #expect(inbox.pendingCount == 0)
+            clock.advance(to: WallInstant(cal.at("2026-11-24 21:30")))
+            guard case .modeReverted(let change) = try await next(inbox) else { Issue.record("expected a revert"); return }
+            #expect(change == ModeChange(from: "movie", to: "evening", at: cal.at("2026-11-24 21:30"), expired: "movie"))
+            group.cancelAll()
+        }
+    }
+
+    @Test func catchUpIsEmittedAtStart() async throws {
+        let routines = [
+            Routine(id: "morning", shortcut: "Good morning house",
+                    relevant: TimeWindowSpec(from: edge("06:00"), to: edge("09:00"), days: .weekdaysOnly),
+                    runAt: edge("06:30"), catchUp: .latest, intent: .mode("morning", duration: nil, rooms: [])),
+        ]
+        let (_, inbox, runner) = startRunner(routines, at: "2026-11-24 07:12", lastActive: "2026-11-24 02:00")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await runner.run { inbox.put($0) } }
+            guard case .started(let start) = try await next(inbox) else { Issue.record("expected .started"); return }
+            #expect(start.catchUp.count == 1)
+            guard case .run(let run, _) = try await next(inbox) else { Issue.record("expected the catch-up"); return }
+            #expect(run.reason == .catchUp(missed: cal.at("2026-11-24 06:30")))
+            #expect(run.due == cal.at("2026-11-24 07:12"))
+            group.cancelAll()
+        }
+    }
+
+    @Test func modeTimelineStacksAndReverts() {
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        var m = ModeTimeline(base: "home")
+        #expect(m.set("movie", duration: .seconds(7200), at: t0)?.to == "movie")
+        #expect(m.set("quiet", duration: .seconds(1800), at: t0.addingTimeInterval(600))?.to == "quiet")
+        #expect(m.nextExpiry == t0.addingTimeInterval(2400))
+        #expect(m.expire(at: t0.addingTimeInterval(2399)).isEmpty)
+        #expect(m.expire(at: t0.addingTimeInterval(3000)).map(\.to) == ["movie"])
+        #expect(m.expire(at: t0.addingTimeInterval(7200)) == [
+            ModeChange(from: "movie", to: "home", at: t0.addingTimeInterval(7200), expired: "movie")])
+        #expect(m.current == "home")
+        // A mode without a duration cancels timed ones.
+        m.set("party", duration: .seconds(600), at: t0.addingTimeInterval(8000))
+        m.set("night", duration: nil, at: t0.addingTimeInterval(8100))
+        #expect(m.nextExpiry == nil)
+        #expect(m.current == "night")
+        #expect(m.expire(at: t0.addingTimeInterval(9000)).isEmpty)
+    }
+}
