@@ -21,8 +21,8 @@ public enum SunOccurrence: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .at(let d): return d.description
-        case .sunAlwaysAbove: return "no event (sun above the horizon all day)"
-        case .sunAlwaysBelow: return "no event (sun below the horizon all day)"
+        case .sunAlwaysAbove: return "no event (the sun stays above that altitude all day)"
+        case .sunAlwaysBelow: return "no event (the sun stays below that altitude all day)"
         }
     }
 }

@@ -1,0 +1,78 @@
+import Foundation
+
+/// The text the `housectl shortcuts` and `housectl routines` commands print, built here so the
+/// CLI only parses arguments and prints.
+public enum ScheduleReport {
+    /// The relevant shortcuts at `instant`, ranked, with explanations.
+    public static func shortcuts(_ configuration: HouseConfiguration, at instant: Date,
+                                 history: [UsageRecord] = [], options: RelevanceOptions = RelevanceOptions()) -> String {
+        let calendar = HouseCalendar(house: configuration.house)
+        let engine = RelevanceEngine(routines: configuration.routines, calendar: calendar, options: options)
+        let relevant = engine.relevant(at: instant, history: history)
+        let when = "\(calendar.localDate(of: instant).weekdayName) \(calendar.dateTimeText(instant, zone: true))"
+        guard !relevant.isEmpty else { return "No shortcut is relevant at \(when).\n" }
+        var out = "Relevant shortcuts at \(when):\n"
+        for (i, r) in relevant.enumerated() {
+            out += "  \(i + 1). \"\(r.shortcut)\" (\(r.routineID)): \(r.explanation)\n"
+        }
+        return out
+    }
+
+    /// The upcoming runs from `from` (excluded) to `to` (included), at most `limit`, computed on a
+    /// virtual clock; jitter is shown as a bound, not drawn.
+    public static func routines(_ configuration: HouseConfiguration, from: Date, to: Date, limit: Int = .max) throws -> String {
+        guard to > from else {
+            let cal = HouseCalendar(house: configuration.house)
+            throw ScheduleError.invalidRange(from: cal.dateTimeText(from), to: cal.dateTimeText(to))
+        }
+        guard limit > 0 else { throw ScheduleError.invalidCount(limit) }
+        let calendar = HouseCalendar(house: configuration.house)
+        // Jitter is described, not drawn: plan the nominal runs.
+        let nominal = configuration.routines.map { r -> Routine in
+            var copy = r
+            copy.jitter = nil
+            return copy
+        }
+        let scheduler = RoutineScheduler(routines: nominal, calendar: calendar, rng: SplitMix64(seed: 0))
+        let runs = scheduler.upcoming(from: from, to: to, limit: limit)
+        let zone = configuration.house.timeZone.identifier
+        var out = "Runs from \(calendar.dateTimeText(from)) to \(calendar.dateTimeText(to)) (\(zone)):\n"
+        if runs.isEmpty { out += "  (none)\n" }
+        let idWidth = min(24, runs.map(\.routineID.count).max() ?? 0)
+        for run in runs {
+            guard let routine = configuration.routine(id: run.routineID) else { continue }
+            let weekday = String(calendar.localDate(of: run.due).weekdayName.prefix(3))
+            var line = "  \(weekday) \(calendar.dateTimeText(run.due, zone: true))  "
+            line += run.routineID.padding(toLength: max(idWidth, run.routineID.count), withPad: " ", startingAt: 0)
+            line += "  \(describe(routine.intent))"
+            var notes: [String] = []
+            if let runAt = routine.runAt, case .sun = runAt { notes.append("at \(runAt)") }
+            if case .afterDaylightSavingGap(let wanted) = run.reason {
+                notes.append("\(wanted) does not exist that day (daylight saving): runs after the gap")
+            }
+            if let j = routine.jitter, j > .zero { notes.append("plus up to \(DurationParser.format(j)) random delay") }
+            if !notes.isEmpty { line += "  (" + notes.joined(separator: "; ") + ")" }
+            out += line + "\n"
+        }
+        let manual = configuration.routines.filter { $0.runAt == nil }.map(\.id)
+        if !manual.isEmpty {
+            out += "Shortcut-only routines (no run_at): \(manual.joined(separator: ", "))\n"
+        }
+        return out
+    }
+
+    /// A short text for an intent: `mode night for 1h`, `bedroom-light on`, `routine morning`.
+    public static func describe(_ intent: IntentSpec) -> String {
+        switch intent {
+        case .mode(let mode, let duration, let rooms):
+            var s = "mode \(mode)"
+            if let duration { s += " for \(DurationParser.format(duration))" }
+            if !rooms.isEmpty { s += " in \(rooms.joined(separator: ", "))" }
+            return s
+        case .control(let room, let device, let action):
+            return [device ?? room ?? "house", action.rawValue].joined(separator: " ")
+        case .routine(let id):
+            return "routine \(id)"
+        }
+    }
+}

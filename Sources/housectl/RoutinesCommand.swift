@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import HouseDaemon
+
+/// `housectl routines [--next N] [--from DATE --to DATE]`: the upcoming routine runs, computed on a
+/// virtual clock. `--bench` runs the scheduler benchmark instead.
+struct RoutinesCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "routines",
+        abstract: "Show the upcoming routine runs (a week by default), computed on a virtual clock."
+    )
+
+    @Option(name: .long, help: "The house configuration file.")
+    var config: String = "config/house.yaml"
+
+    @Option(name: .long, help: "Show at most this many runs.")
+    var next: Int?
+
+    @Option(name: .long, help: "Start, local \"YYYY-MM-DD\" or \"YYYY-MM-DD HH:MM\" (default: now).")
+    var from: String?
+
+    @Option(name: .long, help: "End, local \"YYYY-MM-DD\" or \"YYYY-MM-DD HH:MM\" (default: a week after the start, or a year with --next).")
+    var to: String?
+
+    @Flag(name: .long, help: "Run the scheduler benchmark (next runs of generated routines over a year) and print the figures.")
+    var bench = false
+
+    @Option(name: .long, help: "Routines in the benchmark.")
+    var benchRoutines: Int = 1000
+
+    @Option(name: .long, help: "Year of the benchmark.")
+    var benchYear: Int = 2026
+
+    func run() async throws {
+        if bench {
+            guard benchRoutines > 0 else { throw ValidationError(ScheduleError.invalidCount(benchRoutines).description) }
+            print(SchedulerBenchmark.run(routineCount: benchRoutines, year: benchYear))
+            return
+        }
+        if let next, next <= 0 { throw ValidationError(ScheduleError.invalidCount(next).description) }
+        let house = try loadHouseConfiguration(path: config)
+        let calendar = HouseCalendar(house: house.house)
+        func parse(_ text: String) throws -> Date {
+            guard let d = calendar.parseLocal(text) else {
+                throw ValidationError(ScheduleError.invalidDateTime(text).description)
+            }
+            return d
+        }
+        let start = try from.map(parse) ?? SystemWallClock().now.date
+        let days: Double = next == nil ? 7 : 366
+        let end = try to.map(parse) ?? start.addingTimeInterval(days * 86400)
+        do {
+            print(try ScheduleReport.routines(house, from: start, to: end, limit: next ?? .max), terminator: "")
+        } catch let error as ScheduleError {
+            throw ValidationError(error.description)
+        }
+    }
+}
