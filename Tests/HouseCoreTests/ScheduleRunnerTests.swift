@@ -79,14 +79,49 @@ import Testing
             guard case .run(let r1, let intent1) = try await next(inbox) else { Issue.record("expected a run"); return }
             #expect(r1.routineID == "morning" && r1.due == cal.at("2026-11-24 06:30"))
             #expect(intent1 == .mode("morning", duration: nil, rooms: []))
-            // Jump over a whole day: both runs come, in order.
+            // The next runs come in order, each at its instant.
+            await clock.waitForSleepers(1)
+            clock.advance(to: WallInstant(cal.at("2026-11-24 23:00")))
+            guard case .run(let r2, _) = try await next(inbox) else { Issue.record("expected a run"); return }
+            await clock.waitForSleepers(1)
+            clock.advance(to: WallInstant(cal.at("2026-11-25 06:30")))
+            guard case .run(let r3, _) = try await next(inbox) else { Issue.record("expected a run"); return }
+            #expect([r2.routineID, r3.routineID] == ["night", "morning"])
+            #expect(r2.due == cal.at("2026-11-24 23:00") && r3.due == cal.at("2026-11-25 06:30"))
+            group.cancelAll()
+        }
+    }
+
+    @Test func clockJumpFollowsTheCatchUpPolicy() async throws {
+        // The machine sleeps from Tuesday 05:00 to Wednesday 07:00 (the clock jumps): runs missed
+        // meanwhile are not replayed one by one; the catch-up routine runs once, the other not.
+        let window = TimeWindowSpec(from: edge("06:00"), to: edge("09:00"))
+        let routines = [
+            Routine(id: "morning", shortcut: "Good morning house", relevant: window, runAt: edge("06:30"),
+                    catchUp: .latest, intent: .mode("morning", duration: nil, rooms: [])),
+            Routine(id: "blinds", shortcut: "Open the blinds", relevant: window, runAt: edge("06:40"),
+                    catchUp: .none, intent: .control(room: nil, device: "blinds", action: .on)),
+        ]
+        let (clock, inbox, runner) = startRunner(routines, at: "2026-11-24 05:00")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await runner.run { inbox.put($0) } }
+            guard case .started = try await next(inbox) else { Issue.record("expected .started"); return }
             await clock.waitForSleepers(1)
             clock.advance(to: WallInstant(cal.at("2026-11-25 07:00")))
-            guard case .run(let r2, _) = try await next(inbox), case .run(let r3, _) = try await next(inbox) else {
-                Issue.record("expected two runs"); return
-            }
-            #expect([r2.routineID, r3.routineID] == ["night", "morning"])
-            #expect(r2.due < r3.due)
+            guard case .run(let run, _) = try await next(inbox) else { Issue.record("expected the catch-up"); return }
+            #expect(run.routineID == "morning")
+            #expect(run.reason == .catchUp(missed: cal.at("2026-11-25 06:30")))
+            #expect(run.due == cal.at("2026-11-25 07:00"))
+            await clock.waitForSleepers(1)
+            #expect(inbox.pendingCount == 0)
+            // On time again the next day: both run as scheduled.
+            clock.advance(to: WallInstant(cal.at("2026-11-26 06:30")))
+            guard case .run(let a, _) = try await next(inbox) else { Issue.record("expected a run"); return }
+            await clock.waitForSleepers(1)
+            clock.advance(to: WallInstant(cal.at("2026-11-26 06:40")))
+            guard case .run(let b, _) = try await next(inbox) else { Issue.record("expected a run"); return }
+            #expect([a.routineID, b.routineID] == ["morning", "blinds"])
+            #expect(a.reason == .scheduled && b.reason == .scheduled)
             group.cancelAll()
         }
     }

@@ -211,3 +211,27 @@ import Testing
         #expect(scheduler(cal, [light]).desiredState(at: cal.at("2026-11-24 10:00")) == nil)
     }
 }
+
+extension ScheduleTests {
+    @Test func lateRunsAreTreatedAsMissed() {
+        let cal = Place.london
+        let window = TimeWindowSpec(from: edge("06:00"), to: edge("09:00"))
+        var s = scheduler(cal, [
+            routine("a", runAt: "06:30", window: window, catchUp: .latest),
+            routine("b", runAt: "06:30", window: window, catchUp: .none),
+            routine("c", runAt: "06:30", catchUp: .latest),
+        ])
+        _ = s.start(at: cal.at("2026-11-20 12:00"), lastActive: nil)
+        // Within the tolerance: on time.
+        var t = s
+        #expect(t.takeDue(at: cal.at("2026-11-21 06:30").addingTimeInterval(30)).map(\.reason) == [.scheduled, .scheduled, .scheduled])
+        // Four days late, inside the window: one catch-up each for a and c, nothing for b.
+        let late = s.takeDue(at: cal.at("2026-11-24 08:00"))
+        #expect(late.map(\.routineID) == ["a", "c"])
+        #expect(late.allSatisfy { $0.reason == .catchUp(missed: cal.at("2026-11-24 06:30")) && $0.due == cal.at("2026-11-24 08:00") })
+        #expect(s.nextDue == cal.at("2026-11-25 06:30"))
+        // Late after the window closed: only c (no window) catches up.
+        t = s
+        #expect(t.takeDue(at: cal.at("2026-11-25 10:00")).map(\.routineID) == ["c"])
+    }
+}

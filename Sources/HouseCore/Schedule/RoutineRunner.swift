@@ -3,6 +3,9 @@ import Foundation
 /// Drives a `RoutineScheduler` from a `WallClock`: sleeps on the clock until the next run or the
 /// end of a timed mode, then emits what became due, in time order.
 ///
+/// Runs found more than a minute late on waking (the machine slept, or the clock jumped) follow
+/// the routines' catch-up policy, as after downtime.
+///
 /// Modes set by routine runs (`intent: {mode: ..., duration: ...}`) are tracked in a
 /// `ModeTimeline` and their reverts are emitted when the duration ends. With a `ManualClock`,
 /// tests advance the clock and await the emitted events; no real time passes.
@@ -43,19 +46,11 @@ public struct RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Sendable>
             try await clock.sleep(until: WallInstant(deadline), tolerance: nil)
             let now = clock.now.date
             // Interleave runs and mode ends in time order.
-            while true {
-                let runDue = scheduler.nextDue.flatMap { $0 <= now ? $0 : nil }
-                let expiry = modes.nextExpiry.flatMap { $0 <= now ? $0 : nil }
-                if let e = expiry, runDue.map({ e <= $0 }) ?? true {
-                    for change in modes.expire(at: e) { try await emit(.modeReverted(change)) }
-                } else if let r = runDue {
-                    for run in scheduler.takeDue(at: r) {
-                        try await emitRun(run, scheduler: scheduler, modes: &modes, emit: emit)
-                    }
-                } else {
-                    break
-                }
+            for run in scheduler.takeDue(at: now) {
+                for change in modes.expire(at: run.due) { try await emit(.modeReverted(change)) }
+                try await emitRun(run, scheduler: scheduler, modes: &modes, emit: emit)
             }
+            for change in modes.expire(at: now) { try await emit(.modeReverted(change)) }
         }
     }
 

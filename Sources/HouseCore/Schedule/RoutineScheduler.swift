@@ -79,16 +79,32 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
 
     /// Removes and returns every pending run due at or before `now`, in due order, and plans the
     /// following run of each routine.
-    public mutating func takeDue(at now: Date) -> [ScheduledRun] {
+    ///
+    /// A run more than `lateTolerance` late was missed (the machine slept, or the clock jumped
+    /// forward): it follows the routine's catch-up policy like downtime does. With `.latest`, the
+    /// latest missed run of the routine runs once, now, if its window is still open; otherwise
+    /// missed runs are dropped.
+    public mutating func takeDue(at now: Date, lateTolerance: Duration = .seconds(60)) -> [ScheduledRun] {
         var due: [ScheduledRun] = []
+        var missed: [String: ScheduledRun] = [:]
+        let tolerance = lateTolerance.timeInterval
         while let first = pending.first, first.due <= now {
             pending.removeFirst()
-            due.append(first)
+            if now.timeIntervalSince(first.due) <= tolerance {
+                due.append(first)
+            } else {
+                missed[first.routineID] = first
+            }
             if let routine = routine(id: first.routineID),
                var next = nextOccurrence(of: routine, after: first.nominal) {
                 applyJitter(&next, routine: routine)
                 insert(next)
             }
+        }
+        for run in missed.values.sorted(by: { ($0.nominal, $0.routineID) < ($1.nominal, $1.routineID) }) {
+            guard routine(id: run.routineID)?.catchUp == .latest, run.window?.contains(now) ?? true else { continue }
+            due.append(ScheduledRun(routineID: run.routineID, day: run.day, nominal: run.nominal, due: now,
+                                    window: run.window, reason: .catchUp(missed: run.nominal)))
         }
         return due
     }
