@@ -235,3 +235,24 @@ extension ScheduleTests {
         #expect(t.takeDue(at: cal.at("2026-11-25 10:00")).map(\.routineID) == ["c"])
     }
 }
+
+extension ScheduleTests {
+    @Test func sunRunAtInANightWindowTakesTheNextMorning() throws {
+        let cal = Place.london
+        let window = TimeWindowSpec(from: edge("22:00"), to: edge("09:00"), days: DaySet(weekdays: [2])) // Mondays
+        let s = scheduler(cal, [routine("wake", runAt: "sunrise", window: window)])
+        let runs = s.upcoming(from: cal.at("2026-12-20 00:00"), to: cal.at("2026-12-27 00:00"))
+        let sunrise = try #require(cal.occurrence(of: .sunrise, on: day("2026-12-22")).date)
+        #expect(runs.map(\.due) == [sunrise])
+        #expect(runs.first?.day == day("2026-12-21"))
+    }
+
+    @Test func desiredStateIgnoresRoomModes() {
+        let cal = Place.london
+        let s = scheduler(cal, [
+            routine("home", runAt: "07:00", intent: .mode("home", duration: nil, rooms: [])),
+            routine("kids", runAt: "19:00", intent: .mode("quiet", duration: nil, rooms: ["kids-room"])),
+        ])
+        #expect(s.desiredState(at: cal.at("2026-11-24 20:00"))?.mode == "home")
+    }
+}

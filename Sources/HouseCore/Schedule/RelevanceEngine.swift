@@ -18,6 +18,11 @@ public struct RelevanceEngine: Sendable {
         self.options = options
     }
 
+    /// The engine for a configured house.
+    public init(configuration: HouseConfiguration, options: RelevanceOptions = RelevanceOptions()) {
+        self.init(routines: configuration.routines, calendar: HouseCalendar(house: configuration.house), options: options)
+    }
+
     /// The relevant shortcuts at `now`, best first.
     public func relevant(at now: Date, history: [UsageRecord] = []) -> [RelevantShortcut] {
         let (today, minute) = calendar.localDateAndMinute(of: now)

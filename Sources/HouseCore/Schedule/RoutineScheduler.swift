@@ -7,8 +7,9 @@ import Foundation
 /// Rules it implements:
 /// - A routine runs by itself only when it has a `runAt`. With a relevance window, it runs only on
 ///   the window's days and only when `runAt` falls inside that day's window (for a window crossing
-///   midnight, a clock `runAt` before the window start is taken on the next day: `22:00-02:00` with
-///   `run_at: 01:00` runs at 01:00 after each listed day). Without a window it runs every day.
+///   midnight, a `runAt` before the window start is taken on the next day: `22:00-02:00` with
+///   `run_at: 01:00` runs at 01:00 after each listed day, `22:00-09:00` with `run_at: sunrise` at
+///   the next morning's sunrise). Without a window it runs every day.
 /// - A window or `runAt` whose sun event does not happen that day (polar day or night) means no
 ///   run that day.
 /// - Daylight saving: a `runAt` in a skipped hour runs at the end of the gap (`.runAfterGap`) or
@@ -136,7 +137,7 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
         guard let resolved = resolveRunAt(runAt, on: day, policy: routine.daylightSaving) else { return nil }
         var (nominal, reason) = resolved
         if let w = window {
-            if nominal < w.start, case .clock = runAt,
+            if nominal < w.start,
                let next = resolveRunAt(runAt, on: day.adding(days: 1), policy: routine.daylightSaving) {
                 (nominal, reason) = next
             }
@@ -170,13 +171,15 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
 
     /// The mode the routines say the house should be in at `now`: the mode of the latest mode
     /// routine whose nominal run has passed (looking back `desiredStateLookbackDays`), with a
-    /// mode set for a duration on top while that duration lasts. Nil when no mode routine ran.
+    /// mode set for a duration on top while that duration lasts. Modes limited to rooms do not say
+    /// what the house is in and are left out. Jitter is ignored (nominal times). Nil when no mode
+    /// routine ran.
     public func desiredState(at now: Date) -> DesiredState? {
         let lookback = now.addingTimeInterval(-Double(Self.desiredStateLookbackDays) * 86400)
         var base: (run: ScheduledRun, mode: String)? = nil
         var timed: (run: ScheduledRun, mode: String, until: Date)? = nil
         for routine in routines {
-            guard case .mode(let mode, let duration, _) = routine.intent,
+            guard case .mode(let mode, let duration, let rooms) = routine.intent, rooms.isEmpty,
                   let run = latestOccurrence(of: routine, atOrBefore: now, after: lookback) else { continue }
             if let duration {
                 let until = run.nominal.addingTimeInterval(duration.timeInterval)
