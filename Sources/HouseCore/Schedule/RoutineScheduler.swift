@@ -97,7 +97,7 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
                 missed[first.routineID] = first
             }
             if let routine = routine(id: first.routineID),
-               var next = nextOccurrence(of: routine, after: first.nominal) {
+               var next = nextOccurrence(of: routine, after: first.nominal, fromDay: first.day.adding(days: 1)) {
                 applyJitter(&next, routine: routine)
                 insert(next)
             }
@@ -148,9 +148,14 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
 
     /// The first occurrence of `routine` whose nominal instant is strictly after `instant`.
     public func nextOccurrence(of routine: Routine, after instant: Date) -> ScheduledRun? {
-        let today = calendar.localDate(of: instant)
-        for offset in -1...Self.searchDays {
-            if let run = occurrence(of: routine, on: today.adding(days: offset)), run.nominal > instant { return run }
+        nextOccurrence(of: routine, after: instant, fromDay: calendar.localDate(of: instant).adding(days: -1))
+    }
+
+    /// The first occurrence strictly after `instant` on `fromDay` or a later day (after a run of
+    /// day D, the next one belongs to D+1 or later: one day to look at instead of three).
+    func nextOccurrence(of routine: Routine, after instant: Date, fromDay: LocalDate) -> ScheduledRun? {
+        for offset in 0...(Self.searchDays + 1) {
+            if let run = occurrence(of: routine, on: fromDay.adding(days: offset)), run.nominal > instant { return run }
         }
         return nil
     }

@@ -71,14 +71,17 @@ public struct HouseCalendar: Sendable, Hashable {
         func valid(_ c: Double) -> Bool {
             Double(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: c))) + c == wall
         }
-        let candidates = Set([c1, c2].filter(valid)).sorted()
-        switch candidates.count {
-        case 2:
-            return .repeated(first: Date(timeIntervalSince1970: candidates[0]),
-                             second: Date(timeIntervalSince1970: candidates[1]))
-        case 1:
-            return .unique(Date(timeIntervalSince1970: candidates[0]))
-        default:
+        let v1 = valid(c1)
+        let v2 = c2 != c1 && valid(c2)
+        switch (v1, v2) {
+        case (true, true):
+            return .repeated(first: Date(timeIntervalSince1970: min(c1, c2)),
+                             second: Date(timeIntervalSince1970: max(c1, c2)))
+        case (true, false):
+            return .unique(Date(timeIntervalSince1970: c1))
+        case (false, true):
+            return .unique(Date(timeIntervalSince1970: c2))
+        case (false, false):
             let lower = Date(timeIntervalSince1970: min(c1, c2))
             let end = timeZone.nextDaylightSavingTimeTransition(after: lower)
                 ?? Date(timeIntervalSince1970: max(c1, c2))
