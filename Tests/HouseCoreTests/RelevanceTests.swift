@@ -3,13 +3,13 @@ import Testing
 @testable import HouseCore
 
 @Suite struct RelevanceTests {
-    let cal = Place.london
+    let cal = SchedulePlace.london
     let routines = [
         Routine(id: "morning", shortcut: "Good morning house",
-                relevant: TimeWindowSpec(from: edge("06:00"), to: edge("09:00"), days: .weekdaysOnly),
-                runAt: edge("06:30"), intent: .mode("morning", duration: nil, rooms: [])),
+                relevant: TimeWindowSpec(from: schedEdge("06:00"), to: schedEdge("09:00"), days: .weekdaysOnly),
+                runAt: schedEdge("06:30"), intent: .mode("morning", duration: nil, rooms: [])),
         Routine(id: "night", shortcut: "Good night house",
-                relevant: TimeWindowSpec(from: edge("sunset"), to: edge("02:00")),
+                relevant: TimeWindowSpec(from: schedEdge("sunset"), to: schedEdge("02:00")),
                 intent: .mode("night", duration: nil, rooms: [])),
         Routine(id: "coffee", shortcut: "Make coffee", intent: .control(room: "kitchen", device: "coffee", action: .on)),
     ]
@@ -28,8 +28,8 @@ import Testing
         let r = engine.relevant(at: cal.at("2026-11-25 01:30"))
         let night = try #require(r.first)
         #expect(night.routineID == "night")
-        #expect(night.window?.day == day("2026-11-24"))
-        let sunset = try #require(cal.occurrence(of: .sunset, on: day("2026-11-24")).date)
+        #expect(night.window?.day == schedDay("2026-11-24"))
+        let sunset = try #require(cal.occurrence(of: .sunset, on: schedDay("2026-11-24")).date)
         #expect(night.explanation == "relevant sunset (\(cal.clockText(sunset)))-02:00 every day; now Wednesday 01:30")
     }
 

@@ -9,12 +9,12 @@ import Testing
         modes: [Mode(id: "morning"), Mode(id: "night")],
         routines: [
             Routine(id: "morning", shortcut: "Good morning house",
-                    relevant: TimeWindowSpec(from: edge("06:00"), to: edge("09:00"), days: .weekdaysOnly),
-                    runAt: edge("06:30"), intent: .mode("morning", duration: nil, rooms: [])),
+                    relevant: TimeWindowSpec(from: schedEdge("06:00"), to: schedEdge("09:00"), days: .weekdaysOnly),
+                    runAt: schedEdge("06:30"), intent: .mode("morning", duration: nil, rooms: [])),
             Routine(id: "night", shortcut: "Good night house",
-                    relevant: TimeWindowSpec(from: edge("sunset"), to: edge("02:00")),
+                    relevant: TimeWindowSpec(from: schedEdge("sunset"), to: schedEdge("02:00")),
                     intent: .mode("night", duration: nil, rooms: [])),
-            Routine(id: "porch", shortcut: "Porch light", runAt: edge("sunset+15m"), jitter: .seconds(600),
+            Routine(id: "porch", shortcut: "Porch light", runAt: schedEdge("sunset+15m"), jitter: .seconds(600),
                     intent: .control(room: nil, device: "porch-light", action: .on)),
         ]
     )

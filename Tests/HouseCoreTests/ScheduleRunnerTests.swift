@@ -53,19 +53,19 @@ import Testing
         }
     }
 
-    let cal = Place.london
+    let cal = SchedulePlace.london
 
     func startRunner(_ routines: [Routine], at start: String, lastActive: String? = nil)
-        -> (ManualClock, Inbox, RoutineRunner<ManualClock, SplitMix64>) {
+        -> (ManualClock, Inbox, RoutineRunner<ManualClock, SeededJitterGenerator>) {
         let clock = ManualClock(start: cal.at(start))
-        let scheduler = RoutineScheduler(routines: routines, calendar: cal, rng: SplitMix64(seed: 3))
+        let scheduler = RoutineScheduler(routines: routines, calendar: cal, rng: SeededJitterGenerator(seed: 3))
         return (clock, Inbox(), RoutineRunner(clock: clock, scheduler: scheduler, lastActive: lastActive.map(cal.at)))
     }
 
     @Test func emitsRunsAsTheClockReachesThem() async throws {
         let routines = [
-            Routine(id: "morning", shortcut: "Good morning house", runAt: edge("06:30"), intent: .mode("morning", duration: nil, rooms: [])),
-            Routine(id: "night", shortcut: "Good night house", runAt: edge("23:00"), intent: .mode("night", duration: nil, rooms: [])),
+            Routine(id: "morning", shortcut: "Good morning house", runAt: schedEdge("06:30"), intent: .mode("morning", duration: nil, rooms: [])),
+            Routine(id: "night", shortcut: "Good night house", runAt: schedEdge("23:00"), intent: .mode("night", duration: nil, rooms: [])),
         ]
         let (clock, inbox, runner) = startRunner(routines, at: "2026-11-24 05:00")
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -95,11 +95,11 @@ import Testing
     @Test func clockJumpFollowsTheCatchUpPolicy() async throws {
         // The machine sleeps from Tuesday 05:00 to Wednesday 07:00 (the clock jumps): runs missed
         // meanwhile are not replayed one by one; the catch-up routine runs once, the other not.
-        let window = TimeWindowSpec(from: edge("06:00"), to: edge("09:00"))
+        let window = TimeWindowSpec(from: schedEdge("06:00"), to: schedEdge("09:00"))
         let routines = [
-            Routine(id: "morning", shortcut: "Good morning house", relevant: window, runAt: edge("06:30"),
+            Routine(id: "morning", shortcut: "Good morning house", relevant: window, runAt: schedEdge("06:30"),
                     catchUp: .latest, intent: .mode("morning", duration: nil, rooms: [])),
-            Routine(id: "blinds", shortcut: "Open the blinds", relevant: window, runAt: edge("06:40"),
+            Routine(id: "blinds", shortcut: "Open the blinds", relevant: window, runAt: schedEdge("06:40"),
                     catchUp: .none, intent: .control(room: nil, device: "blinds", action: .on)),
         ]
         let (clock, inbox, runner) = startRunner(routines, at: "2026-11-24 05:00")
@@ -128,8 +128,8 @@ import Testing
 
     @Test func durationModeRevertsWhenItEnds() async throws {
         let routines = [
-            Routine(id: "evening", shortcut: "Evening", runAt: edge("18:00"), intent: .mode("evening", duration: nil, rooms: [])),
-            Routine(id: "movie", shortcut: "Movie night", runAt: edge("20:00"), intent: .mode("movie", duration: .seconds(5400), rooms: [])),
+            Routine(id: "evening", shortcut: "Evening", runAt: schedEdge("18:00"), intent: .mode("evening", duration: nil, rooms: [])),
+            Routine(id: "movie", shortcut: "Movie night", runAt: schedEdge("20:00"), intent: .mode("movie", duration: .seconds(5400), rooms: [])),
         ]
         let (clock, inbox, runner) = startRunner(routines, at: "2026-11-24 19:00")
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -154,8 +154,8 @@ import Testing
     @Test func catchUpIsEmittedAtStart() async throws {
         let routines = [
             Routine(id: "morning", shortcut: "Good morning house",
-                    relevant: TimeWindowSpec(from: edge("06:00"), to: edge("09:00"), days: .weekdaysOnly),
-                    runAt: edge("06:30"), catchUp: .latest, intent: .mode("morning", duration: nil, rooms: [])),
+                    relevant: TimeWindowSpec(from: schedEdge("06:00"), to: schedEdge("09:00"), days: .weekdaysOnly),
+                    runAt: schedEdge("06:30"), catchUp: .latest, intent: .mode("morning", duration: nil, rooms: [])),
         ]
         let (_, inbox, runner) = startRunner(routines, at: "2026-11-24 07:12", lastActive: "2026-11-24 02:00")
         try await withThrowingTaskGroup(of: Void.self) { group in

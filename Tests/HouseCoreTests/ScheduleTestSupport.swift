@@ -2,18 +2,18 @@ import Foundation
 @testable import HouseCore
 
 /// Places and helpers shared by the scheduler, window, sun and relevance tests.
-enum Place {
+enum SchedulePlace {
     static let london = HouseCalendar(timeZone: TimeZone(identifier: "Europe/London")!, latitude: 51.5074, longitude: -0.1278)
     static let newYork = HouseCalendar(timeZone: TimeZone(identifier: "America/New_York")!, latitude: 40.7128, longitude: -74.0060)
     static let sydney = HouseCalendar(timeZone: TimeZone(identifier: "Australia/Sydney")!, latitude: -33.8688, longitude: 151.2093)
     static let tromso = HouseCalendar(timeZone: TimeZone(identifier: "Europe/Oslo")!, latitude: 69.6492, longitude: 18.9553)
 }
 
-func day(_ text: String) -> LocalDate { LocalDate(text)! }
+func schedDay(_ text: String) -> LocalDate { LocalDate(text)! }
 
-func tod(_ text: String) -> TimeOfDay { TimeOfDay(text)! }
+func schedTime(_ text: String) -> TimeOfDay { TimeOfDay(text)! }
 
-func edge(_ text: String) -> TimeEdge { TimeEdge(text)! }
+func schedEdge(_ text: String) -> TimeEdge { TimeEdge(text)! }
 
 extension HouseCalendar {
     /// A local `YYYY-MM-DD HH:MM` that must exist unambiguously.
@@ -21,9 +21,9 @@ extension HouseCalendar {
 }
 
 /// Minutes between two instants (absolute).
-func minutesApart(_ a: Date, _ b: Date) -> Double { abs(a.timeIntervalSince(b)) / 60 }
+func schedMinutesApart(_ a: Date, _ b: Date) -> Double { abs(a.timeIntervalSince(b)) / 60 }
 
-func utc(_ text: String) -> Date {
+func schedUTC(_ text: String) -> Date {
     let f = ISO8601DateFormatter()
     f.formatOptions = [.withInternetDateTime]
     return f.date(from: text)!

@@ -3,14 +3,14 @@ import Testing
 @testable import HouseCore
 
 @Suite struct ScheduleTests {
-    func scheduler(_ cal: HouseCalendar, _ routines: [Routine], seed: UInt64 = 1) -> RoutineScheduler<SplitMix64> {
-        RoutineScheduler(routines: routines, calendar: cal, rng: SplitMix64(seed: seed))
+    func scheduler(_ cal: HouseCalendar, _ routines: [Routine], seed: UInt64 = 1) -> RoutineScheduler<SeededJitterGenerator> {
+        RoutineScheduler(routines: routines, calendar: cal, rng: SeededJitterGenerator(seed: seed))
     }
 
     func routine(_ id: String, runAt: String, window: TimeWindowSpec? = nil, jitter: Duration? = nil,
                  catchUp: CatchUpPolicy = .none, dst: DaylightSavingPolicy = .runAfterGap,
                  intent: IntentSpec? = nil) -> Routine {
-        Routine(id: id, shortcut: "\(id) shortcut", relevant: window, runAt: edge(runAt), jitter: jitter,
+        Routine(id: id, shortcut: "\(id) shortcut", relevant: window, runAt: schedEdge(runAt), jitter: jitter,
                 catchUp: catchUp, daylightSaving: dst, intent: intent ?? .routine(id))
     }
 
@@ -38,43 +38,43 @@ import Testing
                 repeatedTime: "01:30", firstOccurrence: "2026-11-01T05:30:00Z"),
     ]
 
-    static func cal(_ zone: String) -> HouseCalendar { zone == "london" ? Place.london : Place.newYork }
+    static func cal(_ zone: String) -> HouseCalendar { zone == "london" ? SchedulePlace.london : SchedulePlace.newYork }
 
     @Test(arguments: dstCases)
     func skippedHourRunsAfterTheGap(_ c: DSTCase) {
         let cal = Self.cal(c.zone)
         let s = scheduler(cal, [routine("r", runAt: c.skippedTime, dst: .runAfterGap)])
-        let d = day(c.skippedDay)
+        let d = schedDay(c.skippedDay)
         let runs = s.upcoming(from: cal.at("\(d.adding(days: -1)) 12:00"), to: cal.at("\(d.adding(days: 1)) 12:00"))
-        #expect(runs.map(\.due) == [cal.resolve(tod(c.skippedTime), on: d.adding(days: -1)).earliest,
-                                   utc(c.gapEnd),
-                                   cal.resolve(tod(c.skippedTime), on: d.adding(days: 1)).earliest].filter {
+        #expect(runs.map(\.due) == [cal.resolve(schedTime(c.skippedTime), on: d.adding(days: -1)).earliest,
+                                   schedUTC(c.gapEnd),
+                                   cal.resolve(schedTime(c.skippedTime), on: d.adding(days: 1)).earliest].filter {
             $0 > cal.at("\(d.adding(days: -1)) 12:00")
         })
         let onDay = runs.filter { $0.day == d }
         #expect(onDay.count == 1)
-        #expect(onDay.first?.due == utc(c.gapEnd))
-        #expect(onDay.first?.reason == .afterDaylightSavingGap(wanted: tod(c.skippedTime)))
+        #expect(onDay.first?.due == schedUTC(c.gapEnd))
+        #expect(onDay.first?.reason == .afterDaylightSavingGap(wanted: schedTime(c.skippedTime)))
     }
 
     @Test(arguments: dstCases)
     func skippedHourIsSkippedWithSkipPolicy(_ c: DSTCase) {
         let cal = Self.cal(c.zone)
         let s = scheduler(cal, [routine("r", runAt: c.skippedTime, dst: .skip)])
-        let d = day(c.skippedDay)
+        let d = schedDay(c.skippedDay)
         let runs = s.upcoming(from: cal.at("\(d.adding(days: -1)) 12:00"), to: cal.at("\(d.adding(days: 2)) 00:00"))
         #expect(runs.map(\.day) == [d.adding(days: 1)])
-        #expect(runs.first?.due == cal.resolve(tod(c.skippedTime), on: d.adding(days: 1)).earliest)
+        #expect(runs.first?.due == cal.resolve(schedTime(c.skippedTime), on: d.adding(days: 1)).earliest)
     }
 
     @Test(arguments: dstCases)
     func repeatedHourRunsOnce(_ c: DSTCase) {
         let cal = Self.cal(c.zone)
-        let d = day(c.repeatedDay)
+        let d = schedDay(c.repeatedDay)
         for policy in DaylightSavingPolicy.allCases {
             let s = scheduler(cal, [routine("r", runAt: c.repeatedTime, dst: policy)])
             let runs = s.upcoming(from: cal.at("\(d.adding(days: -1)) 12:00"), to: cal.at("\(d.adding(days: 1)) 00:00"))
-            #expect(runs.map(\.due) == [utc(c.firstOccurrence)], "policy \(policy)")
+            #expect(runs.map(\.due) == [schedUTC(c.firstOccurrence)], "policy \(policy)")
             #expect(runs.first?.reason == .scheduled)
         }
     }
@@ -93,42 +93,42 @@ import Testing
     // MARK: - Windows and runAt
 
     @Test func runAtInsideAMidnightCrossingWindowRunsAfterMidnight() {
-        let cal = Place.london
-        let spec = TimeWindowSpec(from: edge("22:00"), to: edge("02:00"), days: DaySet(weekdays: [6])) // Fridays
+        let cal = SchedulePlace.london
+        let spec = TimeWindowSpec(from: schedEdge("22:00"), to: schedEdge("02:00"), days: DaySet(weekdays: [6])) // Fridays
         let s = scheduler(cal, [routine("late", runAt: "01:00", window: spec)])
         let runs = s.upcoming(from: cal.at("2026-11-23 00:00"), to: cal.at("2026-12-07 00:00"))
         #expect(runs.map(\.due) == [cal.at("2026-11-28 01:00"), cal.at("2026-12-05 01:00")])
-        #expect(runs.map(\.day) == [day("2026-11-27"), day("2026-12-04")])
+        #expect(runs.map(\.day) == [schedDay("2026-11-27"), schedDay("2026-12-04")])
     }
 
     @Test func runAtOutsideItsWindowDoesNotRunThatDay() {
-        let cal = Place.london
+        let cal = SchedulePlace.london
         // Sunset in London is after 18:00 in June but before it in December.
-        let spec = TimeWindowSpec(from: edge("sunset"), to: edge("23:00"))
+        let spec = TimeWindowSpec(from: schedEdge("sunset"), to: schedEdge("23:00"))
         let s = scheduler(cal, [routine("evening", runAt: "18:00", window: spec)])
         #expect(s.upcoming(from: cal.at("2026-06-20 00:00"), to: cal.at("2026-06-23 00:00")).isEmpty)
         #expect(s.upcoming(from: cal.at("2026-12-20 00:00"), to: cal.at("2026-12-23 00:00")).count == 3)
     }
 
     @Test func sunRunAtWithOffsetFiresEveryDayAndSkipsPolarDays() throws {
-        let london = scheduler(Place.london, [routine("lights", runAt: "sunset-15m")])
-        let runs = london.upcoming(from: Place.london.at("2026-11-23 00:00"), to: Place.london.at("2026-11-30 00:00"))
+        let london = scheduler(SchedulePlace.london, [routine("lights", runAt: "sunset-15m")])
+        let runs = london.upcoming(from: SchedulePlace.london.at("2026-11-23 00:00"), to: SchedulePlace.london.at("2026-11-30 00:00"))
         #expect(runs.count == 7)
-        let sunset = try #require(Place.london.occurrence(of: .sunset, on: day("2026-11-23")).date)
+        let sunset = try #require(SchedulePlace.london.occurrence(of: .sunset, on: schedDay("2026-11-23")).date)
         #expect(runs.first?.due == sunset.addingTimeInterval(-900))
 
         // In Tromsø the sun does not set from late May to late July: the next run after the
         // solstice is in late July.
-        let tromso = scheduler(Place.tromso, [routine("lights", runAt: "sunset")])
-        let next = try #require(tromso.nextOccurrence(of: tromso.routines[0], after: Place.tromso.at("2026-06-21 12:00")))
-        #expect(next.day > day("2026-07-20") && next.day < day("2026-07-31"))
+        let tromso = scheduler(SchedulePlace.tromso, [routine("lights", runAt: "sunset")])
+        let next = try #require(tromso.nextOccurrence(of: tromso.routines[0], after: SchedulePlace.tromso.at("2026-06-21 12:00")))
+        #expect(next.day > schedDay("2026-07-20") && next.day < schedDay("2026-07-31"))
     }
 
     // MARK: - Jitter
 
     @Test func jitterStaysInsideItsWindow() {
-        let cal = Place.london
-        let spec = TimeWindowSpec(from: edge("18:00"), to: edge("18:20"))
+        let cal = SchedulePlace.london
+        let spec = TimeWindowSpec(from: schedEdge("18:00"), to: schedEdge("18:20"))
         let r = routine("presence", runAt: "18:10", window: spec, jitter: .seconds(3600))
         for seed in UInt64(1)...20 {
             let runs = scheduler(cal, [r], seed: seed).upcoming(from: cal.at("2026-11-01 00:00"), to: cal.at("2026-12-01 00:00"))
@@ -143,7 +143,7 @@ import Testing
     }
 
     @Test func jitterIsRandomAndBoundedWithoutAWindow() {
-        let cal = Place.london
+        let cal = SchedulePlace.london
         let r = routine("presence", runAt: "20:00", jitter: .seconds(1800))
         let runs = scheduler(cal, [r], seed: 7).upcoming(from: cal.at("2026-11-01 00:00"), to: cal.at("2026-12-01 00:00"))
         let delays = runs.map { $0.due.timeIntervalSince($0.nominal) }
@@ -154,8 +154,8 @@ import Testing
     // MARK: - Catch-up
 
     @Test func catchUpLatestRunsTheLatestMissedRunOnceWhileItsWindowIsOpen() {
-        let cal = Place.london
-        let window = TimeWindowSpec(from: edge("06:00"), to: edge("09:00"), days: .weekdaysOnly)
+        let cal = SchedulePlace.london
+        let window = TimeWindowSpec(from: schedEdge("06:00"), to: schedEdge("09:00"), days: .weekdaysOnly)
         let morning = routine("morning", runAt: "06:30", window: window, catchUp: .latest)
         let none = routine("other", runAt: "06:45", window: window, catchUp: .none)
         var s = scheduler(cal, [morning, none])
@@ -171,8 +171,8 @@ import Testing
     }
 
     @Test func catchUpDoesNothingOnceTheWindowHasClosed() {
-        let cal = Place.london
-        let window = TimeWindowSpec(from: edge("06:00"), to: edge("09:00"))
+        let cal = SchedulePlace.london
+        let window = TimeWindowSpec(from: schedEdge("06:00"), to: schedEdge("09:00"))
         var s = scheduler(cal, [routine("morning", runAt: "06:30", window: window, catchUp: .latest)])
         let late = s.start(at: cal.at("2026-11-24 09:30"), lastActive: cal.at("2026-11-24 05:00"))
         #expect(late.catchUp.isEmpty)
@@ -184,8 +184,8 @@ import Testing
     }
 
     @Test func catchUpAcrossMidnightWindow() {
-        let cal = Place.london
-        let window = TimeWindowSpec(from: edge("22:00"), to: edge("02:00"))
+        let cal = SchedulePlace.london
+        let window = TimeWindowSpec(from: schedEdge("22:00"), to: schedEdge("02:00"))
         var s = scheduler(cal, [routine("night", runAt: "23:00", window: window, catchUp: .latest)])
         let start = s.start(at: cal.at("2026-11-25 01:00"), lastActive: cal.at("2026-11-24 21:00"))
         #expect(start.catchUp.map(\.nominal) == [cal.at("2026-11-24 23:00")])
@@ -194,8 +194,8 @@ import Testing
     // MARK: - Desired state
 
     @Test func desiredStateIsTheLatestModeRoutineThatRan() {
-        let cal = Place.london
-        let morning = routine("morning", runAt: "06:30", window: TimeWindowSpec(from: edge("06:00"), to: edge("09:00")),
+        let cal = SchedulePlace.london
+        let morning = routine("morning", runAt: "06:30", window: TimeWindowSpec(from: schedEdge("06:00"), to: schedEdge("09:00")),
                               intent: .mode("morning", duration: nil, rooms: []))
         let night = routine("night", runAt: "23:00", intent: .mode("night", duration: nil, rooms: []))
         let movie = routine("movie", runAt: "20:00", intent: .mode("movie", duration: .seconds(7200), rooms: []))
@@ -214,8 +214,8 @@ import Testing
 
 extension ScheduleTests {
     @Test func lateRunsAreTreatedAsMissed() {
-        let cal = Place.london
-        let window = TimeWindowSpec(from: edge("06:00"), to: edge("09:00"))
+        let cal = SchedulePlace.london
+        let window = TimeWindowSpec(from: schedEdge("06:00"), to: schedEdge("09:00"))
         var s = scheduler(cal, [
             routine("a", runAt: "06:30", window: window, catchUp: .latest),
             routine("b", runAt: "06:30", window: window, catchUp: .none),
@@ -238,17 +238,17 @@ extension ScheduleTests {
 
 extension ScheduleTests {
     @Test func sunRunAtInANightWindowTakesTheNextMorning() throws {
-        let cal = Place.london
-        let window = TimeWindowSpec(from: edge("22:00"), to: edge("09:00"), days: DaySet(weekdays: [2])) // Mondays
+        let cal = SchedulePlace.london
+        let window = TimeWindowSpec(from: schedEdge("22:00"), to: schedEdge("09:00"), days: DaySet(weekdays: [2])) // Mondays
         let s = scheduler(cal, [routine("wake", runAt: "sunrise", window: window)])
         let runs = s.upcoming(from: cal.at("2026-12-20 00:00"), to: cal.at("2026-12-27 00:00"))
-        let sunrise = try #require(cal.occurrence(of: .sunrise, on: day("2026-12-22")).date)
+        let sunrise = try #require(cal.occurrence(of: .sunrise, on: schedDay("2026-12-22")).date)
         #expect(runs.map(\.due) == [sunrise])
-        #expect(runs.first?.day == day("2026-12-21"))
+        #expect(runs.first?.day == schedDay("2026-12-21"))
     }
 
     @Test func desiredStateIgnoresRoomModes() {
-        let cal = Place.london
+        let cal = SchedulePlace.london
         let s = scheduler(cal, [
             routine("home", runAt: "07:00", intent: .mode("home", duration: nil, rooms: [])),
             routine("kids", runAt: "19:00", intent: .mode("quiet", duration: nil, rooms: ["kids-room"])),

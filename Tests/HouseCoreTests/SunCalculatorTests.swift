@@ -29,41 +29,41 @@ import Testing
 
     static func calendar(_ place: String) -> HouseCalendar {
         switch place {
-        case "london": Place.london
-        case "newYork": Place.newYork
-        default: Place.sydney
+        case "london": SchedulePlace.london
+        case "newYork": SchedulePlace.newYork
+        default: SchedulePlace.sydney
         }
     }
 
     @Test(arguments: almanac)
     func sunriseAndSunsetMatchTheAlmanac(_ row: Almanac) throws {
         let cal = Self.calendar(row.place)
-        let d = day(row.date)
+        let d = schedDay(row.date)
         let sunrise = try #require(cal.occurrence(of: .sunrise, on: d).date)
         let sunset = try #require(cal.occurrence(of: .sunset, on: d).date)
-        #expect(minutesApart(sunrise, cal.at("\(row.date) \(row.sunrise)")) <= 2, "sunrise \(cal.dateTimeText(sunrise))")
-        #expect(minutesApart(sunset, cal.at("\(row.date) \(row.sunset)")) <= 2, "sunset \(cal.dateTimeText(sunset))")
+        #expect(schedMinutesApart(sunrise, cal.at("\(row.date) \(row.sunrise)")) <= 2, "sunrise \(cal.dateTimeText(sunrise))")
+        #expect(schedMinutesApart(sunset, cal.at("\(row.date) \(row.sunset)")) <= 2, "sunset \(cal.dateTimeText(sunset))")
     }
 
     @Test func solarNoonAndCivilTwilightAreOrdered() throws {
-        let cal = Place.london
-        let d = day("2026-06-21")
+        let cal = SchedulePlace.london
+        let d = schedDay("2026-06-21")
         // Solar noon in London at the June solstice: 13:02 BST (equation of time about -1.7 min).
         let noon = try #require(cal.occurrence(of: .noon, on: d).date)
-        #expect(minutesApart(noon, cal.at("2026-06-21 13:02")) <= 1)
+        #expect(schedMinutesApart(noon, cal.at("2026-06-21 13:02")) <= 1)
         let dawn = try #require(cal.occurrence(of: .dawn, on: d).date)
         let sunrise = try #require(cal.occurrence(of: .sunrise, on: d).date)
         let sunset = try #require(cal.occurrence(of: .sunset, on: d).date)
         let dusk = try #require(cal.occurrence(of: .dusk, on: d).date)
         // Civil twilight at London's midsummer lasts about 47 minutes (timeanddate.com: 03:56 / 22:08).
-        #expect(minutesApart(dawn, cal.at("2026-06-21 03:56")) <= 2, "\(cal.dateTimeText(dawn))")
-        #expect(minutesApart(dusk, cal.at("2026-06-21 22:08")) <= 2, "\(cal.dateTimeText(dusk))")
+        #expect(schedMinutesApart(dawn, cal.at("2026-06-21 03:56")) <= 2, "\(cal.dateTimeText(dawn))")
+        #expect(schedMinutesApart(dusk, cal.at("2026-06-21 22:08")) <= 2, "\(cal.dateTimeText(dusk))")
         #expect(dawn < sunrise && sunrise < noon && noon < sunset && sunset < dusk)
     }
 
     @Test func polarNightHasNoSunriseButStillHasCivilTwilight() {
-        let cal = Place.tromso
-        let d = day("2026-12-15")
+        let cal = SchedulePlace.tromso
+        let d = schedDay("2026-12-15")
         #expect(cal.occurrence(of: .sunrise, on: d) == .sunAlwaysBelow)
         #expect(cal.occurrence(of: .sunset, on: d) == .sunAlwaysBelow)
         // At noon the sun is about 3 degrees below the horizon: civil twilight still happens.
@@ -73,8 +73,8 @@ import Testing
     }
 
     @Test func polarDayHasNoSunsetNorDusk() {
-        let cal = Place.tromso
-        let d = day("2026-06-21")
+        let cal = SchedulePlace.tromso
+        let d = schedDay("2026-06-21")
         #expect(cal.occurrence(of: .sunrise, on: d) == .sunAlwaysAbove)
         #expect(cal.occurrence(of: .sunset, on: d) == .sunAlwaysAbove)
         #expect(cal.occurrence(of: .dusk, on: d) == .sunAlwaysAbove)
@@ -83,9 +83,9 @@ import Testing
 
     @Test func midnightSunEndsInLateJuly() throws {
         // Tromsø's midnight sun lasts to about 22 July; the sun sets again a few days later.
-        let cal = Place.tromso
-        #expect(cal.occurrence(of: .sunset, on: day("2026-07-15")) == .sunAlwaysAbove)
-        let set = try #require(cal.occurrence(of: .sunset, on: day("2026-07-28")).date)
-        #expect(cal.localDate(of: set) <= day("2026-07-29"))
+        let cal = SchedulePlace.tromso
+        #expect(cal.occurrence(of: .sunset, on: schedDay("2026-07-15")) == .sunAlwaysAbove)
+        let set = try #require(cal.occurrence(of: .sunset, on: schedDay("2026-07-28")).date)
+        #expect(cal.localDate(of: set) <= schedDay("2026-07-29"))
     }
 }

@@ -32,7 +32,7 @@ public struct ModeTimeline: Sendable, Hashable {
     public mutating func set(_ mode: String, duration: Duration?, at now: Date) -> ModeChange? {
         let before = current
         if let duration, duration > .zero {
-            layers.append(Layer(mode: mode, since: now, until: now.addingTimeInterval(duration.timeInterval)))
+            layers.append(Layer(mode: mode, since: now, until: now.addingTimeInterval(duration.scheduleSeconds)))
         } else {
             base = mode
             layers.removeAll()

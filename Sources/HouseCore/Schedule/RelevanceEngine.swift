@@ -27,8 +27,8 @@ public struct RelevanceEngine: Sendable {
     public func relevant(at now: Date, history: [UsageRecord] = []) -> [RelevantShortcut] {
         let (today, minute) = calendar.localDateAndMinute(of: now)
         let nowText = "now \(today.weekdayName) \(TimeOfDay(hour: minute / 60, minute: minute % 60))"
-        let retention = options.retention.timeInterval
-        let radius = Int(options.habitRadius.timeInterval / 60)
+        let retention = options.retention.scheduleSeconds
+        let radius = Int(options.habitRadius.scheduleSeconds / 60)
         let recent = history.filter { $0.at <= now && now.timeIntervalSince($0.at) <= retention }
             .map { (record: $0, minute: calendar.localDateAndMinute(of: $0.at).minute) }
 

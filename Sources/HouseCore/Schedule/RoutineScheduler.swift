@@ -88,7 +88,7 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
     public mutating func takeDue(at now: Date, lateTolerance: Duration = .seconds(60)) -> [ScheduledRun] {
         var due: [ScheduledRun] = []
         var missed: [String: ScheduledRun] = [:]
-        let tolerance = lateTolerance.timeInterval
+        let tolerance = lateTolerance.scheduleSeconds
         while let first = pending.first, first.due <= now {
             pending.removeFirst()
             if now.timeIntervalSince(first.due) <= tolerance {
@@ -187,7 +187,7 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
             guard case .mode(let mode, let duration, let rooms) = routine.intent, rooms.isEmpty,
                   let run = latestOccurrence(of: routine, atOrBefore: now, after: lookback) else { continue }
             if let duration {
-                let until = run.nominal.addingTimeInterval(duration.timeInterval)
+                let until = run.nominal.addingTimeInterval(duration.scheduleSeconds)
                 if until > now, timed.map({ run.nominal > $0.run.nominal }) ?? true { timed = (run, mode, until) }
             } else if base.map({ run.nominal > $0.run.nominal }) ?? true {
                 base = (run, mode)
@@ -220,7 +220,7 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
 
     private mutating func applyJitter(_ run: inout ScheduledRun, routine: Routine) {
         guard let jitter = routine.jitter, jitter > .zero else { return }
-        var maxDelay = min(jitter.timeInterval, 23 * 3600)
+        var maxDelay = min(jitter.scheduleSeconds, 23 * 3600)
         if let w = run.window { maxDelay = min(maxDelay, w.end.timeIntervalSince(run.nominal) - 1) }
         guard maxDelay >= 1 else { return }
         let delay = Double.random(in: 0...maxDelay, using: &rng).rounded(.down)

@@ -33,7 +33,7 @@ public enum ScheduleReport {
             copy.jitter = nil
             return copy
         }
-        let scheduler = RoutineScheduler(routines: nominal, calendar: calendar, rng: SplitMix64(seed: 0))
+        let scheduler = RoutineScheduler(routines: nominal, calendar: calendar, rng: SeededJitterGenerator(seed: 0))
         let runs = scheduler.upcoming(from: from, to: to, limit: limit)
         let zone = configuration.house.timeZone.identifier
         var out = "Runs from \(calendar.dateTimeText(from)) to \(calendar.dateTimeText(to)) (\(zone)):\n"

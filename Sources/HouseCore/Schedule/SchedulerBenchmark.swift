@@ -22,10 +22,10 @@ public enum SchedulerBenchmark {
 
         public var description: String {
             "scheduler: \(routineCount) routines over \(year): \(runs) runs; start \(ms(startDuration)) ms, "
-                + "year \(ms(yearDuration)) ms, \(String(format: "%.2f", perRun.timeInterval * 1e6)) us per run"
+                + "year \(ms(yearDuration)) ms, \(String(format: "%.2f", perRun.scheduleSeconds * 1e6)) us per run"
         }
 
-        private func ms(_ d: Duration) -> String { String(format: "%.1f", d.timeInterval * 1000) }
+        private func ms(_ d: Duration) -> String { String(format: "%.1f", d.scheduleSeconds * 1000) }
     }
 
     /// Runs the benchmark.
@@ -33,7 +33,7 @@ public enum SchedulerBenchmark {
         let calendar = HouseCalendar(timeZone: TimeZone(identifier: "Europe/London") ?? .gmt,
                                      latitude: 51.5074, longitude: -0.1278)
         let routines = makeRoutines(count: routineCount)
-        var scheduler = RoutineScheduler(routines: routines, calendar: calendar, rng: SplitMix64(seed: 42))
+        var scheduler = RoutineScheduler(routines: routines, calendar: calendar, rng: SeededJitterGenerator(seed: 42))
         let from = calendar.resolve(TimeOfDay(hour: 0, minute: 0), on: LocalDate(year: year, month: 1, day: 1)!).earliest
         let to = calendar.resolve(TimeOfDay(hour: 0, minute: 0), on: LocalDate(year: year + 1, month: 1, day: 1)!).earliest
         let clock = ContinuousClock()
@@ -81,21 +81,5 @@ public enum SchedulerBenchmark {
                            daylightSaving: i % 2 == 0 ? .runAfterGap : .skip,
                            intent: .mode("m\(i % 5)", duration: nil, rooms: []))
         }
-    }
-}
-
-/// A small seeded random generator (SplitMix64): reproducible jitter for tests, previews and
-/// benchmarks.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    public init(seed: UInt64) { self.state = seed }
-
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

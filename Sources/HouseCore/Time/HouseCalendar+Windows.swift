@@ -14,7 +14,7 @@ extension HouseCalendar {
         case .sun(let event, let offset):
             switch occurrence(of: event, on: day) {
             case .at(let d):
-                return .success(d.addingTimeInterval(offset.timeInterval))
+                return .success(d.addingTimeInterval(offset.scheduleSeconds))
             case let other:
                 return .failure(MissingSunEvent(event: event, day: day, occurrence: other))
             }
@@ -69,7 +69,7 @@ public struct MissingSunEvent: Error, Sendable, Hashable, CustomStringConvertibl
 
 extension Duration {
     /// Seconds as a `TimeInterval`.
-    var timeInterval: TimeInterval {
+    var scheduleSeconds: TimeInterval {
         let c = components
         return Double(c.seconds) + Double(c.attoseconds) / 1e18
     }
