@@ -244,37 +244,3 @@ extension RoutineScheduler where RNG == SystemRandomNumberGenerator {
                   rng: SystemRandomNumberGenerator())
     }
 }
-
-/// What starting the scheduler owes the house.
-public struct SchedulerStart: Sendable, Hashable {
-    /// Runs missed while the controller was down, to run now (oldest first).
-    public var catchUp: [ScheduledRun]
-    /// The mode the routines say the house should be in now.
-    public var desiredState: DesiredState?
-
-    public init(catchUp: [ScheduledRun], desiredState: DesiredState?) {
-        self.catchUp = catchUp
-        self.desiredState = desiredState
-    }
-}
-
-/// The reconciled desired state at an instant: which mode the routines say the house is in.
-public struct DesiredState: Sendable, Hashable {
-    public var mode: String
-    /// The routine whose run set it.
-    public var routineID: String
-    /// When that run was (nominally) due.
-    public var since: Date
-    /// When a mode set for a duration ends.
-    public var revertsAt: Date?
-    /// The mode it then reverts to, if a routine set one before.
-    public var revertsTo: String?
-
-    public init(mode: String, routineID: String, since: Date, revertsAt: Date?, revertsTo: String?) {
-        self.mode = mode
-        self.routineID = routineID
-        self.since = since
-        self.revertsAt = revertsAt
-        self.revertsTo = revertsTo
-    }
-}

@@ -57,20 +57,3 @@ extension HouseCalendar {
         return nil
     }
 }
-
-/// A sun event that does not happen on a day (polar day or night).
-public struct MissingSunEvent: Error, Sendable, Hashable, CustomStringConvertible {
-    public var event: SunEvent
-    public var day: LocalDate
-    public var occurrence: SunOccurrence
-
-    public var description: String { "no \(event.rawValue) on \(day): \(occurrence)" }
-}
-
-extension Duration {
-    /// Seconds as a `TimeInterval`.
-    var scheduleSeconds: TimeInterval {
-        let c = components
-        return Double(c.seconds) + Double(c.attoseconds) / 1e18
-    }
-}

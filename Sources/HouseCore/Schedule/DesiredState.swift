@@ -1,0 +1,22 @@
+import Foundation
+
+/// The reconciled desired state at an instant: which mode the routines say the house is in.
+public struct DesiredState: Sendable, Hashable {
+    public var mode: String
+    /// The routine whose run set it.
+    public var routineID: String
+    /// When that run was (nominally) due.
+    public var since: Date
+    /// When a mode set for a duration ends.
+    public var revertsAt: Date?
+    /// The mode it then reverts to, if a routine set one before.
+    public var revertsTo: String?
+
+    public init(mode: String, routineID: String, since: Date, revertsAt: Date?, revertsTo: String?) {
+        self.mode = mode
+        self.routineID = routineID
+        self.since = since
+        self.revertsAt = revertsAt
+        self.revertsTo = revertsTo
+    }
+}
