@@ -169,6 +169,41 @@ import Testing
         }
     }
 
+    @Test func modeSetOutsideTheRoutinesRevertsAndOverridesTimedModes() async throws {
+        let routines = [
+            Routine(id: "evening", shortcut: "Evening", runAt: schedEdge("18:00"), intent: .mode("evening", duration: nil, rooms: [])),
+            Routine(id: "movie", shortcut: "Movie night", runAt: schedEdge("20:00"), intent: .mode("movie", duration: .seconds(5400), rooms: [])),
+        ]
+        let (clock, inbox, runner) = startRunner(routines, at: "2026-11-24 19:00")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await runner.run { inbox.put($0) } }
+            guard case .started = try await next(inbox) else { Issue.record("expected .started"); return }
+            #expect(runner.currentMode == "evening")
+            // A user sets "away" for 30 minutes at 19:00: it reverts to evening at 19:30.
+            let change = runner.modeWasSet("away", duration: .seconds(1800))
+            #expect(change?.to == "away")
+            await clock.waitForSleepers(1)
+            clock.advance(to: WallInstant(cal.at("2026-11-24 19:30")))
+            guard case .modeReverted(let back) = try await next(inbox) else { Issue.record("expected a revert"); return }
+            #expect(back == ModeChange(from: "away", to: "evening", at: cal.at("2026-11-24 19:30"), expired: "away"))
+            // The movie routine at 20:00 sets movie for 90 minutes; at 20:30 the user sets night
+            // (no duration): the movie's end at 21:30 must not revert anything.
+            await clock.waitForSleepers(1)
+            clock.advance(to: WallInstant(cal.at("2026-11-24 20:00")))
+            guard case .run(let run, _) = try await next(inbox) else { Issue.record("expected a run"); return }
+            #expect(run.routineID == "movie")
+            await clock.waitForSleepers(1)
+            clock.advance(to: WallInstant(cal.at("2026-11-24 20:30")))
+            runner.modeWasSet("night", duration: nil)
+            await clock.waitForSleepers(1)
+            clock.advance(to: WallInstant(cal.at("2026-11-24 21:30")))
+            await clock.waitForSleepers(1)
+            #expect(inbox.pendingCount == 0)
+            #expect(runner.currentMode == "night")
+            group.cancelAll()
+        }
+    }
+
     @Test func modeTimelineStacksAndReverts() {
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
         var m = ModeTimeline(base: "home")
