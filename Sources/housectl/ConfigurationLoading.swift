@@ -1,10 +1,16 @@
-import ArgumentParser
 import HouseDaemon
 
 /// Loads the house configuration for the CLI subcommands of this branch (`shortcuts`, `routines`).
 ///
 /// MERGE: the YAML loader lives on the `foundation` branch. When it is merged, replace the body
-/// with the single call `try ConfigurationLoader.load(path: path)` (or that branch's equivalent).
+/// with the single call `try ConfigurationLoader.load(path: path)` (or that branch's equivalent)
+/// and delete `ConfigurationLoaderMissing`.
 func loadHouseConfiguration(path: String) throws -> HouseConfiguration {
-    throw ValidationError("cannot read \(path): the configuration loader is not part of this build yet")
+    throw ConfigurationLoaderMissing(path: path)
+}
+
+/// Placeholder error until the configuration loader is merged.
+struct ConfigurationLoaderMissing: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "cannot read \(path): the configuration loader is not part of this build yet" }
 }
