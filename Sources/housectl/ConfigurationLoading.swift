@@ -3,7 +3,8 @@ import HouseDaemon
 /// Loads the house configuration for the CLI subcommands of this branch (`shortcuts`, `routines`).
 ///
 /// MERGE: the YAML loader lives on the `foundation` branch. When it is merged, replace the body
-/// with the single call `try ConfigurationLoader.load(path: path)` (or that branch's equivalent)
+/// with the single call `try ConfigurationLoader().load(path: path)` (verified against the foundation
+/// branch: both commands then answer on config/house.yaml)
 /// and delete `ConfigurationLoaderMissing`.
 func loadHouseConfiguration(path: String) throws -> HouseConfiguration {
     throw ConfigurationLoaderMissing(path: path)

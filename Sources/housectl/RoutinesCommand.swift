@@ -47,8 +47,7 @@ struct RoutinesCommand: AsyncParsableCommand {
             return d
         }
         let start = try from.map(parse) ?? SystemWallClock().now.date
-        let days: Double = next == nil ? 7 : 366
-        let end = try to.map(parse) ?? start.addingTimeInterval(days * 86400)
+        let end = try to.map(parse)
         do {
             print(try ScheduleReport.routines(house, from: start, to: end, limit: next ?? .max), terminator: "")
         } catch let error as ScheduleError {

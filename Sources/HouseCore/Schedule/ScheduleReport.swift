@@ -19,14 +19,15 @@ public enum ScheduleReport {
     }
 
     /// The upcoming runs from `from` (excluded) to `to` (included), at most `limit`, computed on a
-    /// virtual clock; jitter is shown as a bound, not drawn.
-    public static func routines(_ configuration: HouseConfiguration, from: Date, to: Date, limit: Int = .max) throws -> String {
-        guard to > from else {
-            let cal = HouseCalendar(house: configuration.house)
-            throw ScheduleError.invalidRange(from: cal.dateTimeText(from), to: cal.dateTimeText(to))
+    /// virtual clock; jitter is shown as a bound, not drawn. Without `to`, the next `limit` runs
+    /// within a year (a week when there is no limit either).
+    public static func routines(_ configuration: HouseConfiguration, from: Date, to: Date?, limit: Int = .max) throws -> String {
+        let calendar = HouseCalendar(house: configuration.house)
+        let end = to ?? from.addingTimeInterval((limit == .max ? 7 : 366) * 86400)
+        guard end > from else {
+            throw ScheduleError.invalidRange(from: calendar.dateTimeText(from), to: calendar.dateTimeText(end))
         }
         guard limit > 0 else { throw ScheduleError.invalidCount(limit) }
-        let calendar = HouseCalendar(house: configuration.house)
         // Jitter is described, not drawn: plan the nominal runs.
         let nominal = configuration.routines.map { r -> Routine in
             var copy = r
@@ -34,9 +35,11 @@ public enum ScheduleReport {
             return copy
         }
         let scheduler = RoutineScheduler(routines: nominal, calendar: calendar, rng: SeededJitterGenerator(seed: 0))
-        let runs = scheduler.upcoming(from: from, to: to, limit: limit)
+        let runs = scheduler.upcoming(from: from, to: end, limit: limit)
         let zone = configuration.house.timeZone.identifier
-        var out = "Runs from \(calendar.dateTimeText(from)) to \(calendar.dateTimeText(to)) (\(zone)):\n"
+        var out = to == nil && limit != .max
+            ? "Next \(limit) run\(limit == 1 ? "" : "s") after \(calendar.dateTimeText(from)) (\(zone)):\n"
+            : "Runs from \(calendar.dateTimeText(from)) to \(calendar.dateTimeText(end)) (\(zone)):\n"
         if runs.isEmpty { out += "  (none)\n" }
         let idWidth = min(24, runs.map(\.routineID.count).max() ?? 0)
         for run in runs {
