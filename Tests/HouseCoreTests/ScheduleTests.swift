@@ -36,9 +36,19 @@ import Testing
         DSTCase(zone: "newYork", skippedDay: "2026-03-08", repeatedDay: "2026-11-01",
                 skippedTime: "02:30", gapEnd: "2026-03-08T07:00:00Z",
                 repeatedTime: "01:30", firstOccurrence: "2026-11-01T05:30:00Z"),
+        // Southern hemisphere: clocks go back in April and forward in October.
+        DSTCase(zone: "sydney", skippedDay: "2026-10-04", repeatedDay: "2026-04-05",
+                skippedTime: "02:30", gapEnd: "2026-10-03T16:00:00Z",
+                repeatedTime: "02:30", firstOccurrence: "2026-04-04T15:30:00Z"),
     ]
 
-    static func cal(_ zone: String) -> HouseCalendar { zone == "london" ? SchedulePlace.london : SchedulePlace.newYork }
+    static func cal(_ zone: String) -> HouseCalendar {
+        switch zone {
+        case "london": SchedulePlace.london
+        case "newYork": SchedulePlace.newYork
+        default: SchedulePlace.sydney
+        }
+    }
 
     @Test(arguments: dstCases)
     func skippedHourRunsAfterTheGap(_ c: DSTCase) {
