@@ -89,3 +89,17 @@ import Testing
         #expect(cal.localDate(of: set) <= schedDay("2026-07-29"))
     }
 }
+
+extension SunCalculatorTests {
+    @Test func badCoordinatesNeverCrash() {
+        for (lat, lon) in [(90.0, 0.0), (-90.0, 0.0), (123.0, 500.0), (Double.nan, Double.infinity)] {
+            let cal = HouseCalendar(timeZone: TimeZone(identifier: "UTC")!, latitude: lat, longitude: lon)
+            for event in SunEvent.allCases {
+                if let d = cal.occurrence(of: event, on: schedDay("2026-06-21")).date {
+                    #expect(d.timeIntervalSince1970.isFinite)
+                    _ = cal.localDate(of: d)
+                }
+            }
+        }
+    }
+}

@@ -16,9 +16,14 @@ public struct SunCalculator: Sendable, Hashable {
     /// The zone whose calendar days `date` refers to.
     public var timeZone: TimeZone
 
+    /// Latitude is clamped to +/-89.99 degrees and longitude wrapped to -180...180, so bad input
+    /// gives odd answers, never NaN or a crash (the configuration validates the ranges).
     public init(latitude: Double, longitude: Double, timeZone: TimeZone) {
-        self.latitude = latitude
-        self.longitude = longitude
+        self.latitude = latitude.isFinite ? min(max(latitude, -89.99), 89.99) : 0
+        var lon = longitude.isFinite ? longitude.truncatingRemainder(dividingBy: 360) : 0
+        if lon > 180 { lon -= 360 }
+        if lon < -180 { lon += 360 }
+        self.longitude = lon
         self.timeZone = timeZone
     }
 
@@ -71,6 +76,8 @@ public struct SunCalculator: Sendable, Hashable {
             let lat = latitude * .pi / 180
             let dec = p.declination * .pi / 180
             let cosH = cos(zenith * .pi / 180) / (cos(lat) * cos(dec)) - tan(lat) * tan(dec)
+            // Latitudes beyond the poles (bad input) give no finite answer: treat as no event.
+            guard cosH.isFinite else { return .sunAlwaysBelow }
             if cosH > 1 {
                 if pass == 0 { return .sunAlwaysBelow }
                 break
