@@ -40,7 +40,10 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     struct Pending {
         var target: Bool
         var pulse: Duration?
+        /// When to try again.
         var due: C.Instant
+        /// When the switch is expected (later than `due` while waiting for another member).
+        var eta: C.Instant
     }
 
     struct AutoOff {
@@ -105,7 +108,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             requested.append(c.line)
             var slot = Slot(channel: c, isOn: initial, lastEdge: now, lastOff: initial ? nil : now, onSince: initial ? now : nil)
             if initial, let maxOn = c.maxOn { slot.autoOff = AutoOff(at: now.advanced(by: maxOn), cause: .watchdog) }
-            if let delay = delayedOn[c.device] { slot.pending = Pending(target: true, pulse: nil, due: now.advanced(by: delay)) }
+            if let delay = delayedOn[c.device] { slot.pending = Pending(target: true, pulse: nil, due: now.advanced(by: delay), eta: now.advanced(by: delay)) }
             slots[c.device] = slot
             decisions.append(PowerOnDecision(
                 device: c.device, initial: DeviceState(isOn: initial), target: DeviceState(isOn: want.on),
@@ -167,7 +170,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             return .unchanged(wanted)
         }
         if let p = slot.pending, p.target == target {
-            return .coalesced(wanted, after: max(.zero, now.duration(to: p.due)))
+            return .coalesced(wanted, after: max(.zero, now.duration(to: p.eta)))
         }
         if chatterPolicy == .refuse {
             if let mi = c.minInterval, slot.lastEdge.advanced(by: mi) > now {
@@ -189,7 +192,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
                 }
             }
         }
-        slots[device]?.pending = Pending(target: target, pulse: pulse, due: now)
+        slots[device]?.pending = Pending(target: target, pulse: pulse, due: now, eta: now)
         return settle(device, now: now)
     }
 
@@ -304,7 +307,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             return RelayStatus(
                 channel: c, state: DeviceState(isOn: s.isOn),
                 pendingState: s.pending.map { DeviceState(isOn: $0.target) },
-                pendingAfter: s.pending.map { max(.zero, now.duration(to: $0.due)) },
+                pendingAfter: s.pending.map { max(.zero, now.duration(to: $0.eta)) },
                 autoOffAfter: s.autoOff.map { max(.zero, now.duration(to: $0.at)) })
         }
     }
@@ -334,6 +337,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         let wanted = DeviceState(isOn: p.target)
         var due = now
         var reason: RelayWaitReason? = nil
+        var retry: C.Instant? = nil
         if let mi = slot.channel.minInterval {
             let t = slot.lastEdge.advanced(by: mi)
             if t > due { due = t; reason = .minInterval(mi) }
@@ -349,6 +353,8 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
                             return .refused(.hardware(error))
                         }
                     } else {
+                        // Retry when that member may go off; the dead time follows from there.
+                        if retry == nil || ready < retry! { retry = ready }
                         let t = ready.advanced(by: group.deadTime)
                         if t > due { due = t; reason = .interlockMember(m, group: group.id) }
                         continue
@@ -361,7 +367,8 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             }
         }
         if due > now, let reason {
-            slots[device]?.pending?.due = due
+            slots[device]?.pending?.due = retry ?? due
+            slots[device]?.pending?.eta = due
             return .scheduled(wanted, after: now.duration(to: due), because: reason)
         }
         do {
