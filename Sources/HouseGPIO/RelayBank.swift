@@ -5,8 +5,8 @@ import HouseCore
 ///
 /// - Power-on: each line is requested with its power-on state in the same request (off, on, or the
 ///   caller's persisted state for `restore`; off when there is none). Interlocked relays that should
-///   be on start off and go on after the dead time; if several members of a group would be on, all
-///   start off.
+///   be on start off and go on after the dead time. If several members of a group would be on, a
+///   member with `power_on: on` wins and the restored ones stay off; without one, all stay off.
 /// - Interlock groups: switching one member on first switches the others off and waits the dead
 ///   time; two members are never on together, not even for one edge.
 /// - Pulse (on, then off after the pulse) and max-on (the watchdog switches off after the limit and
@@ -85,9 +85,10 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         var delayedOn: [String: Duration] = [:]
         for g in layout.groups {
             let on = g.members.filter { wants[$0]?.on == true }
-            if on.count > 1 {
-                for m in on { wants[m] = (false, .interlockConflict(group: g.id, members: on)) }
-            } else if let m = on.first {
+            // A member configured `power_on: on` wins over restored ones; otherwise nobody does.
+            let winner = on.count > 1 ? on.first { wants[$0]?.reason == .policyOn } : on.first
+            for m in on where m != winner { wants[m] = (false, .interlockConflict(group: g.id, members: on)) }
+            if let m = winner {
                 let mi = layout.channel(device: m)?.minInterval ?? .zero
                 delayedOn[m] = max(g.deadTime, mi)
             }
@@ -154,6 +155,9 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             if d <= .zero { return .refused(.invalidPulse("a pulse must last longer than zero")) }
             if let mi = c.minInterval, d < mi {
                 return .refused(.invalidPulse("a pulse of \(fmt(d)) is shorter than the minimum interval \(fmt(mi)) of \"\(device)\""))
+            }
+            if let configured = c.pulse, d > configured {
+                return .refused(.invalidPulse("a pulse of \(fmt(d)) is longer than the configured pulse \(fmt(configured)) of \"\(device)\", its longest press"))
             }
             if let maxOn = c.maxOn, d > maxOn {
                 return .refused(.invalidPulse("a pulse of \(fmt(d)) is longer than the max-on \(fmt(maxOn)) of \"\(device)\""))
