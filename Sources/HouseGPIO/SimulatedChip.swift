@@ -19,6 +19,14 @@ public final class SimulatedChip: GPIOChip, @unchecked Sendable {
         /// Time since the chip was created, on the injected clock.
         public var at: Duration
 
+        public init(line: Int, kind: Kind, logical: Bool, physical: Bool, at: Duration) {
+            self.line = line
+            self.kind = kind
+            self.logical = logical
+            self.physical = physical
+            self.at = at
+        }
+
         public var description: String {
             "\(at) line \(line) \(kind.rawValue) \(logical ? "on" : "off") (\(physical ? "high" : "low"))"
         }
