@@ -61,10 +61,13 @@ import HouseTesting
             switch op.kind {
             case 0..<45:
                 let command: [RelayCommand] = [.on, .off, .toggle]
+                let before = chip.edges.count
                 let result = await bank.perform(command[op.amount % 3], on: device)
-                #expect(result != .refused(.unknownRelay(device)))
+                checkResult(result, device: device, layout: layout, newEdges: Array(chip.edges[before...]))
             case 45..<55:
-                _ = await bank.perform(.pulse(pulses[op.amount % pulses.count]), on: device)
+                let before = chip.edges.count
+                let result = await bank.perform(.pulse(pulses[op.amount % pulses.count]), on: device)
+                checkResult(result, device: device, layout: layout, newEdges: Array(chip.edges[before...]))
             case 55..<85:
                 await clock.advance(by: .milliseconds(op.amount), firing: bank)
             case 85..<93:
@@ -98,10 +101,34 @@ import HouseTesting
                 await clock.advance(by: .seconds(6), firing: bank)
             }
         }
+        // The bank's view and the lines agree.
+        for (device, state) in await bank.states() {
+            let line = layout.channel(device: device)!.line
+            #expect(try chip.info(line: line).logicalValue == state.isOn, "\(device) is \(state) in the bank")
+        }
         let before = chip.edges.count
         await bank.shutdown()
         shutdownWrites.formUnion(before..<chip.edges.count)
         verify(edges: chip.edges, layout: layout, shutdownWrites: shutdownWrites)
+    }
+
+    /// A command's result matches what happened on the lines: a switch is the last write of its
+    /// line, anything else writes nothing to it.
+    static func checkResult(_ result: RelayResult, device: String, layout: RelayLayout, newEdges: [SimulatedChip.Edge]) {
+        let line = layout.channel(device: device)!.line
+        let mine = newEdges.filter { $0.line == line }
+        switch result {
+        case .switched(let s):
+            #expect(mine.map(\.logical) == [s.isOn], "\(device): \(result) but wrote \(mine)")
+        case .refused(.unknownRelay):
+            Issue.record("\(device) is configured")
+        default:
+            #expect(mine.isEmpty, "\(device): \(result) but wrote \(mine)")
+        }
+        // Only interlock partners may be switched (off) as a side effect.
+        for e in newEdges where e.line != line {
+            #expect(!e.logical, "a command on \(device) switched another relay on: \(e)")
+        }
     }
 
     /// The rules, checked on the chip's record of writes.
