@@ -240,4 +240,26 @@ import HouseTesting
         }
         #expect(rig.edges("garage-door").filter { $0.kind == .set }.map(\.at) == [.zero, .seconds(1)])
     }
+
+    @Test func runWakesForNewDeadlinesAndEndsWhenCancelled() async throws {
+        let clock = GPIOFixtures.clock()
+        let chip = SimulatedChip(clock: clock)
+        let bank = try RelayBank(configuration: GPIOFixtures.configuration(), node: "pi-main", chip: chip, clock: clock)
+        let events = bank.events
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await bank.run() }
+            // Within a minute of power-on: the heater's min interval defers the switch.
+            #expect(await bank.set("heater", to: .on) == .scheduled(.on, after: .seconds(60), because: .minInterval(.seconds(60))))
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(60))
+            let on = await firstEvent(in: events) { $0 == .switched(device: "heater", to: .on, cause: .command) }
+            #expect(on != nil)
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(1800))
+            let e = await firstEvent(in: events) { if case .watchdog = $0 { true } else { false } }
+            #expect(e == .watchdog(device: "heater", after: .seconds(1800)))
+            group.cancelAll()
+        }
+        #expect(await bank.state(of: "heater") == .off)
+    }
 }
