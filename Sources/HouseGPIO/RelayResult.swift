@@ -164,7 +164,7 @@ public struct PowerOnDecision: Sendable, Equatable, CustomStringConvertible {
         case .policyOn: s += " (power_on: on)"
         case .restored: s += " (restored)"
         case .nothingToRestore: s += " (power_on: restore, no saved state)"
-        case .interlockConflict(let g, let m): s += " (saved state had \(m.joined(separator: " and ")) of interlock \"\(g)\" on together)"
+        case .interlockConflict(let g, let m): s += " (interlock \"\(g)\": \(m.joined(separator: " and ")) would all be on; at most one may be)"
         case .pulseRelay: s += " (pulse relay)"
         }
         return s
