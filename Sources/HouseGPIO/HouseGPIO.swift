@@ -1,1 +1,0 @@
-// HouseGPIO: see docs/ARCHITECTURE.md. Filled in by its own issue.

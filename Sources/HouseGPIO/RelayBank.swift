@@ -1,0 +1,413 @@
+import HouseCore
+
+/// The relays of one node: the one place every path (CLI, MQTT, routines, timers) switches a relay
+/// through, so the safety rules hold whoever asks.
+///
+/// - Power-on: each line is requested with its power-on state in the same request (off, on, or the
+///   caller's persisted state for `restore`; off when there is none). Interlocked relays that should
+///   be on start off and go on after the dead time. If several members of a group would be on, a
+///   member with `power_on: on` wins and the restored ones stay off; without one, all stay off.
+/// - Interlock groups: switching one member on first switches the others off and waits the dead
+///   time; two members are never on together, not even for one edge.
+/// - Pulse (on, then off after the pulse) and max-on (the watchdog switches off after the limit and
+///   says so in `events`).
+/// - Minimum interval between switchings of one relay: a command that comes too soon is refused or
+///   coalesced (`ChatterPolicy`). Safety switch-offs at shutdown do not wait.
+/// - Idempotence: a relay already in the wanted state makes no edge.
+/// - Shutdown: per relay leave as is or off (relays with a pulse or max-on always go off).
+///
+/// Time comes from the injected clock. Timers (pulse end, watchdog, pending switches) fire when
+/// `fireDueTimers()` runs: `run()` calls it at each deadline; tests on a `ManualClock` may call it
+/// themselves after advancing the clock to `nextDeadline`.
+public actor RelayBank<C: Clock> where C.Duration == Duration {
+    /// The consumer name the lines are requested with.
+    public static var consumer: String { "housectl" }
+
+    public nonisolated let layout: RelayLayout
+    public nonisolated let chip: any GPIOChip
+    public nonisolated let chatterPolicy: ChatterPolicy
+    /// What each relay did at power-on, and why.
+    public nonisolated let powerOnDecisions: [PowerOnDecision]
+    /// Every edge, watchdog action and cancelled switch (keeps the newest 1024 when nobody reads).
+    public nonisolated let events: AsyncStream<RelayEvent>
+
+    private let eventSink: AsyncStream<RelayEvent>.Continuation
+    private let clock: C
+    private let wake = WakeSignal()
+    private var slots: [String: Slot]
+    private var isShutDown = false
+
+    struct Pending {
+        var target: Bool
+        var pulse: Duration?
+        /// When to try again.
+        var due: C.Instant
+        /// When the switch is expected (later than `due` while waiting for another member).
+        var eta: C.Instant
+    }
+
+    struct AutoOff {
+        var at: C.Instant
+        var cause: SwitchCause
+    }
+
+    struct Slot {
+        let channel: RelayLayout.Channel
+        var isOn: Bool
+        var lastEdge: C.Instant
+        var lastOff: C.Instant?
+        var onSince: C.Instant?
+        var pending: Pending?
+        var autoOff: AutoOff?
+    }
+
+    /// Requests every relay line of `layout` on `chip` with its power-on state and starts enforcing
+    /// the policies.
+    ///
+    /// - Parameter persisted: the last known state per device id, for `power_on: restore`.
+    /// - Throws: `GPIOError` when a line cannot be requested; lines already requested are released.
+    public init(
+        layout: RelayLayout, chip: any GPIOChip, clock: C,
+        persisted: [String: DeviceState] = [:], chatterPolicy: ChatterPolicy = .coalesce
+    ) throws(GPIOError) {
+        let now = clock.now
+        var wants: [String: (on: Bool, reason: PowerOnDecision.Reason)] = [:]
+        for c in layout.channels {
+            switch c.powerOn {
+            case .off: wants[c.device] = (false, .policyOff)
+            case _ where c.pulse != nil: wants[c.device] = (false, .pulseRelay)
+            case .on: wants[c.device] = (true, .policyOn)
+            case .restore:
+                if let state = persisted[c.device] { wants[c.device] = (state.isOn, .restored) }
+                else { wants[c.device] = (false, .nothingToRestore) }
+            }
+        }
+        var delayedOn: [String: Duration] = [:]
+        for g in layout.groups {
+            let on = g.members.filter { wants[$0]?.on == true }
+            // A member configured `power_on: on` wins over restored ones; otherwise nobody does.
+            let winner = on.count > 1 ? on.first { wants[$0]?.reason == .policyOn } : on.first
+            for m in on where m != winner { wants[m] = (false, .interlockConflict(group: g.id, members: on)) }
+            if let m = winner {
+                let mi = layout.channel(device: m)?.minInterval ?? .zero
+                delayedOn[m] = max(g.deadTime, mi)
+            }
+        }
+
+        var slots: [String: Slot] = [:]
+        var decisions: [PowerOnDecision] = []
+        var requested: [Int] = []
+        for c in layout.channels {
+            let want = wants[c.device]!
+            let initial = want.on && delayedOn[c.device] == nil
+            do {
+                try chip.requestOutput(line: c.line, consumer: RelayBank.consumer, activeLow: c.activeLow, initialValue: initial)
+            } catch {
+                for line in requested { chip.release(line: line) }
+                throw error
+            }
+            requested.append(c.line)
+            var slot = Slot(channel: c, isOn: initial, lastEdge: now, lastOff: initial ? nil : now, onSince: initial ? now : nil)
+            if initial, let maxOn = c.maxOn { slot.autoOff = AutoOff(at: now.advanced(by: maxOn), cause: .watchdog) }
+            if let delay = delayedOn[c.device] { slot.pending = Pending(target: true, pulse: nil, due: now.advanced(by: delay), eta: now.advanced(by: delay)) }
+            slots[c.device] = slot
+            decisions.append(PowerOnDecision(
+                device: c.device, initial: DeviceState(isOn: initial), target: DeviceState(isOn: want.on),
+                scheduled: delayedOn[c.device], reason: want.reason))
+        }
+
+        let (stream, sink) = AsyncStream<RelayEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        self.layout = layout
+        self.chip = chip
+        self.clock = clock
+        self.chatterPolicy = chatterPolicy
+        self.powerOnDecisions = decisions
+        self.events = stream
+        self.eventSink = sink
+        self.slots = slots
+    }
+
+    // MARK: Commands
+
+    /// Switches a relay; the one entry point for every caller.
+    public func perform(_ command: RelayCommand, on device: String) -> RelayResult {
+        guard !isShutDown else { return .refused(.shutDown) }
+        guard let slot = slots[device] else { return .refused(.unknownRelay(device)) }
+        defer { wake.signal() }
+        let now = clock.now
+        let c = slot.channel
+        let target: Bool
+        var pulse: Duration? = nil
+        switch command {
+        case .on:
+            target = true
+            pulse = c.pulse
+        case .off:
+            target = false
+        case .toggle:
+            target = !(slot.pending?.target ?? slot.isOn)
+            pulse = target ? c.pulse : nil
+        case .pulse(let d):
+            target = true
+            guard let d = d ?? c.pulse else {
+                return .refused(.invalidPulse("\"\(device)\" has no pulse configured; give the pulse a duration"))
+            }
+            if d <= .zero { return .refused(.invalidPulse("a pulse must last longer than zero")) }
+            if let mi = c.minInterval, d < mi {
+                return .refused(.invalidPulse("a pulse of \(fmt(d)) is shorter than the minimum interval \(fmt(mi)) of \"\(device)\""))
+            }
+            if let configured = c.pulse, d > configured {
+                return .refused(.invalidPulse("a pulse of \(fmt(d)) is longer than the configured pulse \(fmt(configured)) of \"\(device)\", its longest press"))
+            }
+            if let maxOn = c.maxOn, d > maxOn {
+                return .refused(.invalidPulse("a pulse of \(fmt(d)) is longer than the max-on \(fmt(maxOn)) of \"\(device)\""))
+            }
+            pulse = d
+        }
+        let wanted = DeviceState(isOn: target)
+
+        if target == slot.isOn {
+            if let p = slot.pending {
+                slots[device]?.pending = nil
+                emit(.cancelled(device: device, wanted: DeviceState(isOn: p.target), reason: "asked \(wanted.rawValue), which it already is"))
+            }
+            return .unchanged(wanted)
+        }
+        if let p = slot.pending, p.target == target {
+            return .coalesced(wanted, after: max(.zero, now.duration(to: p.eta)))
+        }
+        if chatterPolicy == .refuse {
+            if let mi = c.minInterval, slot.lastEdge.advanced(by: mi) > now {
+                return .refused(.tooSoon(remaining: now.duration(to: slot.lastEdge.advanced(by: mi)), minInterval: mi))
+            }
+            if target, let group = layout.group(of: device) {
+                for m in group.members where m != device {
+                    guard let other = slots[m], other.isOn, let mi = other.channel.minInterval else { continue }
+                    let ready = other.lastEdge.advanced(by: mi)
+                    if ready > now { return .refused(.interlockMemberTooSoon(m, remaining: now.duration(to: ready))) }
+                }
+            }
+        }
+        if target, let group = layout.group(of: device) {
+            for m in group.members where m != device {
+                if let p = slots[m]?.pending, p.target {
+                    slots[m]?.pending = nil
+                    emit(.cancelled(device: m, wanted: .on, reason: "\"\(device)\" of interlock group \"\(group.id)\" was asked ON"))
+                }
+            }
+        }
+        slots[device]?.pending = Pending(target: target, pulse: pulse, due: now, eta: now)
+        return settle(device, now: now)
+    }
+
+    /// Switches a relay on or off.
+    public func set(_ device: String, to state: DeviceState) -> RelayResult {
+        perform(state.isOn ? .on : .off, on: device)
+    }
+
+    // MARK: Timers
+
+    /// The earliest time a timer (pending switch, pulse end, watchdog) is due, if any.
+    public var nextDeadline: C.Instant? {
+        guard !isShutDown else { return nil }
+        var best: C.Instant? = nil
+        for slot in slots.values {
+            for t in [slot.pending?.due, slot.autoOff?.at].compactMap({ $0 }) where best == nil || t < best! { best = t }
+        }
+        return best
+    }
+
+    /// Acts on every timer due at the clock's current time, earliest first.
+    public func fireDueTimers() {
+        guard !isShutDown else { return }
+        let now = clock.now
+        while let (device, isAutoOff) = earliestDue(now: now) {
+            if isAutoOff {
+                guard let slot = slots[device], let auto = slot.autoOff else { continue }
+                let onFor = slot.onSince.map { $0.duration(to: now) } ?? .zero
+                do {
+                    try edge(device, on: false, cause: auto.cause, now: now)
+                    if auto.cause == .watchdog { emit(.watchdog(device: device, after: onFor)) }
+                } catch {
+                    slots[device]?.autoOff = nil
+                    emit(.failed(device: device, error: error))
+                }
+            } else {
+                if case .refused(.hardware(let error)) = settle(device, now: now) {
+                    emit(.failed(device: device, error: error))
+                }
+            }
+        }
+    }
+
+    /// Runs the timers off the injected clock until `shutdown()` or cancellation.
+    public func run() async {
+        while !isShutDown && !Task.isCancelled {
+            fireDueTimers()
+            let deadline = nextDeadline
+            let clock = self.clock
+            let wake = self.wake
+            await withTaskGroup(of: Void.self) { group in
+                if let deadline {
+                    group.addTask { try? await clock.sleep(until: deadline, tolerance: nil) }
+                }
+                group.addTask { await wake.wait() }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+    }
+
+    // MARK: Shutdown
+
+    /// Applies each relay's shutdown policy and releases the lines. Pending switches are dropped;
+    /// relays with shutdown `off` go off at once (safety does not wait for the minimum interval).
+    @discardableResult
+    public func shutdown() -> [RelayOutcome] {
+        guard !isShutDown else { return [] }
+        let now = clock.now
+        var outcomes: [RelayOutcome] = []
+        for c in layout.channels {
+            guard let slot = slots[c.device] else { continue }
+            if let p = slot.pending {
+                slots[c.device]?.pending = nil
+                emit(.cancelled(device: c.device, wanted: DeviceState(isOn: p.target), reason: "shutting down"))
+            }
+            if slot.isOn && c.shutdown == .off {
+                do {
+                    try edge(c.device, on: false, cause: .shutdown, now: now)
+                    outcomes.append(RelayOutcome(device: c.device, result: .switched(.off)))
+                } catch {
+                    outcomes.append(RelayOutcome(device: c.device, result: .refused(.hardware(error))))
+                }
+            } else {
+                outcomes.append(RelayOutcome(device: c.device, result: .unchanged(DeviceState(isOn: slot.isOn))))
+            }
+        }
+        for c in layout.channels { chip.release(line: c.line) }
+        isShutDown = true
+        eventSink.finish()
+        wake.signal()
+        return outcomes
+    }
+
+    // MARK: State
+
+    /// The current state of every relay (what to persist for `restore`).
+    public func states() -> [String: DeviceState] {
+        slots.mapValues { DeviceState(isOn: $0.isOn) }
+    }
+
+    /// The current state of one relay.
+    public func state(of device: String) -> DeviceState? {
+        slots[device].map { DeviceState(isOn: $0.isOn) }
+    }
+
+    /// Every relay, by channel.
+    public func status() -> [RelayStatus] {
+        let now = clock.now
+        return layout.channels.compactMap { c in
+            guard let s = slots[c.device] else { return nil }
+            return RelayStatus(
+                channel: c, state: DeviceState(isOn: s.isOn),
+                pendingState: s.pending.map { DeviceState(isOn: $0.target) },
+                pendingAfter: s.pending.map { max(.zero, now.duration(to: $0.eta)) },
+                autoOffAfter: s.autoOff.map { max(.zero, now.duration(to: $0.at)) })
+        }
+    }
+
+    // MARK: Internals
+
+    private func emit(_ event: RelayEvent) { eventSink.yield(event) }
+
+    private func earliestDue(now: C.Instant) -> (String, Bool)? {
+        var best: (C.Instant, String, Bool)? = nil
+        for (device, slot) in slots {
+            if let a = slot.autoOff, a.at <= now, best == nil || (a.at, device) < (best!.0, best!.1) {
+                best = (a.at, device, true)
+            }
+            if let p = slot.pending, p.due <= now, best == nil || (p.due, device) < (best!.0, best!.1) {
+                best = (p.due, device, false)
+            }
+        }
+        return best.map { ($0.1, $0.2) }
+    }
+
+    /// Makes a pending switch happen now if every rule allows, or sets the time it may happen.
+    private func settle(_ device: String, now: C.Instant) -> RelayResult {
+        guard let slot = slots[device], let p = slot.pending else {
+            return .unchanged(DeviceState(isOn: slots[device]?.isOn ?? false))
+        }
+        let wanted = DeviceState(isOn: p.target)
+        var due = now
+        var reason: RelayWaitReason? = nil
+        var retry: C.Instant? = nil
+        if let mi = slot.channel.minInterval {
+            let t = slot.lastEdge.advanced(by: mi)
+            if t > due { due = t; reason = .minInterval(mi) }
+        }
+        if p.target, let group = layout.group(of: device) {
+            for m in group.members where m != device {
+                guard let other = slots[m] else { continue }
+                if other.isOn {
+                    let ready = other.channel.minInterval.map { other.lastEdge.advanced(by: $0) } ?? now
+                    if ready <= now {
+                        do { try edge(m, on: false, cause: .interlock(for: device), now: now) } catch {
+                            slots[device]?.pending = nil
+                            return .refused(.hardware(error))
+                        }
+                    } else {
+                        // Retry when that member may go off; the dead time follows from there.
+                        if retry == nil || ready < retry! { retry = ready }
+                        let t = ready.advanced(by: group.deadTime)
+                        if t > due { due = t; reason = .interlockMember(m, group: group.id) }
+                        continue
+                    }
+                }
+                if let off = slots[m]?.lastOff {
+                    let t = off.advanced(by: group.deadTime)
+                    if t > due { due = t; reason = .deadTime(group: group.id, group.deadTime) }
+                }
+            }
+        }
+        if due > now, let reason {
+            slots[device]?.pending?.due = retry ?? due
+            slots[device]?.pending?.eta = due
+            return .scheduled(wanted, after: now.duration(to: due), because: reason)
+        }
+        do {
+            try edge(device, on: p.target, cause: .command, now: now)
+        } catch {
+            slots[device]?.pending = nil
+            return .refused(.hardware(error))
+        }
+        if p.target {
+            let c = slot.channel
+            var auto: AutoOff? = nil
+            if let pulse = p.pulse { auto = AutoOff(at: now.advanced(by: pulse), cause: .pulseEnd) }
+            if let maxOn = c.maxOn, auto == nil || now.advanced(by: maxOn) < auto!.at {
+                auto = AutoOff(at: now.advanced(by: maxOn), cause: .watchdog)
+            }
+            slots[device]?.autoOff = auto
+        }
+        return .switched(wanted)
+    }
+
+    /// One edge: writes the line and updates the bookkeeping.
+    private func edge(_ device: String, on: Bool, cause: SwitchCause, now: C.Instant) throws(GPIOError) {
+        guard var slot = slots[device] else { return }
+        try chip.setValue(line: slot.channel.line, to: on)
+        slot.isOn = on
+        slot.lastEdge = now
+        if on {
+            slot.onSince = now
+        } else {
+            slot.lastOff = now
+            slot.onSince = nil
+            slot.autoOff = nil
+        }
+        if let p = slot.pending, p.target == on { slot.pending = nil }
+        slots[device] = slot
+        emit(.switched(device: device, to: DeviceState(isOn: on), cause: cause))
+    }
+}

@@ -1,0 +1,265 @@
+import Testing
+import HouseGPIO
+import HouseTesting
+
+@Suite struct PowerOnTests {
+    @Test func offOnAndRestoreWithoutStateGiveTheirLevelInTheRequestItself() throws {
+        let rig = try Rig()
+        // No persisted state: restore falls back to off; pump is power_on: on.
+        for device in ["bedroom-light", "heater", "garage-door", "shutter-up", "shutter-down"] {
+            let edges = rig.edges(device)
+            #expect(edges.count == 1)
+            #expect(edges.first?.kind == .request)
+            #expect(edges.first?.logical == false)
+            #expect(edges.first?.physical == true, "active-low: off is a high line")
+        }
+        #expect(rig.edges("pump").map(\.kind) == [.request])
+        #expect(rig.edges("pump").first?.logical == true)
+        #expect(rig.edges("pump").first?.physical == false)
+        let reasons = Dictionary(uniqueKeysWithValues: rig.bank.powerOnDecisions.map { ($0.device, $0.reason) })
+        #expect(reasons["bedroom-light"] == .nothingToRestore)
+        #expect(reasons["pump"] == .policyOn)
+        #expect(reasons["garage-door"] == .policyOff)
+    }
+
+    @Test func restoreGivesBackThePersistedState() async throws {
+        let rig = try Rig(persisted: ["bedroom-light": .on, "heater": .off, "garage-door": .on])
+        #expect(await rig.bank.state(of: "bedroom-light") == .on)
+        #expect(rig.edges("bedroom-light").map(\.logical) == [true])
+        #expect(await rig.bank.state(of: "heater") == .off)
+        // A pulse relay never comes back on by itself (a garage door opening at boot).
+        #expect(await rig.bank.state(of: "garage-door") == .off)
+    }
+
+    @Test func restoredInterlockMemberStartsOffAndGoesOnAfterTheDeadTime() async throws {
+        let rig = try Rig(persisted: ["shutter-up": .on])
+        #expect(rig.edges("shutter-up").map(\.logical) == [false])
+        let decision = rig.bank.powerOnDecisions.first { $0.device == "shutter-up" }
+        #expect(decision?.initial == .off)
+        #expect(decision?.target == .on)
+        #expect(decision?.scheduled == .seconds(2), "the longer of dead time 500ms and min interval 2s")
+        await rig.advance(.milliseconds(1999))
+        #expect(await rig.bank.state(of: "shutter-up") == .off)
+        await rig.advance(.milliseconds(1))
+        #expect(await rig.bank.state(of: "shutter-up") == .on)
+    }
+
+    @Test func twoInterlockedMembersPersistedOnBothStartOff() async throws {
+        let rig = try Rig(persisted: ["shutter-up": .on, "shutter-down": .on])
+        await rig.advance(.seconds(10))
+        #expect(await rig.bank.state(of: "shutter-up") == .off)
+        #expect(await rig.bank.state(of: "shutter-down") == .off)
+        let d = rig.bank.powerOnDecisions.first { $0.device == "shutter-down" }
+        #expect(d?.reason == .interlockConflict(group: "shutter", members: ["shutter-up", "shutter-down"]))
+        #expect(rig.chip.edges.filter { $0.kind == .set }.isEmpty)
+    }
+
+    @Test func aBusyLineFailsStartupNamingTheHolderAndReleasesTheLinesAlreadyTaken() throws {
+        let clock = GPIOFixtures.clock()
+        let chip = SimulatedChip(clock: clock)
+        let layout = try RelayLayout(configuration: GPIOFixtures.configuration(), node: "pi-main")
+        chip.hold(line: layout.channel(device: "garage-door")!.line, consumer: "gpio-fan")
+        #expect(throws: GPIOError.lineBusy(call: "SimulatedChip.requestOutput", chip: "gpiochip0", line: 13, holder: "gpio-fan")) {
+            _ = try RelayBank(layout: layout, chip: chip, clock: clock)
+        }
+        #expect(try chip.info(line: layout.channel(device: "bedroom-light")!.line).consumer == nil)
+        #expect(try chip.info(line: layout.channel(device: "heater")!.line).consumer == nil)
+    }
+
+    @Test func aMissingLineFailsStartupWithTheLineCount() throws {
+        let clock = GPIOFixtures.clock()
+        let chip = SimulatedChip(lineCount: 20, clock: clock)
+        let layout = try RelayLayout(configuration: GPIOFixtures.configuration(), node: "pi-main")
+        #expect(throws: GPIOError.lineMissing(call: "SimulatedChip.requestOutput", chip: "gpiochip0", line: 20, lineCount: 20)) {
+            _ = try RelayBank(layout: layout, chip: chip, clock: clock)
+        }
+    }
+}
+
+@Suite struct CommandTests {
+    @Test func settingTheSameStateMakesNoEdge() async throws {
+        let rig = try Rig()
+        #expect(await rig.bank.set("bedroom-light", to: .on) == .switched(.on))
+        #expect(await rig.bank.set("bedroom-light", to: .on) == .unchanged(.on))
+        #expect(await rig.bank.set("pump", to: .on) == .unchanged(.on))
+        #expect(rig.edges("bedroom-light").map(\.logical) == [false, true])
+        #expect(rig.edges("bedroom-light").last?.physical == false, "active-low: on drives the line low")
+        #expect(await rig.bank.perform(.toggle, on: "bedroom-light") == .switched(.off))
+    }
+
+    @Test func unknownRelayIsRefusedByName() async throws {
+        let rig = try Rig()
+        let r = await rig.bank.set("hall-light", to: .on)
+        #expect(r == .refused(.unknownRelay("hall-light")))
+        #expect(r.description == "refused: no relay \"hall-light\" on this node")
+    }
+
+    @Test func interlockSwitchesTheOtherOffThenWaitsTheDeadTime() async throws {
+        let rig = try Rig()
+        await rig.advance(.seconds(5))
+        #expect(await rig.bank.set("shutter-up", to: .on) == .switched(.on))
+        await rig.advance(.seconds(3))
+        let r = await rig.bank.set("shutter-down", to: .on)
+        #expect(r == .scheduled(.on, after: .milliseconds(500), because: .deadTime(group: "shutter", .milliseconds(500))))
+        #expect(await rig.bank.state(of: "shutter-up") == .off, "the other member goes off at once")
+        #expect(await rig.bank.state(of: "shutter-down") == .off, "and this one waits")
+        await rig.advance(.milliseconds(499))
+        #expect(await rig.bank.state(of: "shutter-down") == .off)
+        await rig.advance(.milliseconds(1))
+        #expect(await rig.bank.state(of: "shutter-down") == .on)
+        let upOff = rig.edges("shutter-up").last!
+        let downOn = rig.edges("shutter-down").last!
+        #expect(upOff.at + .milliseconds(500) == downOn.at)
+    }
+
+    @Test func interlockWaitsForTheOtherMembersMinimumIntervalToo() async throws {
+        let rig = try Rig()
+        await rig.advance(.seconds(5))
+        _ = await rig.bank.set("shutter-up", to: .on)
+        await rig.advance(.seconds(1))
+        let r = await rig.bank.set("shutter-down", to: .on)
+        #expect(r == .scheduled(.on, after: .milliseconds(1500), because: .interlockMember("shutter-up", group: "shutter")))
+        #expect(await rig.bank.state(of: "shutter-up") == .on)
+        await rig.advance(.seconds(1))
+        #expect(await rig.bank.state(of: "shutter-up") == .off)
+        #expect(await rig.bank.state(of: "shutter-down") == .off)
+        await rig.advance(.milliseconds(500))
+        #expect(await rig.bank.state(of: "shutter-down") == .on)
+    }
+
+    @Test func askingTheOtherMemberOnCancelsAPendingOn() async throws {
+        let rig = try Rig()
+        await rig.advance(.seconds(5))
+        _ = await rig.bank.set("shutter-up", to: .on)
+        await rig.advance(.seconds(3))
+        _ = await rig.bank.set("shutter-down", to: .on) // up goes off, down waits
+        let r = await rig.bank.set("shutter-up", to: .on)
+        #expect(r == .scheduled(.on, after: .seconds(2), because: .minInterval(.seconds(2))))
+        await rig.advance(.seconds(5))
+        #expect(await rig.bank.state(of: "shutter-up") == .on)
+        #expect(await rig.bank.state(of: "shutter-down") == .off)
+        #expect(rig.edges("shutter-down").count == 1, "the cancelled switch made no edge")
+    }
+
+    @Test func pulseGoesOnThenOffAfterItsDuration() async throws {
+        let rig = try Rig()
+        #expect(await rig.bank.set("garage-door", to: .on) == .switched(.on))
+        await rig.advance(.milliseconds(999))
+        #expect(await rig.bank.state(of: "garage-door") == .on)
+        await rig.advance(.milliseconds(1))
+        #expect(await rig.bank.state(of: "garage-door") == .off)
+        let e = rig.edges("garage-door").filter { $0.kind == .set }
+        #expect(e.map(\.logical) == [true, false])
+        #expect(e[0].at + .seconds(1) == e[1].at)
+        #expect(await rig.bank.perform(.pulse(.milliseconds(300)), on: "bedroom-light") == .switched(.on))
+        await rig.advance(.milliseconds(300))
+        #expect(await rig.bank.state(of: "bedroom-light") == .off)
+    }
+
+    @Test func pulseRefusalsSayWhy() async throws {
+        let rig = try Rig()
+        #expect(await rig.bank.perform(.pulse(nil), on: "bedroom-light")
+            == .refused(.invalidPulse("\"bedroom-light\" has no pulse configured; give the pulse a duration")))
+        let tooShort = await rig.bank.perform(.pulse(.seconds(1)), on: "heater")
+        #expect(tooShort.description == "refused: a pulse of 1s is shorter than the minimum interval 1m of \"heater\"")
+        let tooLong = await rig.bank.perform(.pulse(.seconds(3600)), on: "heater")
+        #expect(tooLong.description == "refused: a pulse of 1h is longer than the max-on 30m of \"heater\"")
+    }
+
+    @Test func maxOnWatchdogSwitchesOffAndSaysSo() async throws {
+        let rig = try Rig()
+        await rig.advance(.seconds(60))
+        #expect(await rig.bank.set("heater", to: .on) == .switched(.on))
+        await rig.advance(.seconds(1799))
+        #expect(await rig.bank.state(of: "heater") == .on)
+        #expect(await rig.bank.set("heater", to: .on) == .unchanged(.on), "asking again does not extend the limit")
+        await rig.advance(.seconds(1))
+        #expect(await rig.bank.state(of: "heater") == .off)
+        let e = await firstEvent(in: rig.bank.events) { if case .watchdog = $0 { true } else { false } }
+        #expect(e == .watchdog(device: "heater", after: .seconds(1800)))
+        #expect(e?.description == "heater switched OFF by the max-on watchdog after 30m on")
+    }
+
+    @Test func minIntervalCoalescesCommandsIntoOneLateSwitch() async throws {
+        let rig = try Rig()
+        await rig.advance(.seconds(10))
+        #expect(await rig.bank.set("pump", to: .off) == .switched(.off))
+        await rig.advance(.seconds(4))
+        #expect(await rig.bank.set("pump", to: .on) == .scheduled(.on, after: .seconds(6), because: .minInterval(.seconds(10))))
+        #expect(await rig.bank.set("pump", to: .on) == .coalesced(.on, after: .seconds(6)))
+        await rig.advance(.seconds(1))
+        #expect(await rig.bank.set("pump", to: .off) == .unchanged(.off), "back to the state it has: the pending switch is dropped")
+        #expect(await rig.bank.set("pump", to: .on) == .scheduled(.on, after: .seconds(5), because: .minInterval(.seconds(10))))
+        await rig.advance(.seconds(5))
+        #expect(await rig.bank.state(of: "pump") == .on)
+        let e = rig.edges("pump").filter { $0.kind == .set }
+        #expect(e.map(\.logical) == [false, true])
+        #expect(e[1].at - e[0].at == .seconds(10))
+    }
+
+    @Test func minIntervalRefusesWithTheTimeLeftUnderTheRefusePolicy() async throws {
+        let rig = try Rig(chatter: .refuse)
+        await rig.advance(.seconds(10))
+        _ = await rig.bank.set("pump", to: .off)
+        await rig.advance(.seconds(4))
+        let r = await rig.bank.set("pump", to: .on)
+        #expect(r == .refused(.tooSoon(remaining: .seconds(6), minInterval: .seconds(10))))
+        #expect(r.description == "refused: switched less than 10s ago; try again in 6s")
+        #expect(await rig.bank.state(of: "pump") == .off)
+    }
+
+    @Test func shutdownAppliesEachPolicyAndReleasesTheLines() async throws {
+        let rig = try Rig()
+        await rig.advance(.seconds(60))
+        for d in ["bedroom-light", "heater", "shutter-up"] { _ = await rig.bank.set(d, to: .on) }
+        let outcomes = await rig.bank.shutdown()
+        let byDevice = Dictionary(uniqueKeysWithValues: outcomes.map { ($0.device, $0.result) })
+        #expect(byDevice["bedroom-light"] == .unchanged(.on), "shutdown: leave")
+        #expect(byDevice["shutter-up"] == .unchanged(.on), "shutdown: leave")
+        #expect(byDevice["heater"] == .switched(.off), "a max-on relay is always switched off")
+        #expect(byDevice["pump"] == .switched(.off), "shutdown: off, even within its min interval")
+        #expect(rig.chip.physicalLevel(line: rig.line("bedroom-light")) == false, "released, still on (low)")
+        #expect(try rig.chip.info(line: rig.line("heater")).consumer == nil)
+        #expect(await rig.bank.set("heater", to: .on) == .refused(.shutDown))
+    }
+}
+
+@Suite struct RunLoopTests {
+    @Test func runFiresTimersOffTheInjectedClock() async throws {
+        let rig = try Rig()
+        let events = rig.bank.events
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await rig.bank.run() }
+            #expect(await rig.bank.set("garage-door", to: .on) == .switched(.on))
+            await rig.clock.waitForSleepers(1)
+            rig.clock.advance(by: .seconds(1))
+            let e = await firstEvent(in: events) { $0 == .switched(device: "garage-door", to: .off, cause: .pulseEnd) }
+            #expect(e != nil)
+            await rig.bank.shutdown()
+            await group.waitForAll()
+        }
+        #expect(rig.edges("garage-door").filter { $0.kind == .set }.map(\.at) == [.zero, .seconds(1)])
+    }
+
+    @Test func runWakesForNewDeadlinesAndEndsWhenCancelled() async throws {
+        let clock = GPIOFixtures.clock()
+        let chip = SimulatedChip(clock: clock)
+        let bank = try RelayBank(configuration: GPIOFixtures.configuration(), node: "pi-main", chip: chip, clock: clock)
+        let events = bank.events
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await bank.run() }
+            // Within a minute of power-on: the heater's min interval defers the switch.
+            #expect(await bank.set("heater", to: .on) == .scheduled(.on, after: .seconds(60), because: .minInterval(.seconds(60))))
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(60))
+            let on = await firstEvent(in: events) { $0 == .switched(device: "heater", to: .on, cause: .command) }
+            #expect(on != nil)
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(1800))
+            let e = await firstEvent(in: events) { if case .watchdog = $0 { true } else { false } }
+            #expect(e == .watchdog(device: "heater", after: .seconds(1800)))
+            group.cancelAll()
+        }
+        #expect(await bank.state(of: "heater") == .off)
+    }
+}
