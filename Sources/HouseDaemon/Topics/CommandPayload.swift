@@ -1,0 +1,288 @@
+import Foundation
+import HouseCore
+
+/// A device command from a `set` topic: `ON`, `OFF`, `TOGGLE` (any case), or JSON
+/// `{"state":"ON","id":"...","reply_to":"..."}`.
+public struct DeviceCommand: Sendable, Equatable {
+    public var action: HouseAction
+    /// The sender's command id, for de-duplication of repeated commands.
+    public var id: String?
+    /// Where the sender wants the answer, if anywhere.
+    public var replyTo: String?
+
+    public init(action: HouseAction, id: String? = nil, replyTo: String? = nil) {
+        self.action = action
+        self.id = id
+        self.replyTo = replyTo
+    }
+}
+
+/// A mode command from `mode/set`: a mode id, or JSON `{"mode":"away","duration":"2h","rooms":[...],"id":...}`.
+public struct ModeCommand: Sendable, Equatable {
+    public var mode: String
+    public var duration: Duration?
+    public var rooms: [String]?
+    public var id: String?
+    public var replyTo: String?
+
+    public init(mode: String, duration: Duration? = nil, rooms: [String]? = nil, id: String? = nil, replyTo: String? = nil) {
+        self.mode = mode
+        self.duration = duration
+        self.rooms = rooms
+        self.id = id
+        self.replyTo = replyTo
+    }
+}
+
+/// A request on `intent/request`: free text or a typed intent, with an id and a reply topic.
+public struct IntentRequest: Sendable, Equatable {
+    public enum Body: Sendable, Equatable {
+        /// A phrase to match ("good night house").
+        case text(String)
+        /// A typed intent.
+        case intent(HouseIntent)
+    }
+
+    public var id: String
+    public var body: Body
+    public var replyTo: String?
+    /// Answers to earlier questions: a chosen option, or `yes` for a confirmation.
+    public var answers: [String: String]
+    /// The sender confirms up front (`"confirm": true`).
+    public var confirmed: Bool
+
+    public init(id: String, body: Body, replyTo: String? = nil, answers: [String: String] = [:], confirmed: Bool = false) {
+        self.id = id
+        self.body = body
+        self.replyTo = replyTo
+        self.answers = answers
+        self.confirmed = confirmed
+    }
+}
+
+/// Parses the payloads of the topic API. Pure and total: any byte string gives a value or a
+/// `DaemonError.malformedPayload` that says what was expected; never a crash.
+public enum CommandPayloadParser {
+    /// The largest payload accepted on a command topic.
+    public static let maximumSize = 64 * 1024
+
+    public static func deviceCommand(_ payload: [UInt8], topic: String) throws(DaemonError) -> DeviceCommand {
+        let text = try decodeText(payload, topic: topic)
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("{") {
+            let object = try jsonObject(trimmed, topic: topic)
+            guard let state = object["state"] else {
+                throw .malformedPayload(topic: topic, reason: "JSON command needs a \"state\" field (ON, OFF or TOGGLE)")
+            }
+            guard let stateText = state as? String, let action = action(stateText) else {
+                throw .malformedPayload(topic: topic, reason: "\"state\" must be ON, OFF or TOGGLE")
+            }
+            return DeviceCommand(
+                action: action,
+                id: try optionalString(object, "id", topic: topic),
+                replyTo: try replyTopic(object, topic: topic)
+            )
+        }
+        guard let action = action(trimmed) else {
+            throw .malformedPayload(
+                topic: topic, reason: "expected ON, OFF, TOGGLE or JSON {\"state\":\"ON\"}, got \(quoted(trimmed))")
+        }
+        return DeviceCommand(action: action)
+    }
+
+    public static func modeCommand(_ payload: [UInt8], topic: String) throws(DaemonError) -> ModeCommand {
+        let text = try decodeText(payload, topic: topic).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.hasPrefix("{") {
+            let object = try jsonObject(text, topic: topic)
+            guard let mode = object["mode"] as? String, !mode.isEmpty else {
+                throw .malformedPayload(topic: topic, reason: "JSON mode command needs a \"mode\" string")
+            }
+            var duration: Duration? = nil
+            if let raw = object["duration"] {
+                duration = try parseDuration(raw, topic: topic)
+            }
+            return ModeCommand(
+                mode: mode, duration: duration, rooms: try stringList(object, "rooms", topic: topic),
+                id: try optionalString(object, "id", topic: topic), replyTo: try replyTopic(object, topic: topic))
+        }
+        guard !text.isEmpty, !text.contains(where: { $0.isWhitespace && $0 != " " }) else {
+            throw .malformedPayload(topic: topic, reason: "expected a mode id or JSON {\"mode\":\"night\"}")
+        }
+        return ModeCommand(mode: text)
+    }
+
+    public static func intentRequest(_ payload: [UInt8], topic: String) throws(DaemonError) -> IntentRequest {
+        let text = try decodeText(payload, topic: topic).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard text.hasPrefix("{") else {
+            throw .malformedPayload(topic: topic, reason: "expected a JSON object {\"id\":...,\"text\":...}")
+        }
+        let object = try jsonObject(text, topic: topic)
+        let id = try optionalString(object, "id", topic: topic) ?? ""
+        guard !id.isEmpty else { throw .malformedPayload(topic: topic, reason: "request needs a non-empty \"id\"") }
+        guard !id.contains("/"), !id.contains("+"), !id.contains("#") else {
+            throw .malformedPayload(topic: topic, reason: "\"id\" may not contain '/', '+' or '#'")
+        }
+        let replyTo = try replyTopic(object, topic: topic)
+        var answers: [String: String] = [:]
+        if let raw = object["answers"] {
+            guard let dict = raw as? [String: Any] else {
+                throw .malformedPayload(topic: topic, reason: "\"answers\" must be an object of strings")
+            }
+            for (k, v) in dict {
+                guard let s = v as? String else {
+                    throw .malformedPayload(topic: topic, reason: "answer \"\(k)\" must be a string")
+                }
+                answers[k] = s
+            }
+        }
+        let confirmed: Bool
+        switch object["confirm"] {
+        case nil: confirmed = false
+        case let b as Bool: confirmed = b
+        default: throw .malformedPayload(topic: topic, reason: "\"confirm\" must be true or false")
+        }
+        if let t = object["text"] {
+            guard let s = t as? String, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw .malformedPayload(topic: topic, reason: "\"text\" must be a non-empty string")
+            }
+            return IntentRequest(id: id, body: .text(s), replyTo: replyTo, answers: answers, confirmed: confirmed)
+        }
+        guard let kind = object["intent"] as? String else {
+            throw .malformedPayload(topic: topic, reason: "request needs \"text\" or \"intent\" (control, mode, query, routine)")
+        }
+        let intent = try typedIntent(kind, object, topic: topic)
+        return IntentRequest(id: id, body: .intent(intent), replyTo: replyTo, answers: answers, confirmed: confirmed)
+    }
+
+    // MARK: - Pieces
+
+    private static func typedIntent(_ kind: String, _ o: [String: Any], topic: String) throws(DaemonError) -> HouseIntent {
+        switch kind {
+        case "control":
+            var action: HouseAction? = nil
+            if let raw = o["action"] {
+                guard let s = raw as? String, let a = HouseAction(rawValue: s.lowercased()) else {
+                    throw .malformedPayload(topic: topic, reason: "\"action\" must be one of \(HouseAction.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                action = a
+            }
+            return .control(HouseControlIntent(
+                room: try optionalString(o, "room", topic: topic), action: action,
+                device: try optionalString(o, "device", topic: topic),
+                plural: (o["plural"] as? Bool) ?? false))
+        case "mode":
+            var duration: Duration? = nil
+            if let raw = o["duration"] { duration = try parseDuration(raw, topic: topic) }
+            return .setMode(SetHouseModeIntent(
+                mode: try optionalString(o, "mode", topic: topic), duration: duration,
+                rooms: try stringList(o, "rooms", topic: topic)))
+        case "query":
+            var type: QueryType? = nil
+            if let raw = o["query"] ?? o["query_type"] {
+                guard let s = raw as? String, let q = QueryType(rawValue: s) else {
+                    throw .malformedPayload(topic: topic, reason: "\"query\" must be one of \(QueryType.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                type = q
+            }
+            var range: TimeRange? = nil
+            if let raw = o["time_range"] {
+                guard let s = raw as? String, let r = parseTimeRange(s) else {
+                    throw .malformedPayload(topic: topic, reason: "\"time_range\" must be today, yesterday, this-week or last-<N>-hours")
+                }
+                range = r
+            }
+            return .query(QueryHouseStatusIntent(
+                queryType: type, timeRange: range, room: try optionalString(o, "room", topic: topic),
+                device: try optionalString(o, "device", topic: topic)))
+        case "routine":
+            return .runRoutine(RunRoutineIntent(routine: try optionalString(o, "routine", topic: topic)))
+        default:
+            throw .malformedPayload(topic: topic, reason: "unknown intent \(quoted(kind)); expected control, mode, query or routine")
+        }
+    }
+
+    /// `today`, `yesterday`, `this-week`, `last-6-hours`.
+    public static func parseTimeRange(_ s: String) -> TimeRange? {
+        switch s.lowercased() {
+        case "today": return .today
+        case "yesterday": return .yesterday
+        case "this-week", "this_week", "week": return .thisWeek
+        default:
+            let parts = s.lowercased().split(separator: "-")
+            if parts.count == 3, parts[0] == "last", parts[2] == "hours" || parts[2] == "hour",
+               let n = Int(parts[1]), n > 0, n <= 24 * 366 {
+                return .lastHours(n)
+            }
+            return nil
+        }
+    }
+
+    private static func action(_ s: String) -> HouseAction? {
+        switch s.uppercased() {
+        case "ON": .on
+        case "OFF": .off
+        case "TOGGLE": .toggle
+        default: nil
+        }
+    }
+
+    private static func decodeText(_ payload: [UInt8], topic: String) throws(DaemonError) -> String {
+        guard payload.count <= maximumSize else {
+            throw .malformedPayload(topic: topic, reason: "payload of \(payload.count) bytes exceeds \(maximumSize)")
+        }
+        guard !payload.isEmpty else { throw .malformedPayload(topic: topic, reason: "empty payload") }
+        guard let text = String(validating: payload, as: UTF8.self) else {
+            throw .malformedPayload(topic: topic, reason: "payload is not valid UTF-8")
+        }
+        return text
+    }
+
+    private static func jsonObject(_ text: String, topic: String) throws(DaemonError) -> [String: Any] {
+        let parsed: Any
+        do {
+            parsed = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [])
+        } catch {
+            throw .malformedPayload(topic: topic, reason: "invalid JSON")
+        }
+        guard let object = parsed as? [String: Any] else {
+            throw .malformedPayload(topic: topic, reason: "expected a JSON object")
+        }
+        return object
+    }
+
+    private static func optionalString(_ o: [String: Any], _ key: String, topic: String) throws(DaemonError) -> String? {
+        guard let raw = o[key], !(raw is NSNull) else { return nil }
+        guard let s = raw as? String else { throw .malformedPayload(topic: topic, reason: "\"\(key)\" must be a string") }
+        return s
+    }
+
+    private static func stringList(_ o: [String: Any], _ key: String, topic: String) throws(DaemonError) -> [String]? {
+        guard let raw = o[key], !(raw is NSNull) else { return nil }
+        if let s = raw as? String { return [s] }
+        guard let list = raw as? [Any], let strings = list as? [String] else {
+            throw .malformedPayload(topic: topic, reason: "\"\(key)\" must be a list of strings")
+        }
+        return strings
+    }
+
+    private static func replyTopic(_ o: [String: Any], topic: String) throws(DaemonError) -> String? {
+        guard let t = try optionalString(o, "reply_to", topic: topic) else { return nil }
+        guard !t.isEmpty, !t.contains("+"), !t.contains("#"), !t.contains("\u{0}") else {
+            throw .malformedPayload(topic: topic, reason: "\"reply_to\" must be a topic without wildcards")
+        }
+        return t
+    }
+
+    private static func parseDuration(_ raw: Any, topic: String) throws(DaemonError) -> Duration {
+        if let s = raw as? String, let d = DurationParser.parse(s) { return d }
+        if let n = raw as? NSNumber, !(raw is Bool), n.doubleValue.isFinite, abs(n.doubleValue) < 1e9 {
+            return .milliseconds(Int64((n.doubleValue * 1000).rounded()))
+        }
+        throw .malformedPayload(topic: topic, reason: "\"duration\" must be seconds or a duration like \"2h\"")
+    }
+
+    private static func quoted(_ s: String) -> String {
+        let cut = s.count > 40 ? String(s.prefix(40)) + "..." : s
+        return "\"" + cut + "\""
+    }
+}

@@ -1,0 +1,35 @@
+/// The MQTT topics of the house, under one base topic (`house` by default).
+///
+/// | topic | direction |
+/// |---|---|
+/// | `<base>/<room>/<device>/set` | in |
+/// | `<base>/<room>/<device>/state` | out, retained |
+/// | `<base>/mode/set`, `<base>/mode/state` | in / out retained |
+/// | `<base>/intent/request` | in |
+/// | `<base>/intent/response/<id>` | out (default reply topic) |
+/// | `<base>/events` | out |
+/// | `<base>/node/<node>/status` | out, retained, last will |
+public struct TopicLayout: Sendable, Equatable {
+    public var base: String
+
+    public init(base: String = "house") { self.base = base }
+
+    public func deviceSet(room: String, device: String) -> String { "\(base)/\(room)/\(device)/set" }
+    public func deviceState(room: String, device: String) -> String { "\(base)/\(room)/\(device)/state" }
+    public var modeSet: String { "\(base)/mode/set" }
+    public var modeState: String { "\(base)/mode/state" }
+    public var intentRequest: String { "\(base)/intent/request" }
+    public func intentResponse(id: String) -> String { "\(base)/intent/response/\(id)" }
+    public var events: String { "\(base)/events" }
+    public func nodeStatus(node: String) -> String { "\(base)/node/\(node)/status" }
+
+    /// The `(room, device)` of a device `set` topic, or nil when `topic` is not one.
+    public func parseDeviceSet(_ topic: String) -> (room: String, device: String)? {
+        let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
+        let baseParts = base.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == baseParts.count + 3, Array(parts.prefix(baseParts.count)) == baseParts,
+              parts.last == "set", parts[baseParts.count] != "mode", parts[baseParts.count] != "intent"
+        else { return nil }
+        return (String(parts[baseParts.count]), String(parts[baseParts.count + 1]))
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+@testable import HouseDaemon
+
+@Suite struct StateStoreTests {
+    func temporaryPath() -> String {
+        NSTemporaryDirectory() + "housectl-store-\(UUID().uuidString)/state.sqlite"
+    }
+
+    @Test func relayStatesModeAndHistorySurviveReopen() throws {
+        let path = temporaryPath()
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        do {
+            let store = try StateStore(path: path)
+            try store.saveRelayState(device: "heater", state: .on, at: t0)
+            try store.saveRelayState(device: "heater", state: .off, at: t0 + 5)
+            try store.saveRelayState(device: "fan", state: .on, at: t0 + 6)
+            try store.saveMode(.init(mode: "away", rooms: ["kitchen"], expiresAt: t0 + 7200, previousMode: "day"), at: t0)
+            try store.appendHistory(.init(at: t0, source: "cli", kind: "control", summary: "fan on", outcome: "success", dialog: "The fan is on."))
+            try store.close()
+        }
+        let store = try StateStore(path: path)
+        #expect(try store.relayStates() == ["heater": .off, "fan": .on])
+        #expect(try store.mode() == .init(mode: "away", rooms: ["kitchen"], expiresAt: t0 + 7200, previousMode: "day"))
+        let history = try store.history()
+        #expect(history.count == 1)
+        #expect(history.first?.summary == "fan on")
+        #expect(try store.integrityCheck() == "ok")
+    }
+
+    @Test func pruneAndCommandWindow() throws {
+        let store = try StateStore(path: temporaryPath())
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        for i in 0..<10 {
+            try store.appendHistory(.init(at: t0 + Double(i) * 3600, source: "mqtt", kind: "control", summary: "x\(i)", outcome: "success", dialog: ""))
+        }
+        #expect(try store.prune(before: t0 + 5 * 3600) == 5)
+        #expect(try store.history().map(\.summary) == ["x5", "x6", "x7", "x8", "x9"])
+        #expect(try store.history(limit: 2).map(\.summary) == ["x8", "x9"])
+        #expect(try store.markCommandSeen("c1", at: t0, windowStart: t0 - 60))
+        #expect(try !store.markCommandSeen("c1", at: t0 + 1, windowStart: t0 - 59))
+        // Outside the window the same id is a new command.
+        #expect(try store.markCommandSeen("c1", at: t0 + 600, windowStart: t0 + 540))
+    }
+}
