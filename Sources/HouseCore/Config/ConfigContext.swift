@@ -151,7 +151,8 @@ final class ConfigContext {
     // MARK: Mappings
 
     /// A reader over a mapping that reports unknown keys (with a suggestion) right away.
-    func map(_ node: YNode, what: String, allowed: [String]) -> MapReader? {
+    /// `allowed: nil` accepts any key (the caller checks them).
+    func map(_ node: YNode, what: String, allowed: [String]?) -> MapReader? {
         guard case .mapping(let m) = node else {
             error("expected \(what) as a mapping of key: value, found \(Self.describe(node))", at: node)
             return nil
@@ -161,7 +162,7 @@ final class ConfigContext {
                 error("expected a plain key in \(what), found \(Self.describe(key))", at: key)
                 continue
             }
-            if !allowed.contains(k) {
+            if let allowed, !allowed.contains(k) {
                 let hint = Suggestion.hint(for: k, in: allowed)
                 let list = hint.isEmpty ? " (expected one of: \(allowed.joined(separator: ", ")))" : hint
                 error("unknown key '\(k)' in \(what)\(list)", at: key)

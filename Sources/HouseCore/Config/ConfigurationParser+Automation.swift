@@ -9,10 +9,9 @@ extension ConfigurationParser {
         if !names.contains(where: { $0.lowercased() == id.lowercased() }) { names.insert(id, at: 0) }
         var states: [String: DeviceState] = [:]
         if let d = m.require("devices", expected: "a mapping of device id to ON or OFF"),
-           let dm = ctx.map(d, what: "devices of mode '\(id)'", allowed: deviceIDs) {
-            // Unknown device ids were reported (with suggestions) by `map`.
+           let dm = ctx.map(d, what: "devices of mode '\(id)'", allowed: nil) {
             for (key, value) in dm.mapping {
-                guard let deviceID = key.scalar?.string, deviceIDs.contains(deviceID) else { continue }
+                guard let deviceID = reference(key, to: deviceIDs, what: "device") else { continue }
                 guard let s = ctx.oneOf(value, ["on", "off"], what: "a device state (ON or OFF)") else { continue }
                 states[deviceID] = s == "on" ? .on : .off
             }
