@@ -14,6 +14,7 @@ struct ModeSetCommand: AsyncParsableCommand {
     var rooms: [String] = []
     @Option(name: .customLong("for"), help: "How long, e.g. 30m, 2h, 1h30m (at most 24h); then the previous mode returns.")
     var duration: String?
+    @Flag(help: "Say yes to the confirmation question (modes marked confirm, e.g. away).") var yes = false
     @Option(help: "Act as this source (cli, mqtt, routine, rule), to check permissions.") var source: IntentSource = .cli
     @Flag(help: "Resolve, confirm and plan, but issue nothing.") var dryRun = false
     @Flag(help: "Print JSON for machines.") var json = false
@@ -29,7 +30,7 @@ struct ModeSetCommand: AsyncParsableCommand {
         let roomList = rooms.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let intent = HouseIntent.setMode(SetHouseModeIntent(
             mode: mode, duration: duration.flatMap(DurationParser.parse), rooms: roomList.isEmpty ? nil : roomList))
-        return await IntentRunner.run(intent, options: options, source: source, answers: .none, dryRun: dryRun, json: json)
+        return await IntentRunner.run(intent, options: options, source: source, answers: IntentAnswers(confirmed: yes), dryRun: dryRun, json: json)
     }
 
     func run() async throws { try await execute().emit() }

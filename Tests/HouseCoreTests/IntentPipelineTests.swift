@@ -136,9 +136,36 @@ import HouseTesting
             #expect(out.status == .unsupported, "\(d)")
             #expect(out.parameter("duration")?.kind == .unsupported)
         }
-        let ok = await h.pipeline.process(.setMode(SetHouseModeIntent(mode: "away", duration: .seconds(24 * 3600))), source: .cli)
+        let ok = await h.pipeline.process(.setMode(SetHouseModeIntent(mode: "away", duration: .seconds(24 * 3600))), source: .cli,
+                                          answers: .none.confirming)
         #expect(ok.status == .done)
         #expect(await h.relays.calls.count == ok.commands.filter { if case .relay = $0 { true } else { false } }.count)
+    }
+
+    @Test func confirmModeIsNotAppliedWithoutAYes() async {
+        let asked = await h.pipeline.process(.setMode(SetHouseModeIntent(mode: "holiday")), source: .cli)
+        #expect(asked.status == .needsConfirmation)
+        #expect(asked.pendingParameter == "mode")
+        #expect(asked.question == "Do you want me to set away mode? Say yes to go ahead.")
+        #expect(await h.relays.calls.isEmpty)
+        let yes = await h.pipeline.process(.setMode(SetHouseModeIntent(mode: "holiday")), source: .cli, answers: .none.confirming)
+        #expect(yes.status == .done)
+        #expect(await h.service.currentMode == "away")
+        #expect(await !h.relays.calls.isEmpty)
+    }
+
+    @Test func modeSwitchingAConfirmDeviceOnNeedsAYesAndPermission() async throws {
+        var config = h.configuration
+        config.modes.append(Mode(id: "bath", devices: ["bathroom-heater": .on]))
+        let h = try HouseHarness(configuration: config)
+        let asked = await h.pipeline.process(.setMode(SetHouseModeIntent(mode: "bath")), source: .cli)
+        #expect(asked.status == .needsConfirmation)
+        #expect(asked.question == "Do you want me to set bath mode? It turns on the bathroom heater. Say yes to go ahead.")
+        let mqtt = await h.pipeline.process(.setMode(SetHouseModeIntent(mode: "bath")), source: .mqtt, answers: .none.confirming)
+        #expect(mqtt.status == .refused)
+        let rule = await h.pipeline.process(.setMode(SetHouseModeIntent(mode: "bath")), source: .rule, answers: .none.confirming)
+        #expect(rule.status == .refused)
+        #expect(await h.relays.calls.isEmpty)
     }
 
     @Test func temporaryModeRevertsWhenItRunsOut() async {

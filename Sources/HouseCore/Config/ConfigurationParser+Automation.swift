@@ -3,7 +3,7 @@ import Yams
 /// Modes, routines, rules and the intents they run.
 extension ConfigurationParser {
     func parseMode(_ node: YNode) -> Mode? {
-        guard let m = ctx.map(node, what: "mode", allowed: ["id", "names", "devices", "rooms"]) else { return nil }
+        guard let m = ctx.map(node, what: "mode", allowed: ["id", "names", "devices", "rooms", "confirm"]) else { return nil }
         guard let id = m.string("id", expected: "the mode's id, e.g. night", required: true) else { return nil }
         var names = m["names"].flatMap { ctx.strings($0, expected: "names people use for the mode") } ?? []
         if !names.contains(where: { $0.lowercased() == id.lowercased() }) { names.insert(id, at: 0) }
@@ -20,7 +20,8 @@ extension ConfigurationParser {
         if let r = m["rooms"], let items = ctx.sequence(r, expected: "room ids") {
             rooms = items.compactMap(roomReference)
         }
-        return Mode(id: id, names: names, devices: states, rooms: rooms)
+        let confirm = m["confirm"].flatMap { ctx.bool($0) } ?? false
+        return Mode(id: id, names: names, devices: states, rooms: rooms, confirm: confirm)
     }
 
     func parseRoutine(_ node: YNode) -> Routine? {

@@ -35,6 +35,11 @@ public enum HouseDialog {
         "Do you want me to \(verb(action)) the \(list(devices, conjunction: "and"))? Say yes to go ahead."
     }
 
+    public static func confirmMode(_ mode: String, devices: [String]) -> String {
+        let turning = devices.isEmpty ? "" : " It turns on the \(list(devices, conjunction: "and"))."
+        return "Do you want me to set \(mode) mode?\(turning) Say yes to go ahead."
+    }
+
     public static func whichMode(modes: [String]) -> String { "Which mode: \(list(modes))?" }
 
     public static func whichRoutine(routines: [String]) -> String { "Which routine: \(list(routines.map { "\"\($0)\"" }))?" }

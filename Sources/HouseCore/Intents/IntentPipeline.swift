@@ -38,8 +38,16 @@ public struct IntentPipeline: Sendable {
                 return .inProgress
             }
             return .ready
-        case .setMode(let mode, _, _):
+        case .setMode(let mode, let rooms, _):
             if grant.denyModes.contains(mode.id) {
+                return .failureRequiresPermission(prompt: HouseDialog.modeNotAllowed(mode: mode.id, source: source))
+            }
+            let targets = configuration.modeTargets(mode, rooms: rooms)
+            if let d = targets.first(where: { grant.denyDevices.contains($0.device.id) })?.device {
+                return .failureRequiresPermission(prompt: HouseDialog.notAllowed(device: configuration.label(for: d), source: source))
+            }
+            let needsYes = mode.confirm || targets.contains { $0.device.confirm && $0.state == .on }
+            if needsYes && !grant.allowConfirmDevices {
                 return .failureRequiresPermission(prompt: HouseDialog.modeNotAllowed(mode: mode.id, source: source))
             }
             return .ready

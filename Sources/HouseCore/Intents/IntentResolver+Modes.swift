@@ -55,6 +55,13 @@ extension IntentResolver {
         if case .success(let v) = duration { d = v }
         var r: [Room] = []
         if case .success(let v) = rooms { r = v }
+        let sensitive = configuration.modeTargets(m, rooms: r).filter { $0.device.confirm && $0.state == .on }.map(\.device)
+        if (m.confirm || !sensitive.isEmpty) && !answers.confirmed {
+            let question = HouseDialog.confirmMode(m.id, devices: sensitive.map(configuration.label(for:)))
+            params[0] = ParameterResolution(parameter: "mode", result: ResolutionResult.confirmationRequired(m, question: question)) {
+                [.init(id: $0.id, label: $0.names.first ?? $0.id)]
+            }
+        }
         return IntentResolution(parameters: params, resolved: .setMode(m, rooms: r, duration: d))
     }
 

@@ -32,12 +32,9 @@ extension HouseService {
     }
 
     func setMode(_ mode: Mode, rooms: [Room], duration: Duration?, dryRun: Bool) async -> HouseResponse {
-        let roomIDs = !rooms.isEmpty ? rooms.map(\.id) : (!mode.rooms.isEmpty ? mode.rooms : configuration.rooms.map(\.id))
+        let roomIDs = configuration.modeRooms(mode, rooms: rooms)
         let scope = Set(roomIDs)
-        let targets: [(Device, DeviceState)] = mode.devices.sorted { $0.key < $1.key }.compactMap { id, s in
-            guard let d = configuration.device(id: id), scope.contains(d.room) else { return nil }
-            return (d, s)
-        }
+        let targets: [(Device, DeviceState)] = configuration.modeTargets(mode, rooms: rooms).map { ($0.device, $0.state) }
         let commands = plan(targets)
         let named = rooms.isEmpty && mode.rooms.isEmpty ? [] : roomIDs.compactMap { configuration.room(id: $0)?.name.lowercased() }
         let answer = HouseDialog.modeSet(mode.id, rooms: named, duration: duration)
