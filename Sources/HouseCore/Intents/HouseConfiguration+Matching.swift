@@ -36,14 +36,15 @@ extension HouseConfiguration {
     }
 
     /// Devices answering to a spoken name, in `roomID` or the whole house, and whether the name
-    /// was a plural of their name ("lights", "all the lamps").
+    /// was a plural ("lamps" for every device named lamp; "lights" also for every device of kind light).
     public func devices(matching text: String, inRoom roomID: String? = nil) -> (devices: [Device], plural: Bool) {
         let t = Self.normalize(text)
         let scope = roomID.map { devices(inRoom: $0) } ?? devices
         let exact = scope.filter { words(for: $0).contains(t) }
         if !exact.isEmpty { return (exact, text.lowercased().hasPrefix("all ")) }
         for singular in Self.singulars(of: t) {
-            let found = scope.filter { words(for: $0).contains(singular) }
+            // "lights" also means every light, whatever its names ("floor lamp").
+            let found = scope.filter { words(for: $0).contains(singular) || $0.kind.rawValue == singular }
             if !found.isEmpty { return (found, true) }
         }
         return ([], false)
