@@ -15,6 +15,10 @@ public enum HouseFixtures {
     /// `devices/`, the shipped board profiles.
     public static var devicesDirectory: String { repositoryRoot + "/devices" }
 
+    /// `Tests/Fixtures/broken-house.yaml`: a copy of the house with one of every kind of error.
+    /// (Fixtures live outside the test targets so SwiftPM needs no resource declarations.)
+    public static var brokenConfigPath: String { repositoryRoot + "/Tests/Fixtures/broken-house.yaml" }
+
     /// The example house, loaded and validated.
     public static func exampleConfiguration() throws -> HouseConfiguration {
         try ConfigurationLoader().load(path: exampleConfigPath)

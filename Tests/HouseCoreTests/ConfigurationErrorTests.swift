@@ -4,7 +4,7 @@ import HouseCore
 import HouseTesting
 
 @Suite struct ConfigurationErrorTests {
-    static let brokenPath = HouseFixtures.repositoryRoot + "/Tests/HouseCoreTests/Fixtures/broken-house.yaml"
+    static let brokenPath = HouseFixtures.brokenConfigPath
 
     func diagnostics(path: String) throws -> [ConfigDiagnostic] {
         do {
@@ -32,7 +32,7 @@ import HouseTesting
         let expected: [(Int, Int, String)] = [
             (3, 3, "missing key 'longitude' in house"),
             (4, 13, "unknown time zone 'Europe/Lundon' (did you mean 'Europe/London'?)"),
-            (8, 28, "unknown board 'keyestudio-ks0213' (did you mean 'keyestudio-ks0212'?)"),
+            (8, 28, "unknown board 'keyestudio-ks0213': no keyestudio-ks0213.yaml in \(HouseFixtures.devicesDirectory) (did you mean 'keyestudio-ks0212'?)"),
             (12, 10, "duplicate room id 'kitchen' (first defined at line 10)"),
             (15, 30, "unknown room 'bedrom' (did you mean 'bedroom'?)"),
             (15, 83, "channel 1 of node 'pi-main' is used by both 'kitchen-light' and 'bedroom-lamp'"),

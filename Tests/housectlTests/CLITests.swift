@@ -6,7 +6,7 @@ import HouseTesting
 
 @Suite struct ConfigCheckCommandTests {
     let config = HouseFixtures.exampleConfigPath
-    let broken = HouseFixtures.repositoryRoot + "/Tests/HouseCoreTests/Fixtures/broken-house.yaml"
+    let broken = HouseFixtures.brokenConfigPath
 
     @Test func acceptsTheExampleWithASummary() throws {
         let out = try ConfigCheckCommand.parse([config]).execute()

@@ -217,7 +217,15 @@ final class ConfigurationParser {
         let id = m.string("id", expected: "the node's id (its hostname, e.g. pi-main)", required: true)
         var board: String?
         if let b = m.require("board", expected: "a board profile id (a file in \(boardsLocation))") {
-            board = reference(b, to: boards.keys.sorted(), what: "board", expected: "a board profile id")
+            if let s = ctx.string(b, expected: "a board profile id") {
+                if boards[s] != nil {
+                    board = s
+                } else {
+                    let known = boards.isEmpty ? "no board profiles found there" : "known: \(boards.keys.sorted().joined(separator: ", "))"
+                    let hint = Suggestion.hint(for: s, in: boards.keys)
+                    ctx.error("unknown board '\(s)': no \(s).yaml in \(boardsLocation)\(hint.isEmpty ? " (\(known))" : hint)", at: b)
+                }
+            }
         }
         let chip = m.string("chip", expected: "a GPIO chip name, path, label or number")
         guard let id, let board else { return nil }
