@@ -6,7 +6,7 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .long, help: "The house configuration file.")
     var config: String = "config/house.yaml"
 
-    @Option(name: .long, help: "Directory of relay-board profiles (default: devices/ next to the config's directory).")
+    @Option(name: .customLong("devices-dir"), help: "Directory of relay-board profiles (default: devices/ next to the config's directory).")
     var devices: String?
 
     /// Loads the configuration, or returns the located errors as text.

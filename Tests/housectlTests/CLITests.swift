@@ -22,7 +22,7 @@ import HouseTesting
     }
 
     @Test func rejectsTheBrokenCopyWithEveryErrorLocated() throws {
-        let out = try ConfigCheckCommand.parse([broken, "--devices", HouseFixtures.devicesDirectory]).execute()
+        let out = try ConfigCheckCommand.parse([broken, "--devices-dir", HouseFixtures.devicesDirectory]).execute()
         #expect(out.exitCode == 1)
         let lines = out.errors.split(separator: "\n").filter { $0.contains(": error: ") }
         #expect(lines.count == 20)
@@ -33,7 +33,7 @@ import HouseTesting
     }
 
     @Test func jsonListsErrorsForMachines() throws {
-        let out = try ConfigCheckCommand.parse([broken, "--devices", HouseFixtures.devicesDirectory, "--json"]).execute()
+        let out = try ConfigCheckCommand.parse([broken, "--devices-dir", HouseFixtures.devicesDirectory, "--json"]).execute()
         #expect(out.exitCode == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [String: Any])
         #expect(object["ok"] as? Bool == false)
