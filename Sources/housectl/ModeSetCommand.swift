@@ -21,7 +21,7 @@ struct ModeSetCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func validate() throws {
-        if let duration, DurationParser.parse(duration) == nil {
+        if let duration, DurationParser.parseChecked(duration) == nil {
             throw ValidationError("--for expects a duration such as 30m, 2h or 1h30m, not '\(duration)'")
         }
     }
@@ -29,7 +29,7 @@ struct ModeSetCommand: AsyncParsableCommand {
     func execute() async throws -> CommandOutput {
         let roomList = rooms.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let intent = HouseIntent.setMode(SetHouseModeIntent(
-            mode: mode, duration: duration.flatMap(DurationParser.parse), rooms: roomList.isEmpty ? nil : roomList))
+            mode: mode, duration: duration.flatMap(DurationParser.parseChecked), rooms: roomList.isEmpty ? nil : roomList))
         return await IntentRunner.run(intent, options: options, source: source, answers: IntentAnswers(confirmed: yes), dryRun: dryRun, json: json)
     }
 

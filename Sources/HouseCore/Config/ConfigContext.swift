@@ -65,7 +65,7 @@ final class ConfigContext {
     func duration(_ node: YNode) -> Duration? {
         let expected = "a duration such as 500ms, 90s, 30m, 2h or 1h30m"
         guard let s = string(node, expected: expected) else { return nil }
-        guard let d = DurationParser.parse(s), d > .zero else {
+        guard let d = DurationParser.parseChecked(s), d > .zero else {
             error("expected \(expected), found '\(s)'", at: node)
             return nil
         }
@@ -75,7 +75,7 @@ final class ConfigContext {
     func timeEdge(_ node: YNode) -> TimeEdge? {
         let expected = "a time HH:MM (24-hour, quoted) or a sun event such as sunset, sunrise+30m, dusk-1h"
         guard let s = string(node, expected: expected) else { return nil }
-        guard let edge = TimeEdge(s) else {
+        guard let edge = TimeEdge.parseChecked(s) else {
             error("expected \(expected), found '\(s)'", at: node)
             return nil
         }
