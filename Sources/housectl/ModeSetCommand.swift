@@ -12,7 +12,7 @@ struct ModeSetCommand: AsyncParsableCommand {
     @Argument(help: "Mode id or name (night, away, movie...).") var mode: String
     @Option(parsing: .upToNextOption, help: "Rooms (ids, names or aliases; space or comma separated). Default: the mode's rooms.")
     var rooms: [String] = []
-    @Option(name: .customLong("for"), help: "How long, e.g. 30m, 2h, 1h30m (at most 24h); then the previous mode returns.")
+    @Option(name: .customLong("for"), help: ArgumentHelp("How long, e.g. 30m, 2h, 1h30m (at most 24h); then the previous mode returns.", valueName: "duration"))
     var duration: String?
     @Flag(help: "Say yes to the confirmation question (modes marked confirm, e.g. away).") var yes = false
     @Option(help: "Act as this source (cli, mqtt, routine, rule), to check permissions.") var source: IntentSource = .cli
