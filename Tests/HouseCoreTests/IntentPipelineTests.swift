@@ -236,6 +236,12 @@ import HouseTesting
         #expect(d.intent == control(room: "office", device: "fan", action: .on))
         var it = stream.makeAsyncIterator()
         #expect(await it.next() == d)
+        let event = d.event
+        #expect(event.time == "2026-03-04T10:00:00.000Z")
+        #expect(event.intent == "control room=office device=fan action=on")
+        #expect(event.commands == ["relay pi-main/7 ON (office-fan)"])
+        let json = try JSONEncoder().encode(event)
+        #expect(try JSONDecoder().decode(DonationEvent.self, from: json) == event)
     }
 
     @Test func dryRunPlansButIssuesAndRecordsNothing() async {
