@@ -7,6 +7,9 @@ struct Housectl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "housectl",
         abstract: "A smart-home controller for the Raspberry Pi: relays, MQTT, routines and shortcut phrases.",
-        subcommands: [ShortcutsCommand.self, RoutinesCommand.self]
+        subcommands: [
+            ConfigCommand.self, ControlCommand.self, ModeCommand.self,
+            ShortcutsCommand.self, RoutinesCommand.self,
+        ]
     )
 }

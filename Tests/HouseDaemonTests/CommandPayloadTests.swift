@@ -40,7 +40,7 @@ import Testing
     @Test func modeCommands() throws {
         #expect(try CommandPayloadParser.modeCommand(Array("night".utf8), topic: "house/mode/set").mode == "night")
         let m = try CommandPayloadParser.modeCommand(Array(#"{"mode":"away","duration":"2h","rooms":["kitchen"]}"#.utf8), topic: "house/mode/set")
-        #expect(m == ModeCommand(mode: "away", duration: .seconds(7200), rooms: ["kitchen"]))
+        #expect(m == ModeSetCommand(mode: "away", duration: .seconds(7200), rooms: ["kitchen"]))
         #expect(throws: DaemonError.self) {
             _ = try CommandPayloadParser.modeCommand(Array(#"{"mode":"away","duration":"soon"}"#.utf8), topic: "house/mode/set")
         }

@@ -7,11 +7,15 @@ public struct Mode: Sendable, Equatable {
     public var devices: [String: DeviceState]
     /// Rooms the mode applies to by default; empty means the whole house.
     public var rooms: [String]
+    /// Never applied without an explicit yes (also implied when it switches a `confirm: true` device).
+    public var confirm: Bool
 
-    public init(id: String, names: [String] = [], devices: [String: DeviceState] = [:], rooms: [String] = []) {
+    public init(id: String, names: [String] = [], devices: [String: DeviceState] = [:], rooms: [String] = [],
+                confirm: Bool = false) {
         self.id = id
         self.names = names
         self.devices = devices
         self.rooms = rooms
+        self.confirm = confirm
     }
 }

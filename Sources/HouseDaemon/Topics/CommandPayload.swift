@@ -18,7 +18,7 @@ public struct DeviceCommand: Sendable, Equatable {
 }
 
 /// A mode command from `mode/set`: a mode id, or JSON `{"mode":"away","duration":"2h","rooms":[...],"id":...}`.
-public struct ModeCommand: Sendable, Equatable {
+public struct ModeSetCommand: Sendable, Equatable {
     public var mode: String
     public var duration: Duration?
     public var rooms: [String]?
@@ -90,7 +90,7 @@ public enum CommandPayloadParser {
         return DeviceCommand(action: action)
     }
 
-    public static func modeCommand(_ payload: [UInt8], topic: String) throws(DaemonError) -> ModeCommand {
+    public static func modeCommand(_ payload: [UInt8], topic: String) throws(DaemonError) -> ModeSetCommand {
         let text = try decodeText(payload, topic: topic).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("{") {
             let object = try jsonObject(text, topic: topic)
@@ -101,14 +101,14 @@ public enum CommandPayloadParser {
             if let raw = object["duration"] {
                 duration = try parseDuration(raw, topic: topic)
             }
-            return ModeCommand(
+            return ModeSetCommand(
                 mode: mode, duration: duration, rooms: try stringList(object, "rooms", topic: topic),
                 id: try optionalString(object, "id", topic: topic), replyTo: try replyTopic(object, topic: topic))
         }
         guard !text.isEmpty, !text.contains(where: { $0.isWhitespace && $0 != " " }) else {
             throw .malformedPayload(topic: topic, reason: "expected a mode id or JSON {\"mode\":\"night\"}")
         }
-        return ModeCommand(mode: text)
+        return ModeSetCommand(mode: text)
     }
 
     public static func intentRequest(_ payload: [UInt8], topic: String) throws(DaemonError) -> IntentRequest {

@@ -1,0 +1,105 @@
+import Yams
+
+/// Devices, their relay channels and interlock groups.
+extension ConfigurationParser {
+    static let deviceKeys = ["id", "room", "kind", "names", "watts", "relay", "mqtt", "confirm", "power_on",
+                             "shutdown", "pulse", "max_on", "min_interval", "interlock"]
+
+    func parseDevice(_ node: YNode) -> Device? {
+        guard let m = ctx.map(node, what: "device", allowed: Self.deviceKeys) else { return nil }
+        let id = m.string("id", expected: "the device's id, e.g. bedroom-lamp", required: true)
+        let what = "device '\(id ?? "?")'"
+        let room = m.require("room", expected: "the id of the room it is in").flatMap { reference($0, to: roomIDs, what: "room") }
+        let kinds = DeviceKind.allCases.map(\.rawValue)
+        let kind = m.require("kind", expected: "one of \(kinds.joined(separator: ", "))")
+            .flatMap { ctx.oneOf($0, kinds, what: "a device kind") }.flatMap(DeviceKind.init(rawValue:))
+        var names = m["names"].flatMap { ctx.strings($0, expected: "names people use for it") } ?? []
+        if names.isEmpty, let kind { names = [kind.rawValue] }
+        let watts = m["watts"].flatMap { ctx.double($0, expected: "power drawn when on, in watts (0 or more)", range: 0...1_000_000) }
+
+        var endpoint = DeviceEndpoint.none
+        if m.has("relay") && m.has("mqtt") {
+            ctx.error("\(what) has both relay and mqtt; give one (relay for our GPIO, mqtt for a device that lives elsewhere)", at: m.keyNode("mqtt"))
+        } else if let r = m["relay"] {
+            if let rm = ctx.map(r, what: "relay of \(what)", allowed: ["node", "channel"]) {
+                let nodeID = rm.require("node", expected: "the id of the node whose board it is on")
+                    .flatMap { reference($0, to: nodeIDs, what: "node") }
+                let channel = rm.require("channel", expected: "a channel number of the node's board")
+                    .flatMap { ctx.int($0, expected: "a channel number (1 or more)", range: 1...64) }
+                if let nodeID, let channel {
+                    endpoint = .relay(RelayRef(node: nodeID, channel: channel))
+                    relayMarks.append((RelayRef(node: nodeID, channel: channel), id ?? "?", rm["channel"]?.mark))
+                }
+            }
+        } else if let q = m["mqtt"] {
+            if let qm = ctx.map(q, what: "mqtt of \(what)", allowed: ["command_topic", "state_topic", "payload_on", "payload_off"]) {
+                let command = qm.string("command_topic", expected: "the topic that switches it, e.g. cmnd/plug/POWER", required: true)
+                if let c = command, c.contains("#") || c.contains("+") {
+                    ctx.error("expected a command topic without wildcards, found '\(c)'", at: qm["command_topic"])
+                }
+                if let command {
+                    endpoint = .mqtt(MQTTDeviceEndpoint(
+                        commandTopic: command,
+                        stateTopic: qm.string("state_topic", expected: "the topic it reports its state on"),
+                        payloadOn: qm.string("payload_on", expected: "the payload that switches it on") ?? "ON",
+                        payloadOff: qm.string("payload_off", expected: "the payload that switches it off") ?? "OFF"
+                    ))
+                }
+            }
+        }
+
+        let confirm = m["confirm"].flatMap { ctx.bool($0) } ?? false
+        let powerOn = m["power_on"].flatMap { ctx.oneOf($0, PowerOnPolicy.allCases.map(\.rawValue), what: "power_on") }
+            .flatMap(PowerOnPolicy.init(rawValue:)) ?? .off
+        let shutdown = m["shutdown"].flatMap { ctx.oneOf($0, ShutdownPolicy.allCases.map(\.rawValue), what: "shutdown") }
+            .flatMap(ShutdownPolicy.init(rawValue:)) ?? .off
+        let pulse = m["pulse"].flatMap(ctx.duration)
+        let maxOn = m["max_on"].flatMap(ctx.duration)
+        let minInterval = m["min_interval"].flatMap(ctx.duration)
+        if let p = pulse, let mo = maxOn, mo < p {
+            ctx.error("max_on (\(DurationParser.format(mo))) is shorter than pulse (\(DurationParser.format(p))) in \(what)", at: m["max_on"])
+        }
+        let interlock = m.string("interlock", expected: "an interlock group name")
+        if interlock != nil, !m.has("relay") {
+            ctx.error("interlock in \(what) needs a relay: only relays of one node can be interlocked", at: m["interlock"])
+        }
+        if let interlock, let id { interlockMarks.append((interlock, id, m["interlock"]?.mark)) }
+
+        guard let id, let room, let kind else { return nil }
+        return Device(id: id, room: room, kind: kind, names: names, watts: watts, endpoint: endpoint, confirm: confirm,
+                      powerOn: powerOn, shutdown: shutdown, pulse: pulse, maxOn: maxOn, minInterval: minInterval,
+                      interlock: interlock)
+    }
+
+    /// A channel used by two devices, or outside the node's board.
+    func checkChannels() {
+        var used: [RelayRef: String] = [:]
+        for (ref, device, mark) in relayMarks {
+            if let node = nodes.first(where: { $0.id == ref.node }), let board = boards[node.board],
+               board.channels[ref.channel] == nil {
+                let valid = board.channels.keys.sorted().map(String.init).joined(separator: ", ")
+                ctx.error("channel \(ref.channel) is outside board '\(board.id)' of node '\(ref.node)' (channels: \(valid)) in device '\(device)'", at: mark)
+            }
+            if let other = used[ref] {
+                ctx.error("channel \(ref.channel) of node '\(ref.node)' is used by both '\(other)' and '\(device)'", at: mark)
+            } else {
+                used[ref] = device
+            }
+        }
+    }
+
+    /// Every member of an interlock group must be a relay on the same node, or the group cannot be enforced.
+    func checkInterlocks() {
+        var groupNode: [String: (node: String, device: String)] = [:]
+        for (group, deviceID, mark) in interlockMarks {
+            guard let node = devices.first(where: { $0.id == deviceID })?.relay?.node else { continue }
+            if let first = groupNode[group] {
+                if first.node != node {
+                    ctx.error("interlock group '\(group)' spans nodes: '\(first.device)' is on '\(first.node)' but '\(deviceID)' is on '\(node)'; an interlock group must be on one node", at: mark)
+                }
+            } else {
+                groupNode[group] = (node, deviceID)
+            }
+        }
+    }
+}

@@ -1,0 +1,266 @@
+import Foundation
+import Yams
+
+/// Reads a composed `house.yaml` tree into a `HouseConfiguration`, collecting every problem.
+///
+/// Ids of every section are indexed first, so a reference can be checked wherever it appears
+/// regardless of the order of the sections.
+final class ConfigurationParser {
+    let ctx: ConfigContext
+    let boards: [String: BoardProfile]
+    /// Where the board profiles were looked for, for messages.
+    let boardsLocation: String
+
+    var roomIDs: [String] = []
+    var deviceIDs: [String] = []
+    var modeIDs: [String] = []
+    var routineIDs: [String] = []
+    var nodeIDs: [String] = []
+    /// Every room id, name and alias, lowercased, to its room id.
+    var roomWords: [String: String] = [:]
+    /// Every device name, lowercased.
+    var deviceNames: Set<String> = []
+
+    var nodes: [HouseCore.Node] = []
+    var rooms: [Room] = []
+    var devices: [Device] = []
+    /// Relay channels as written, with where, for the channel checks.
+    var relayMarks: [(RelayRef, String, Mark?)] = []
+    /// Interlock memberships as written (group, device id, where).
+    var interlockMarks: [(String, String, Mark?)] = []
+
+    static let topKeys = ["house", "mqtt", "nodes", "rooms", "devices", "modes", "routines", "rules", "permissions"]
+
+    init(ctx: ConfigContext, boards: [String: BoardProfile], boardsLocation: String) {
+        self.ctx = ctx
+        self.boards = boards
+        self.boardsLocation = boardsLocation
+    }
+
+    func parse(_ root: YNode) -> HouseConfiguration? {
+        guard let top = ctx.map(root, what: "the configuration", allowed: Self.topKeys) else { return nil }
+        index(top)
+
+        let house = top.require("house", expected: "house: {name, timezone, latitude, longitude}").flatMap(parseHouse)
+        let mqtt = top["mqtt"].flatMap(parseMQTT) ?? MQTTSettings()
+        nodes = list(top["nodes"], what: "node", parse: parseNode)
+        rooms = list(top.require("rooms", expected: "a list of rooms"), what: "room", parse: parseRoom)
+        devices = list(top.require("devices", expected: "a list of devices"), what: "device", parse: parseDevice)
+        checkChannels()
+        checkInterlocks()
+        let modes = list(top["modes"], what: "mode", parse: parseMode)
+        let routines = list(top["routines"], what: "routine", parse: parseRoutine)
+        var ruleIndex = 0
+        let rules = list(top["rules"], what: "rule") { node -> Rule? in
+            ruleIndex += 1
+            return self.parseRule(node, number: ruleIndex)
+        }
+        let permissions = top["permissions"].flatMap(parsePermissions) ?? Permissions()
+
+        guard let house else { return nil }
+        let usedBoards = Set(nodes.map(\.board))
+        return HouseConfiguration(
+            house: house, mqtt: mqtt, nodes: nodes, boards: boards.filter { usedBoards.contains($0.key) },
+            rooms: rooms, devices: devices, modes: modes, routines: routines, rules: rules,
+            permissions: permissions
+        )
+    }
+
+    // MARK: Index and duplicates
+
+    private func index(_ top: MapReader) {
+        roomIDs = ids(top["rooms"], what: "room")
+        deviceIDs = ids(top["devices"], what: "device")
+        modeIDs = ids(top["modes"], what: "mode")
+        routineIDs = ids(top["routines"], what: "routine")
+        nodeIDs = ids(top["nodes"], what: "node")
+        if case .sequence(let seq)? = top["rooms"] {
+            for item in seq {
+                guard let m = item.mapping, let id = m["id"]?.scalar?.string else { continue }
+                var words = [id, id.replacingOccurrences(of: "-", with: " ")]
+                if let n = m["name"]?.scalar?.string { words.append(n) }
+                if case .sequence(let a)? = m["aliases"] { words += a.compactMap { $0.scalar?.string } }
+                for w in words { roomWords[w.lowercased()] = id }
+            }
+        }
+        if case .sequence(let seq)? = top["devices"] {
+            for item in seq {
+                guard let m = item.mapping else { continue }
+                if case .sequence(let a)? = m["names"] { a.compactMap { $0.scalar?.string }.forEach { deviceNames.insert($0.lowercased()) } }
+            }
+        }
+    }
+
+    /// Ids of a list section, reporting duplicates where the second one appears.
+    private func ids(_ node: YNode?, what: String) -> [String] {
+        guard case .sequence(let seq)? = node else { return [] }
+        var seen: [String: Mark?] = [:]
+        var out: [String] = []
+        for item in seq {
+            guard let idNode = item.mapping?["id"], let id = idNode.scalar?.string, !id.isEmpty else { continue }
+            if let first = seen[id] {
+                let whereFirst = first.map { " (first defined at line \($0.line))" } ?? ""
+                ctx.error("duplicate \(what) id '\(id)'\(whereFirst); ids must be unique", at: idNode)
+            } else {
+                seen[id] = idNode.mark
+                out.append(id)
+            }
+        }
+        return out
+    }
+
+    func list<T>(_ node: YNode?, what: String, parse: (YNode) -> T?) -> [T] {
+        guard let node else { return [] }
+        guard let items = ctx.sequence(node, expected: "\(what)s") else { return [] }
+        return items.compactMap(parse)
+    }
+
+    /// Checks a reference to an id of a section; reports it with a suggestion when unknown.
+    @discardableResult
+    func reference(_ node: YNode, to ids: [String], what: String, expected: String? = nil) -> String? {
+        guard let s = ctx.string(node, expected: expected ?? "a \(what) id") else { return nil }
+        guard ids.contains(s) else {
+            let known = ids.isEmpty ? "none are defined" : "known: \(ids.joined(separator: ", "))"
+            let hint = Suggestion.hint(for: s, in: ids)
+            ctx.error("unknown \(what) '\(s)'\(hint.isEmpty ? " (\(known))" : hint)", at: node)
+            return nil
+        }
+        return s
+    }
+
+    /// A room reference that may be an id, display name or alias; returns the room id.
+    func roomReference(_ node: YNode) -> String? {
+        guard let s = ctx.string(node, expected: "a room id, name or alias") else { return nil }
+        if let id = roomWords[s.lowercased()] { return id }
+        let hint = Suggestion.hint(for: s, in: roomIDs)
+        ctx.error("unknown room '\(s)'\(hint.isEmpty ? " (known: \(roomIDs.joined(separator: ", ")))" : hint)", at: node)
+        return nil
+    }
+
+    // MARK: house, mqtt, nodes, rooms
+
+    private func parseHouse(_ node: YNode) -> HouseInfo? {
+        guard let m = ctx.map(node, what: "house", allowed: ["name", "timezone", "latitude", "longitude"]) else { return nil }
+        let name = m.string("name", expected: "the house's name", required: true)
+        var zone: TimeZone?
+        if let z = m.require("timezone", expected: "an IANA time zone such as Europe/London"),
+           let s = ctx.string(z, expected: "an IANA time zone such as Europe/London") {
+            zone = TimeZone(identifier: s)
+            if zone == nil || s.isEmpty {
+                let hint = Suggestion.hint(for: s, in: TimeZone.knownTimeZoneIdentifiers)
+                ctx.error("unknown time zone '\(s)'\(hint); expected an IANA time zone such as Europe/London", at: z)
+            }
+        }
+        let lat = m.require("latitude", expected: "degrees north, -90...90")
+            .flatMap { ctx.double($0, expected: "a latitude in degrees, -90...90", range: -90...90) }
+        let lon = m.require("longitude", expected: "degrees east, -180...180")
+            .flatMap { ctx.double($0, expected: "a longitude in degrees, -180...180", range: -180...180) }
+        guard let name, let zone, let lat, let lon else { return nil }
+        return HouseInfo(name: name, timeZone: zone, latitude: lat, longitude: lon)
+    }
+
+    private func parseMQTT(_ node: YNode) -> MQTTSettings? {
+        let keys = ["broker", "host", "port", "username", "password_file", "password_env", "tls",
+                    "base_topic", "discovery_prefix", "keepalive"]
+        guard let m = ctx.map(node, what: "mqtt", allowed: keys) else { return nil }
+        var s = MQTTSettings()
+        let kind = m["broker"].flatMap { ctx.oneOf($0, ["embedded", "external"], what: "broker") }
+            ?? (m.has("host") ? "external" : "embedded")
+        let host = m.string("host", expected: "a host name or address")
+        let port = m["port"].flatMap { ctx.int($0, expected: "a TCP port, 1...65535", range: 1...65535) }
+        if kind == "external" && host == nil && !m.has("host") {
+            ctx.error("missing key 'host' in mqtt (expected the broker's host name for an external broker)", at: m.mark)
+        }
+        s.broker = kind == "embedded"
+            ? .embedded(host: host ?? "127.0.0.1", port: port ?? 1883)
+            : .external(host: host ?? "localhost", port: port ?? (m.has("tls") ? 8883 : 1883))
+        s.username = m.string("username", expected: "a user name")
+        s.passwordFile = m.string("password_file", expected: "a path to a file holding the password")
+        s.passwordEnv = m.string("password_env", expected: "an environment variable name")
+        if s.passwordFile != nil && s.passwordEnv != nil {
+            ctx.error("give either password_file or password_env in mqtt, not both", at: m.keyNode("password_env"))
+        }
+        if let t = m["tls"] {
+            if case .scalar = t {
+                if ctx.bool(t, expected: "true, false or a mapping {ca_file, cert_file, key_file, verify}") == true {
+                    s.tls = MQTTSettings.TLS()
+                }
+            } else if let tm = ctx.map(t, what: "mqtt.tls", allowed: ["ca_file", "cert_file", "key_file", "verify"]) {
+                s.tls = MQTTSettings.TLS(
+                    caFile: tm.string("ca_file", expected: "a path to a CA certificate"),
+                    certFile: tm.string("cert_file", expected: "a path to a client certificate"),
+                    keyFile: tm.string("key_file", expected: "a path to a client key"),
+                    verify: tm["verify"].flatMap { ctx.bool($0) } ?? true
+                )
+            }
+        }
+        if let b = m["base_topic"], let t = ctx.string(b, expected: "a topic prefix such as house") {
+            if t.isEmpty || t.contains("#") || t.contains("+") || t.hasSuffix("/") || t.hasPrefix("/") {
+                ctx.error("expected a topic prefix without wildcards or leading/trailing '/', found '\(t)'", at: b)
+            } else {
+                s.baseTopic = t
+            }
+        }
+        if let d = m["discovery_prefix"] {
+            if case .scalar(let sc) = d, ["false", "no", "off"].contains(sc.string.lowercased()) {
+                s.discoveryPrefix = nil
+            } else {
+                s.discoveryPrefix = ctx.string(d, expected: "a topic prefix or false") ?? s.discoveryPrefix
+            }
+        }
+        s.keepalive = m["keepalive"].flatMap { ctx.int($0, expected: "seconds, 5...3600", range: 5...3600) } ?? s.keepalive
+        return s
+    }
+
+    private func parseNode(_ node: Yams.Node) -> HouseCore.Node? {
+        guard let m = ctx.map(node, what: "node", allowed: ["id", "board", "chip"]) else { return nil }
+        let id = m.string("id", expected: "the node's id (its hostname, e.g. pi-main)", required: true)
+        var board: String?
+        if let b = m.require("board", expected: "a board profile id (a file in \(boardsLocation))") {
+            if let s = ctx.string(b, expected: "a board profile id") {
+                if boards[s] != nil {
+                    board = s
+                } else {
+                    let known = boards.isEmpty ? "no board profiles found there" : "known: \(boards.keys.sorted().joined(separator: ", "))"
+                    let hint = Suggestion.hint(for: s, in: boards.keys)
+                    ctx.error("unknown board '\(s)': no \(s).yaml in \(boardsLocation)\(hint.isEmpty ? " (\(known))" : hint)", at: b)
+                }
+            }
+        }
+        let chip = m.string("chip", expected: "a GPIO chip name, path, label or number")
+        guard let id, let board else { return nil }
+        return HouseCore.Node(id: id, board: board, chip: chip)
+    }
+
+    private func parseRoom(_ node: Yams.Node) -> Room? {
+        guard let m = ctx.map(node, what: "room", allowed: ["id", "name", "aliases"]) else { return nil }
+        guard let id = m.string("id", expected: "the room's id, e.g. living-room", required: true) else { return nil }
+        let name = m.string("name", expected: "the room's display name")
+            ?? id.replacingOccurrences(of: "-", with: " ").capitalized
+        let aliases = m["aliases"].flatMap { ctx.strings($0, expected: "other names for the room") } ?? []
+        return Room(id: id, name: name, aliases: aliases)
+    }
+
+    // MARK: permissions
+
+    private func parsePermissions(_ node: Yams.Node) -> Permissions? {
+        let sources = IntentSource.allCases.map(\.rawValue)
+        guard let m = ctx.map(node, what: "permissions", allowed: sources) else { return nil }
+        var grants: [IntentSource: Permissions.Grant] = [:]
+        for source in IntentSource.allCases {
+            guard let g = m[source.rawValue],
+                  let gm = ctx.map(g, what: "permissions.\(source.rawValue)",
+                                   allowed: ["deny_devices", "deny_modes", "confirm_devices"]) else { continue }
+            var grant = Permissions.Grant()
+            if let d = gm["deny_devices"], let items = ctx.sequence(d, expected: "device ids") {
+                grant.denyDevices = Set(items.compactMap { reference($0, to: deviceIDs, what: "device") })
+            }
+            if let d = gm["deny_modes"], let items = ctx.sequence(d, expected: "mode ids") {
+                grant.denyModes = Set(items.compactMap { reference($0, to: modeIDs, what: "mode") })
+            }
+            if let c = gm["confirm_devices"] { grant.allowConfirmDevices = ctx.bool(c) ?? true }
+            grants[source] = grant
+        }
+        return Permissions(grants: grants)
+    }
+}

@@ -1,0 +1,35 @@
+/// A short account of a loaded configuration, for `housectl config check`.
+extension HouseConfiguration {
+    public var summary: String {
+        var lines: [String] = []
+        let h = house
+        lines.append("house: \(h.name) (\(h.timeZone.identifier), \(h.latitude), \(h.longitude))")
+        switch mqtt.broker {
+        case .embedded(let host, let port): lines.append("mqtt: embedded broker on \(host):\(port), base topic \(mqtt.baseTopic)")
+        case .external(let host, let port):
+            lines.append("mqtt: broker \(host):\(port)\(mqtt.tls != nil ? " (TLS)" : ""), base topic \(mqtt.baseTopic)")
+        }
+        lines.append("nodes: \(nodes.count)")
+        for n in nodes {
+            let b = boards[n.board]
+            let used = devices.filter { $0.relay?.node == n.id }.count
+            lines.append("  \(n.id): \(b?.name ?? n.board), \(used)/\(b?.channels.count ?? 0) channels used, \(b?.activeLow == true ? "active-low" : "active-high"), chip \(n.chip ?? b?.chip ?? "?")")
+        }
+        lines.append("rooms: \(rooms.count) (\(rooms.map(\.id).joined(separator: ", ")))")
+        let relays = devices.filter { $0.relay != nil }.count
+        let remote = devices.filter { if case .mqtt = $0.endpoint { true } else { false } }.count
+        lines.append("devices: \(devices.count) (\(relays) on relays, \(remote) over MQTT, \(devices.filter(\.confirm).count) need confirmation)")
+        lines.append("modes: \(modes.count) (\(modes.map(\.id).joined(separator: ", ")))")
+        lines.append("routines: \(routines.count)")
+        for r in routines {
+            var s = "  \(r.id): \"\(r.shortcut)\""
+            if let w = r.relevant { s += ", relevant \(w)" }
+            if let t = r.runAt { s += ", runs at \(t)" }
+            lines.append(s)
+        }
+        lines.append("rules: \(rules.count)")
+        let restricted = IntentSource.allCases.filter { permissions.grants[$0] != nil }.map(\.rawValue)
+        lines.append("permissions: " + (restricted.isEmpty ? "none" : "restrictions for \(restricted.joined(separator: ", "))"))
+        return lines.joined(separator: "\n")
+    }
+}

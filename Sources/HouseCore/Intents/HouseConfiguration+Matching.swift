@@ -1,0 +1,84 @@
+import Foundation
+
+/// Matching spoken names against the house: rooms by id, name or alias; devices by id or name,
+/// with plural names ("lights") matching every device of that name.
+extension HouseConfiguration {
+    /// Lowercased, trimmed, single-spaced, without a leading "the"/"all"/"all the".
+    static func normalize(_ text: String) -> String {
+        var t = text.lowercased().replacingOccurrences(of: "_", with: " ")
+            .split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        for prefix in ["all the ", "all ", "the ", "my "] where t.hasPrefix(prefix) {
+            t.removeFirst(prefix.count)
+        }
+        return t
+    }
+
+    /// The room a spoken room name refers to.
+    public func room(matching text: String) -> Room? {
+        let t = Self.normalize(text)
+        return rooms.first { room in
+            room.id.lowercased() == t || room.id.replacingOccurrences(of: "-", with: " ") == t
+                || Self.normalize(room.name) == t || room.aliases.contains { Self.normalize($0) == t }
+        }
+    }
+
+    /// Words a device answers to: id, id with spaces, names, and "<room> <name>" combinations.
+    func words(for device: Device) -> Set<String> {
+        var w: Set<String> = [device.id.lowercased(), device.id.replacingOccurrences(of: "-", with: " ")]
+        let names = device.names.map(Self.normalize)
+        w.formUnion(names)
+        if let room = room(id: device.room) {
+            let roomWords = [room.id.replacingOccurrences(of: "-", with: " "), Self.normalize(room.name)]
+                + room.aliases.map(Self.normalize)
+            for r in roomWords { for n in names { w.insert("\(r) \(n)") } }
+        }
+        return w
+    }
+
+    /// Devices answering to a spoken name, in `roomID` or the whole house, and whether the name
+    /// was a plural ("lamps" for every device named lamp; "lights" also for every device of kind light).
+    public func devices(matching text: String, inRoom roomID: String? = nil) -> (devices: [Device], plural: Bool) {
+        let t = Self.normalize(text)
+        let scope = roomID.map { devices(inRoom: $0) } ?? devices
+        let exact = scope.filter { words(for: $0).contains(t) }
+        if !exact.isEmpty { return (exact, text.lowercased().hasPrefix("all ")) }
+        for singular in Self.singulars(of: t) {
+            // "lights" also means every light, whatever its names ("floor lamp").
+            let found = scope.filter { words(for: $0).contains(singular) || $0.kind.rawValue == singular }
+            if !found.isEmpty { return (found, true) }
+        }
+        return ([], false)
+    }
+
+    static func singulars(of word: String) -> [String] {
+        var out: [String] = []
+        if word.hasSuffix("ies") { out.append(String(word.dropLast(3)) + "y") }
+        if word.hasSuffix("es") { out.append(String(word.dropLast(2))) }
+        if word.hasSuffix("s") { out.append(String(word.dropLast())) }
+        return out
+    }
+
+    /// The mode a spoken name refers to.
+    public func mode(matching text: String) -> Mode? {
+        let t = Self.normalize(text).replacingOccurrences(of: " mode", with: "")
+        return modes.first { $0.id.lowercased() == t || $0.names.contains { Self.normalize($0) == t } }
+    }
+
+    /// The routine a spoken id or shortcut phrase refers to (case and punctuation ignored).
+    public func routine(matching text: String) -> Routine? {
+        let t = Self.phrase(text)
+        return routines.first { $0.id.lowercased() == t || Self.phrase($0.shortcut) == t }
+    }
+
+    static func phrase(_ text: String) -> String {
+        normalize(String(text.unicodeScalars.filter { !CharacterSet.punctuationCharacters.contains($0) }))
+    }
+
+    /// How people call a device, with its room when that helps: "bedroom bedside lamp", "garage door".
+    public func label(for device: Device) -> String {
+        let name = device.names.first ?? device.kind.rawValue
+        guard let room = room(id: device.room) else { return name }
+        let roomName = room.name.lowercased()
+        return name.lowercased().contains(roomName) || name.lowercased().contains(room.id) ? name : "\(roomName) \(name)"
+    }
+}

@@ -1,0 +1,182 @@
+/// The one catalogue of what the house says: every question, refusal and answer text the
+/// pipeline produces comes from here, so the CLI, MQTT responses and tests show the same words.
+public enum HouseDialog {
+    /// "a", "a or b", "a, b or c".
+    public static func list(_ items: [String], conjunction: String = "or") -> String {
+        switch items.count {
+        case 0: return ""
+        case 1: return items[0]
+        default: return items.dropLast().joined(separator: ", ") + " \(conjunction) " + items.last!
+        }
+    }
+
+    // MARK: Questions
+
+    public static func whichRoom(device: String, rooms: [String]) -> String {
+        "Which \(device): \(list(rooms.map { "the one in the \($0)" }))?"
+    }
+
+    public static func whichRoomForAction() -> String { "Which room?" }
+
+    public static func whichDevice(name: String, options: [String]) -> String {
+        "Which \(name): \(list(options.map { "the \($0)" }))?"
+    }
+
+    public static func whatDevice(room: String?, options: [String]) -> String {
+        let inRoom = room.map { " in the \($0)" } ?? ""
+        return options.isEmpty ? "Which device\(inRoom)?" : "Which device\(inRoom): \(list(options))?"
+    }
+
+    public static func whatAction(device: String, actions: [HouseAction]) -> String {
+        "What should I do with the \(device): \(list(actions.map(verbPhrase)))?"
+    }
+
+    public static func confirm(action: HouseAction, devices: [String]) -> String {
+        "Do you want me to \(verb(action)) the \(list(devices, conjunction: "and"))? Say yes to go ahead."
+    }
+
+    public static func confirmMode(_ mode: String, devices: [String]) -> String {
+        let turning = devices.isEmpty ? "" : " It turns on the \(list(devices, conjunction: "and"))."
+        return "Do you want me to set \(mode) mode?\(turning) Say yes to go ahead."
+    }
+
+    public static func whichMode(modes: [String]) -> String { "Which mode: \(list(modes))?" }
+
+    public static func whichRoutine(routines: [String]) -> String { "Which routine: \(list(routines.map { "\"\($0)\"" }))?" }
+
+    public static func whatQuery() -> String { "What would you like to know: which devices are on, the mode, or the energy used?" }
+
+    // MARK: Refusals
+
+    public static func unknownRoom(_ name: String, rooms: [String]) -> String {
+        "There's no room called \"\(name)\". The rooms are: \(list(rooms, conjunction: "and"))."
+    }
+
+    public static func unknownDevice(_ name: String, room: String?, known: [String]) -> String {
+        let place = room.map { "in the \($0)" } ?? "in the house"
+        let has = known.isEmpty ? "" : " I know \(list(known, conjunction: "and"))."
+        return "There's no \"\(name)\" \(place).\(has)"
+    }
+
+    public static func unsupportedAction(_ action: HouseAction, device: String, kind: DeviceKind) -> String {
+        let can = HouseAction.allCases.filter(kind.supportedActions.contains).map(verb)
+        return "The \(device) is a \(kind.rawValue); I can \(list(can)) it, but not \(verb(action)) it."
+    }
+
+    public static func unknownMode(_ name: String, modes: [String]) -> String {
+        "There's no \"\(name)\" mode. The modes are: \(list(modes, conjunction: "and"))."
+    }
+
+    public static func modeTooLong(_ d: Duration) -> String {
+        "A mode can last at most 24 hours; \(DurationParser.format(d)) is too long."
+    }
+
+    public static func modeNotPositive() -> String { "A mode has to last a positive time." }
+
+    public static func modeChangesNothing(mode: String, rooms: [String]) -> String {
+        "The \(mode) mode doesn't change anything in the \(list(rooms, conjunction: "and"))."
+    }
+
+    public static func unknownRoutine(_ name: String, routines: [String]) -> String {
+        "There's no routine \"\(name)\". The routines are: \(list(routines.map { "\"\($0)\"" }, conjunction: "and"))."
+    }
+
+    public static func badTimeRange() -> String { "I can only look back between 1 hour and 31 days." }
+
+    public static func notAllowed(device: String, source: IntentSource) -> String {
+        "Requests from \(sourceName(source)) may not switch the \(device). Ask at the house's command line."
+    }
+
+    public static func confirmNotAllowed(device: String, source: IntentSource) -> String {
+        "The \(device) needs a person to confirm, and requests from \(sourceName(source)) cannot. Ask at the house's command line."
+    }
+
+    public static func modeNotAllowed(mode: String, source: IntentSource) -> String {
+        "Requests from \(sourceName(source)) may not set the \(mode) mode."
+    }
+
+    public static func busy(device: String) -> String { "The \(device) is still moving; try again in a moment." }
+
+    public static func notConfirmed(devices: [String]) -> String {
+        "I didn't touch the \(list(devices, conjunction: "and")): that needs a yes first."
+    }
+
+    // MARK: Answers
+
+    public static func switched(_ devices: [String], to state: DeviceState) -> String {
+        let verb = devices.count == 1 ? "is" : "are"
+        return "OK, the \(list(devices, conjunction: "and")) \(verb) \(state == .on ? "on" : "off")."
+    }
+
+    public static func pulsed(_ device: String, action: HouseAction) -> String {
+        "OK, I've pressed the \(device) button\(action == .toggle ? "" : " to \(action.rawValue) it")."
+    }
+
+    public static func modeSet(_ mode: String, rooms: [String], duration: Duration?) -> String {
+        let place = rooms.isEmpty ? "The house" : "The \(list(rooms, conjunction: "and"))"
+        let verb = rooms.count > 1 ? "are" : "is"
+        let until = duration.map { " for \(DurationParser.format($0))" } ?? ""
+        return "OK. \(place) \(verb) in \(mode) mode\(until)."
+    }
+
+    public static func modeIs(_ mode: String?) -> String {
+        mode.map { "The house is in \($0) mode." } ?? "The house is not in any mode."
+    }
+
+    public static func devicesOn(_ devices: [String]) -> String {
+        devices.isEmpty ? "Everything is off." : "On: \(list(devices, conjunction: "and"))."
+    }
+
+    public static func energy(kWh: Double, range: TimeRange) -> String {
+        "The house used \(formatKWh(kWh)) kWh \(rangeName(range))."
+    }
+
+    public static func failed(_ reason: String) -> String { "Sorry, that didn't work: \(reason)" }
+
+    // MARK: Words
+
+    public static func verb(_ a: HouseAction) -> String {
+        switch a {
+        case .on: "turn on"
+        case .off: "turn off"
+        case .toggle: "toggle"
+        case .open: "open"
+        case .close: "close"
+        }
+    }
+
+    static func verbPhrase(_ a: HouseAction) -> String {
+        switch a {
+        case .on: "turn it on"
+        case .off: "turn it off"
+        case .toggle: "toggle it"
+        case .open: "open it"
+        case .close: "close it"
+        }
+    }
+
+    public static func sourceName(_ s: IntentSource) -> String {
+        switch s {
+        case .cli: "the command line"
+        case .mqtt: "MQTT"
+        case .routine: "routines"
+        case .rule: "automation rules"
+        }
+    }
+
+    public static func rangeName(_ r: TimeRange) -> String {
+        switch r {
+        case .today: "today"
+        case .yesterday: "yesterday"
+        case .thisWeek: "this week"
+        case .lastHours(let n): n == 1 ? "in the last hour" : "in the last \(n) hours"
+        }
+    }
+
+    public static func formatKWh(_ v: Double) -> String {
+        let rounded = (v * 1000).rounded() / 1000
+        var s = String(rounded)
+        if s.hasSuffix(".0") { s.removeLast(2) }
+        return s
+    }
+}

@@ -1,0 +1,125 @@
+/// Resolves each parameter of an intent against the house, SiriKit style: one
+/// `ResolutionResult` per parameter, with the questions from `HouseDialog`.
+///
+/// Pure and synchronous: it reads only the configuration and the answers given so far.
+public struct IntentResolver: Sendable {
+    public let configuration: HouseConfiguration
+
+    public init(configuration: HouseConfiguration) { self.configuration = configuration }
+
+    /// Every parameter of `intent`, and the resolved intent when nothing blocks.
+    public func resolve(_ intent: HouseIntent, answers: IntentAnswers = .none) -> IntentResolution {
+        switch intent {
+        case .control(let i): resolveControl(i, answers: answers)
+        case .setMode(let i): resolveSetMode(i, answers: answers)
+        case .query(let i): resolveQuery(i, answers: answers)
+        case .runRoutine(let i): resolveRunRoutine(i, answers: answers)
+        }
+    }
+
+    // MARK: Control
+
+    /// The room: said, chosen, inferred from a device that lives in one room, or asked.
+    public func resolveRoom(for intent: HouseControlIntent, answers: IntentAnswers = .none) -> ResolutionResult<Room> {
+        if let said = intent.room {
+            if let room = configuration.room(matching: said) { return .success(room) }
+            return .unsupported(reason: HouseDialog.unknownRoom(said, rooms: configuration.rooms.map(\.name)))
+        }
+        guard let name = intent.device else { return .needsValue(question: HouseDialog.whichRoomForAction()) }
+        let (found, plural) = configuration.devices(matching: name)
+        let roomIDs = found.map(\.room).uniqued()
+        if roomIDs.isEmpty || plural || intent.plural { return .notRequired }
+        if roomIDs.count == 1 { return configuration.room(id: roomIDs[0]).map(ResolutionResult.success) ?? .notRequired }
+        let rooms = roomIDs.compactMap(configuration.room(id:))
+        if let chosen = answers.choices["room"], let room = rooms.first(where: { $0.id == chosen }) {
+            return .success(room)
+        }
+        return .disambiguation(options: rooms, question: HouseDialog.whichRoom(
+            device: HouseConfiguration.normalize(name), rooms: rooms.map { $0.name.lowercased() }))
+    }
+
+    /// The device(s): one by name, all of a plural name, or a question when a singular name is
+    /// ambiguous; `confirmationRequired` for `confirm: true` devices without a yes.
+    public func resolveDevice(for intent: HouseControlIntent, room: Room?, answers: IntentAnswers = .none) -> ResolutionResult<DeviceTarget> {
+        guard let name = intent.device else {
+            let options = room.map { configuration.devices(inRoom: $0.id).map(configuration.label(for:)) } ?? []
+            return .needsValue(question: HouseDialog.whatDevice(room: room?.name.lowercased(), options: options))
+        }
+        let (found, pluralName) = configuration.devices(matching: name, inRoom: room?.id)
+        if found.isEmpty {
+            let known = (room.map { configuration.devices(inRoom: $0.id) } ?? []).map { $0.names.first ?? $0.id }
+            return .unsupported(reason: HouseDialog.unknownDevice(
+                HouseConfiguration.normalize(name), room: room?.name.lowercased(), known: known))
+        }
+        var target: [Device]
+        if found.count == 1 || pluralName || intent.plural {
+            target = found
+        } else if let chosen = answers.choices["device"], let d = found.first(where: { $0.id == chosen }) {
+            target = [d]
+        } else {
+            let options = found.map { DeviceTarget([$0]) }
+            let labels = found.map { $0.names.first ?? $0.id }
+            return .disambiguation(options: options, question: HouseDialog.whichDevice(
+                name: HouseConfiguration.normalize(name), options: labels))
+        }
+        target.sort { $0.id < $1.id }
+        if target.contains(where: \.confirm) && !answers.confirmed {
+            return .confirmationRequired(DeviceTarget(target), question: HouseDialog.confirm(
+                action: intent.action ?? .toggle, devices: target.map(configuration.label(for:))))
+        }
+        return .success(DeviceTarget(target))
+    }
+
+    /// The action: said and supported by every target device, or asked.
+    public func resolveAction(for intent: HouseControlIntent, devices: [Device]) -> ResolutionResult<HouseAction> {
+        guard let action = intent.action else {
+            let label = devices.count == 1 ? configuration.label(for: devices[0]) : "devices"
+            let kinds = Set(devices.map(\.kind))
+            let actions = HouseAction.allCases.filter { a in kinds.allSatisfy { $0.supportedActions.contains(a) } }
+            return .needsValue(question: HouseDialog.whatAction(device: label, actions: actions))
+        }
+        if let d = devices.first(where: { !$0.kind.supportedActions.contains(action) }) {
+            return .unsupported(reason: HouseDialog.unsupportedAction(action, device: configuration.label(for: d), kind: d.kind))
+        }
+        return .success(action)
+    }
+
+    func resolveControl(_ intent: HouseControlIntent, answers: IntentAnswers) -> IntentResolution {
+        let room = resolveRoom(for: intent, answers: answers)
+        var params = [ParameterResolution(parameter: "room", result: room) { [Self.option($0)] }]
+        var roomValue: Room?
+        switch room {
+        case .success(let r): roomValue = r
+        case .notRequired: break
+        default:
+            return IntentResolution(parameters: params, resolved: nil)
+        }
+        let device = resolveDevice(for: intent, room: roomValue, answers: answers)
+        params.append(ParameterResolution(parameter: "device", result: device) { $0.devices.map { Self.option($0, configuration) } })
+        let devices: [Device]
+        switch device {
+        case .success(let t), .confirmationRequired(let t, _): devices = t.devices
+        default: return IntentResolution(parameters: params, resolved: nil)
+        }
+        let action = resolveAction(for: intent, devices: devices)
+        params.append(ParameterResolution(parameter: "action", result: action) { [ParameterResolution.Option(id: $0.rawValue, label: HouseDialog.verb($0))] })
+        guard case .success(let a) = action else { return IntentResolution(parameters: params, resolved: nil) }
+        return IntentResolution(parameters: params, resolved: .control(devices: devices, action: a))
+    }
+
+    // MARK: Helpers
+
+    static func option(_ room: Room) -> ParameterResolution.Option { .init(id: room.id, label: room.name) }
+
+    static func option(_ device: Device, _ config: HouseConfiguration) -> ParameterResolution.Option {
+        .init(id: device.id, label: config.label(for: device))
+    }
+}
+
+extension Array where Element: Hashable {
+    /// The elements in order, without repeats.
+    func uniqued() -> [Element] {
+        var seen = Set<Element>()
+        return filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,11 @@
+/// An intent whose parameters all resolved against the house: what `HouseService` acts on.
+public enum ResolvedIntent: Sendable, Equatable {
+    /// Do `action` to each device.
+    case control(devices: [Device], action: HouseAction)
+    /// Apply a mode to rooms (empty: the mode's own rooms, or the whole house), for a while.
+    case setMode(Mode, rooms: [Room], duration: Duration?)
+    /// Answer a question about the house.
+    case query(QueryType, range: TimeRange, room: Room?, devices: [Device]?)
+    /// Run a routine's intent.
+    case runRoutine(Routine)
+}

@@ -1,0 +1,42 @@
+/// What `HouseService` answers after handling an intent: the words to say and the facts behind them.
+public struct HouseResponse: Sendable, Equatable {
+    /// Whether the intent was carried out.
+    public enum Code: String, Sendable, Codable {
+        case success, failure
+    }
+
+    /// A device's state after the intent.
+    public struct DeviceStatus: Sendable, Equatable, Codable {
+        public var device: String
+        public var room: String
+        public var state: DeviceState
+
+        public init(device: String, room: String, state: DeviceState) {
+            self.device = device
+            self.room = room
+            self.state = state
+        }
+    }
+
+    public var code: Code
+    /// The answer in words (from `HouseDialog`).
+    public var dialog: String
+    /// Commands issued (or, in a dry run, that would be issued), in order.
+    public var commands: [DeviceCommand]
+    /// Devices changed by a control or mode intent, or listed by a status query.
+    public var devices: [DeviceStatus]
+    /// The mode set, or the current mode for a mode query.
+    public var mode: String?
+    /// Energy used, for an energy query.
+    public var energyKWh: Double?
+
+    public init(code: Code = .success, dialog: String, commands: [DeviceCommand] = [], devices: [DeviceStatus] = [],
+                mode: String? = nil, energyKWh: Double? = nil) {
+        self.code = code
+        self.dialog = dialog
+        self.commands = commands
+        self.devices = devices
+        self.mode = mode
+        self.energyKWh = energyKWh
+    }
+}

@@ -1,0 +1,160 @@
+/// Planning and issuing commands for control, mode and query intents.
+extension HouseService {
+    func control(_ devices: [Device], action: HouseAction, dryRun: Bool) async -> HouseResponse {
+        var targets: [(Device, DeviceState)] = []
+        var pulses: [Device] = []
+        for d in devices {
+            if d.pulse != nil, d.relay != nil {
+                pulses.append(d)
+                continue
+            }
+            targets.append((d, target(for: d, action: action)))
+        }
+        var commands = plan(targets)
+        for d in pulses { commands += pulseCommand(d) }
+        let labels = devices.map(configuration.label(for:))
+        if dryRun {
+            return HouseResponse(dialog: dialog(targets: targets, pulses: pulses, action: action, labels: labels),
+                                 commands: commands, devices: statuses(targets))
+        }
+        if let failure = await execute(commands) {
+            return HouseResponse(code: .failure, dialog: HouseDialog.failed(failure), commands: commands)
+        }
+        return HouseResponse(dialog: dialog(targets: targets, pulses: pulses, action: action, labels: labels),
+                             commands: commands, devices: statuses(targets))
+    }
+
+    private func dialog(targets: [(Device, DeviceState)], pulses: [Device], action: HouseAction, labels: [String]) -> String {
+        if let p = pulses.first, targets.isEmpty { return HouseDialog.pulsed(configuration.label(for: p), action: action) }
+        let states = Set(targets.map(\.1))
+        if states.count == 1, let s = states.first { return HouseDialog.switched(labels, to: s) }
+        return targets.map { HouseDialog.switched([configuration.label(for: $0.0)], to: $0.1) }.joined(separator: " ")
+    }
+
+    func setMode(_ mode: Mode, rooms: [Room], duration: Duration?, dryRun: Bool) async -> HouseResponse {
+        let roomIDs = configuration.modeRooms(mode, rooms: rooms)
+        let scope = Set(roomIDs)
+        let targets: [(Device, DeviceState)] = configuration.modeTargets(mode, rooms: rooms).map { ($0.device, $0.state) }
+        let commands = plan(targets)
+        let named = rooms.isEmpty && mode.rooms.isEmpty ? [] : roomIDs.compactMap { configuration.room(id: $0)?.name.lowercased() }
+        let answer = HouseDialog.modeSet(mode.id, rooms: named, duration: duration)
+        if dryRun { return HouseResponse(dialog: answer, commands: commands, devices: statuses(targets), mode: mode.id) }
+        if let failure = await execute(commands) {
+            return HouseResponse(code: .failure, dialog: HouseDialog.failed(failure), commands: commands)
+        }
+        let previous = roomModes
+        for id in roomIDs { roomModes[id] = mode.id }
+        if let duration {
+            revert = (clock.now.advanced(by: duration), roomIDs, previous)
+        } else if let r = revert, !Set(r.rooms).isDisjoint(with: scope) {
+            revert = nil
+        }
+        return HouseResponse(dialog: answer, commands: commands, devices: statuses(targets), mode: mode.id)
+    }
+
+    func query(_ type: QueryType, range: TimeRange, room: Room?, devices: [Device]?) -> HouseResponse {
+        let scope = devices ?? (room.map { configuration.devices(inRoom: $0.id) } ?? configuration.devices)
+        switch type {
+        case .deviceStates:
+            let all = scope.map { HouseResponse.DeviceStatus(device: $0.id, room: $0.room, state: state(of: $0.id)) }
+            let on = scope.filter { state(of: $0.id) == .on }.map(configuration.label(for:))
+            return HouseResponse(dialog: HouseDialog.devicesOn(on), devices: all)
+        case .mode:
+            let m = room.flatMap { roomModes[$0.id] } ?? currentMode
+            return HouseResponse(dialog: HouseDialog.modeIs(m), mode: m)
+        case .energy:
+            let kwh = energyUsed(in: range, devices: scope)
+            return HouseResponse(dialog: HouseDialog.energy(kWh: kwh, range: range), energyKWh: kwh)
+        }
+    }
+
+    // MARK: Planning
+
+    func target(for d: Device, action: HouseAction) -> DeviceState {
+        switch action {
+        case .on, .open: .on
+        case .off, .close: .off
+        case .toggle: state(of: d.id) == .on ? .off : .on
+        }
+    }
+
+    /// Commands for target states: every OFF before any ON, and interlocked partners switched
+    /// off before a member goes on.
+    func plan(_ targets: [(Device, DeviceState)]) -> [DeviceCommand] {
+        var offs: [Device] = targets.filter { $0.1 == .off }.map(\.0)
+        let ons: [Device] = targets.filter { $0.1 == .on }.map(\.0)
+        for d in ons {
+            guard let group = d.interlock else { continue }
+            for other in configuration.devices where other.interlock == group && other.id != d.id
+                && state(of: other.id) == .on && !offs.contains(where: { $0.id == other.id }) && !ons.contains(where: { $0.id == other.id }) {
+                offs.append(other)
+            }
+        }
+        return offs.flatMap { switchCommand($0, .off) } + ons.flatMap { switchCommand($0, .on) }
+    }
+
+    func switchCommand(_ d: Device, _ s: DeviceState) -> [DeviceCommand] {
+        switch d.endpoint {
+        case .relay(let ref):
+            if node == nil || ref.node == node { return [.relay(device: d.id, ref, s)] }
+            return [.publish(device: d.id, topic: setTopic(d), payload: s.rawValue)]
+        case .mqtt(let m):
+            return [.publish(device: d.id, topic: m.commandTopic, payload: s == .on ? m.payloadOn : m.payloadOff)]
+        case .none:
+            return []
+        }
+    }
+
+    func pulseCommand(_ d: Device) -> [DeviceCommand] {
+        guard let ref = d.relay, let p = d.pulse else { return [] }
+        if node == nil || ref.node == node { return [.pulse(device: d.id, ref, p)] }
+        return [.publish(device: d.id, topic: setTopic(d), payload: DeviceState.on.rawValue)]
+    }
+
+    func setTopic(_ d: Device) -> String { "\(configuration.mqtt.baseTopic)/\(d.room)/\(d.id)/set" }
+
+    func statuses(_ targets: [(Device, DeviceState)]) -> [HouseResponse.DeviceStatus] {
+        targets.map { .init(device: $0.0.id, room: $0.0.room, state: $0.1) }
+    }
+
+    // MARK: Issuing
+
+    /// Issues commands in order, updating state after each; the first failure stops the rest
+    /// and is returned in words.
+    func execute(_ commands: [DeviceCommand]) async -> String? {
+        for command in commands {
+            do {
+                switch command {
+                case .relay(let d, let ref, let s):
+                    guard let relays else { throw HouseServiceError.noRelays(node: ref.node) }
+                    try await relays.setRelay(ref, on: s.isOn)
+                    setState(d, s)
+                case .pulse(let d, let ref, let t):
+                    guard let relays else { throw HouseServiceError.noRelays(node: ref.node) }
+                    busyUntil[d] = clock.now.advanced(by: t)
+                    try await relays.pulseRelay(ref, for: t)
+                case .publish(let d, let topic, let payload):
+                    guard let publisher else { throw HouseServiceError.noMQTT(topic: topic) }
+                    try await publisher.publish(topic: topic, payload: payload, retain: false)
+                    if let device = configuration.device(id: d), device.pulse == nil {
+                        if case .mqtt(let m) = device.endpoint {
+                            setState(d, payload == m.payloadOn ? .on : .off)
+                        } else {
+                            setState(d, DeviceState(rawValue: payload) ?? .off)
+                        }
+                    }
+                }
+            } catch let e as HouseServiceError {
+                return e.description
+            } catch {
+                return HouseServiceError.command(command.description, reason: "\(error)").description
+            }
+        }
+        return nil
+    }
+
+    func setState(_ device: String, _ s: DeviceState) {
+        states[device] = s
+        ledger.record(device, on: s.isOn, at: clock.now)
+    }
+}

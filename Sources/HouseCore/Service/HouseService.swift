@@ -1,0 +1,133 @@
+import Foundation
+
+/// The house's business logic, shared by every path in (CLI, MQTT, routines, rules): device
+/// state, modes, actuation through the relay and MQTT seams, energy accounting on an injected
+/// clock, and the donations of handled intents.
+///
+/// `IntentPipeline` resolves and confirms intents, then calls `handle(_:...)`.
+public actor HouseService {
+    public nonisolated let configuration: HouseConfiguration
+    /// This node's id: its relays are switched through `relays`, other nodes' relays through
+    /// their MQTT `set` topics. Nil means every relay is local (one node, or a simulation).
+    public nonisolated let node: String?
+    let relays: (any RelayDriver)?
+    let publisher: (any MQTTPublisher)?
+    /// The clock every time in the service is read from.
+    public nonisolated let clock: any WallClock
+
+    var states: [String: DeviceState] = [:]
+    var roomModes: [String: String] = [:]
+    var revert: (until: WallInstant, rooms: [String], previous: [String: String])?
+    var busyUntil: [String: WallInstant] = [:]
+    var ledger = EnergyLedger()
+    var donationLog: [Donation] = []
+    var donationListeners: [UUID: AsyncStream<Donation>.Continuation] = [:]
+
+    /// - Parameters:
+    ///   - relays: this node's relays; nil when it has none (relay commands then fail clearly).
+    ///   - publisher: the MQTT connection; nil when offline (MQTT commands then fail clearly).
+    ///   - clock: the wall clock used for energy, pulses, mode durations and donations.
+    public init(configuration: HouseConfiguration, node: String? = nil, relays: (any RelayDriver)? = nil,
+                publisher: (any MQTTPublisher)? = nil, clock: any WallClock = SystemWallClock()) {
+        self.configuration = configuration
+        self.node = node
+        self.relays = relays
+        self.publisher = publisher
+        self.clock = clock
+    }
+
+    // MARK: State
+
+    /// The last known state of a device (off until something says otherwise).
+    public func state(of device: String) -> DeviceState { states[device] ?? .off }
+
+    /// Records a state reported from outside (a relay read back at start, an MQTT state topic).
+    public func noteState(_ device: String, _ state: DeviceState) {
+        setState(device, state)
+    }
+
+    /// The mode of the whole house when every room is in the same mode, else nil.
+    public var currentMode: String? {
+        let modes = Set(configuration.rooms.map { roomModes[$0.id] })
+        guard modes.count == 1, let only = modes.first else { return nil }
+        return only
+    }
+
+    /// The mode of each room that has one.
+    public var modesByRoom: [String: String] { roomModes }
+
+    /// When the temporary mode ends, if one is set.
+    public var modeExpiry: WallInstant? { revert?.until }
+
+    /// Whether a device is mid-pulse (a garage door moving).
+    public func isBusy(_ device: String) -> Bool {
+        busyUntil[device].map { clock.now < $0 } ?? false
+    }
+
+    /// Kilowatt-hours used over `range` (in the house's time zone) by `devices`, or the whole house.
+    public func energyUsed(in range: TimeRange, devices: [Device]? = nil) -> Double {
+        let now = clock.now
+        let span = EnergyLedger.span(of: range, now: now, timeZone: configuration.house.timeZone)
+        return ledger.kilowattHours(devices ?? configuration.devices, from: span.start, to: span.end, now: now)
+    }
+
+    // MARK: Donations
+
+    /// Every donation recorded so far, oldest first.
+    public var donations: [Donation] { donationLog }
+
+    /// Donations as they are recorded from now on.
+    public func donationStream() -> AsyncStream<Donation> {
+        let (stream, continuation) = AsyncStream<Donation>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        donationListeners[UUID()] = continuation
+        return stream
+    }
+
+    /// Records a donation (the pipeline does this after a successful handle).
+    public func donate(_ donation: Donation) {
+        donationLog.append(donation)
+        for (id, c) in donationListeners {
+            if case .terminated = c.yield(donation) { donationListeners[id] = nil }
+        }
+    }
+
+    // MARK: Handle
+
+    /// Carries out a resolved, confirmed intent; in a dry run, plans the commands without issuing
+    /// them or changing any state.
+    public func handle(_ resolved: ResolvedIntent, dryRun: Bool = false) async -> HouseResponse {
+        switch resolved {
+        case .control(let devices, let action):
+            return await control(devices, action: action, dryRun: dryRun)
+        case .setMode(let mode, let rooms, let duration):
+            return await setMode(mode, rooms: rooms, duration: duration, dryRun: dryRun)
+        case .query(let type, let range, let room, let devices):
+            return query(type, range: range, room: room, devices: devices)
+        case .runRoutine(let routine):
+            return HouseResponse(code: .failure, dialog: HouseDialog.failed("routine \(routine.id) must be run through IntentPipeline"))
+        }
+    }
+
+    /// Restores the previous modes when a temporary mode has run out; nil when nothing expired.
+    public func revertExpiredMode() async -> HouseResponse? {
+        guard let r = revert, clock.now >= r.until else { return nil }
+        revert = nil
+        var commands: [DeviceCommand] = []
+        var targets: [(Device, DeviceState)] = []
+        for roomID in r.rooms {
+            if let prev = r.previous[roomID], let mode = configuration.mode(id: prev) {
+                for (id, s) in mode.devices.sorted(by: { $0.key < $1.key }) {
+                    if let d = configuration.device(id: id), d.room == roomID { targets.append((d, s)) }
+                }
+                roomModes[roomID] = prev
+            } else {
+                roomModes[roomID] = nil
+            }
+        }
+        commands = plan(targets)
+        let failure = await execute(commands)
+        return HouseResponse(code: failure == nil ? .success : .failure,
+                             dialog: failure.map(HouseDialog.failed) ?? HouseDialog.modeIs(currentMode),
+                             commands: commands, mode: currentMode)
+    }
+}

@@ -1,0 +1,17 @@
+/// Why `HouseService` could not carry out a command; shown to the user in words.
+public enum HouseServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A relay command on a node without a relay driver.
+    case noRelays(node: String)
+    /// An MQTT command without a broker connection.
+    case noMQTT(topic: String)
+    /// A driver or publisher failed.
+    case command(String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noRelays(let node): "there are no relays to switch on this node (\(node)); is housectl serve running there?"
+        case .noMQTT(let topic): "there is no MQTT connection to publish \(topic)."
+        case .command(let c, let reason): "\(c) failed: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import HouseCore
+
+/// `housectl control --room R --device D --action A --dry-run`: switch a device.
+struct ControlCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "control",
+        abstract: "Switch a device: resolve, confirm and handle a control intent (only --dry-run until `housectl serve` exists).",
+        discussion: """
+            Exit status: 0 done, 3 a question needs an answer (--choose / --yes), 1 refused or unsupported.
+            Example: housectl control --room bedroom --device lights --action off --dry-run
+            """
+    )
+
+    @Option(help: "Room id, name or alias.") var room: String?
+    @Option(help: "Device id or name; a plural name (lights) means all of them.") var device: String?
+    @Option(help: "on, off, toggle, open or close.") var action: HouseAction?
+    @Flag(help: "Every device of that name in the room (or the house).") var all = false
+    @Option(help: "Answer a question: PARAMETER=OPTION, e.g. room=bedroom or device=bedroom-bedside-lamp.")
+    var choose: [String] = []
+    @Flag(help: "Say yes to the confirmation question.") var yes = false
+    @Option(help: "Act as this source (cli, mqtt, routine, rule), to check permissions.") var source: IntentSource = .cli
+    @Flag(help: "Resolve, confirm and plan, but issue nothing.") var dryRun = false
+    @Flag(help: "Print JSON for machines.") var json = false
+    @OptionGroup var options: ConfigOptions
+
+    func execute() async throws -> CommandOutput {
+        let intent = HouseIntent.control(HouseControlIntent(room: room, action: action, device: device, plural: all))
+        return await IntentRunner.run(intent, options: options, source: source,
+                                      answers: try IntentRunner.answers(choose: choose, yes: yes), dryRun: dryRun, json: json)
+    }
+
+    func run() async throws { try await execute().emit() }
+}

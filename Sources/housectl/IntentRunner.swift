@@ -1,0 +1,63 @@
+import ArgumentParser
+import HouseCore
+
+/// Runs an intent through the pipeline in-process for the dry-run subcommands, and renders the trace.
+enum IntentRunner {
+    /// Printed when a command that needs the daemon is run without --dry-run.
+    static let needsDaemon = """
+        Only --dry-run is available for now: carrying out commands needs the daemon, and \
+        `housectl serve` does not exist yet. Add --dry-run to see what would happen.
+        """
+
+    static func run(_ intent: HouseIntent, options: ConfigOptions, source: IntentSource, answers: IntentAnswers,
+                    dryRun: Bool, json: Bool) async -> CommandOutput {
+        guard dryRun else { return CommandOutput(text: "", exitCode: 1, errors: needsDaemon) }
+        let config: HouseConfiguration
+        switch options.load() {
+        case .success(let c): config = c
+        case .failure(let e): return CommandOutput(text: "", exitCode: 1, errors: e.description)
+        }
+        let service = HouseService(configuration: config)
+        let outcome = await IntentPipeline(service: service).process(intent, source: source, answers: answers, dryRun: true)
+        let trace = IntentTrace(outcome)
+        var text = json ? JSONOutput.encode(trace) : trace.text
+        if !json, let hint = hint(outcome) { text += "\n" + hint }
+        return CommandOutput(text: text, exitCode: exitCode(outcome.status))
+    }
+
+    /// How to answer the question from the command line.
+    static func hint(_ outcome: IntentOutcome) -> String? {
+        switch outcome.status {
+        case .needsChoice:
+            let p = outcome.pendingParameter ?? "?"
+            return "(answer with --choose \(p)=\(outcome.options.first?.id ?? "ID"))"
+        case .needsConfirmation: return "(answer yes with --yes)"
+        default: return nil
+        }
+    }
+
+    /// 0 done; 3 waiting for an answer (a value, a choice, a yes); 1 refused, unsupported or failed.
+    static func exitCode(_ status: IntentOutcome.Status) -> Int32 {
+        switch status {
+        case .done: 0
+        case .needsValue, .needsChoice, .needsConfirmation: 3
+        case .unsupported, .refused, .failed, .inProgress: 1
+        }
+    }
+
+    /// `--choose room=bedroom` pairs.
+    static func answers(choose: [String], yes: Bool) throws -> IntentAnswers {
+        var a = IntentAnswers(confirmed: yes)
+        for c in choose {
+            let parts = c.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("--choose takes PARAMETER=OPTION (e.g. device=bedroom-bedside-lamp), not '\(c)'")
+            }
+            a.choices[parts[0]] = parts[1]
+        }
+        return a
+    }
+}
+
+extension HouseAction: ExpressibleByArgument {}
+extension IntentSource: ExpressibleByArgument {}

@@ -1,0 +1,123 @@
+import Testing
+import HouseCore
+import HouseTesting
+
+@Suite struct IntentResolverTests {
+    let config: HouseConfiguration
+    let resolver: IntentResolver
+    init() throws {
+        config = try HouseFixtures.exampleConfiguration()
+        resolver = IntentResolver(configuration: config)
+    }
+
+    @Test func roomResolvesByIdNameOrAliasAndIsInferredFromAUniqueDevice() {
+        for said in ["living-room", "Living room", "lounge", "the sitting room"] {
+            guard case .success(let room) = resolver.resolveRoom(for: HouseControlIntent(room: said, device: "lamp")) else {
+                Issue.record("\(said) did not resolve")
+                continue
+            }
+            #expect(room.id == "living-room")
+        }
+        guard case .success(let garage) = resolver.resolveRoom(for: HouseControlIntent(device: "garage door")) else {
+            Issue.record("room of the garage door not inferred")
+            return
+        }
+        #expect(garage.id == "garage")
+        guard case .needsValue = resolver.resolveRoom(for: HouseControlIntent(action: .on)) else {
+            Issue.record("expected needsValue without room or device")
+            return
+        }
+    }
+
+    @Test func deviceDisambiguationOffersTheCandidates() {
+        let bedroom = config.room(id: "bedroom")
+        let result = resolver.resolveDevice(for: HouseControlIntent(room: "bedroom", action: .on, device: "light"), room: bedroom)
+        guard case .disambiguation(let options, let question) = result else {
+            Issue.record("expected disambiguation, got \(result)")
+            return
+        }
+        #expect(options.map(\.ids) == [["bedroom-ceiling-light"], ["bedroom-bedside-lamp"]])
+        #expect(question == "Which light: the ceiling light or the bedside lamp?")
+        let answered = resolver.resolveDevice(for: HouseControlIntent(room: "bedroom", action: .on, device: "light"), room: bedroom,
+                                              answers: IntentAnswers(choices: ["device": "bedroom-ceiling-light"]))
+        guard case .success(let target) = answered else {
+            Issue.record("expected success after the choice")
+            return
+        }
+        #expect(target.ids == ["bedroom-ceiling-light"])
+    }
+
+    @Test func pluralFormsMatchEveryDeviceOfTheName() {
+        #expect(config.devices(matching: "lights", inRoom: "bedroom").devices.count == 2)
+        #expect(config.devices(matching: "lights", inRoom: "bedroom").plural)
+        #expect(config.devices(matching: "all the lamps", inRoom: "bedroom").devices.count == 2)
+        #expect(config.devices(matching: "lamp", inRoom: "bedroom").plural == false)
+        #expect(config.devices(matching: "bedroom bedside lamp").devices.map(\.id) == ["bedroom-bedside-lamp"])
+        #expect(config.devices(matching: "lights").devices.filter { $0.kind == .light }.count == 7)
+    }
+
+    @Test func actionUnsupportedByTheKindSaysWhy() {
+        let door = config.device(id: "garage-door")!
+        guard case .unsupported(let reason) = resolver.resolveAction(for: HouseControlIntent(action: .on), devices: [door]) else {
+            Issue.record("expected unsupported")
+            return
+        }
+        #expect(reason == "The garage door is a door; I can toggle, open or close it, but not turn on it.")
+    }
+
+    @Test func modeDurationLimits() {
+        func result(_ d: Duration?) -> ResolutionResult<Duration> { resolver.resolveDuration(for: SetHouseModeIntent(mode: "night", duration: d)) }
+        guard case .notRequired = result(nil) else { Issue.record("nil duration should be notRequired"); return }
+        guard case .success(let d) = result(.seconds(60)) else { Issue.record("60s should resolve"); return }
+        #expect(d == .seconds(60))
+        guard case .unsupported(let long) = result(.seconds(86_401)) else { Issue.record("over 24h should be unsupported"); return }
+        #expect(long.contains("at most 24 hours"))
+        guard case .unsupported = result(.zero) else { Issue.record("zero should be unsupported"); return }
+    }
+
+    @Test func modeRoomsMustExistAndBeTouchedByTheMode() {
+        let movie = config.mode(id: "movie")
+        guard case .unsupported(let reason) = resolver.resolveRooms(for: SetHouseModeIntent(mode: "movie", rooms: ["kitchen"]), mode: movie) else {
+            Issue.record("expected unsupported")
+            return
+        }
+        #expect(reason == "The movie mode doesn't change anything in the kitchen.")
+        guard case .unsupported(let unknown) = resolver.resolveRooms(for: SetHouseModeIntent(mode: "night", rooms: ["attic"]), mode: nil) else {
+            Issue.record("expected unsupported")
+            return
+        }
+        #expect(unknown.contains("There's no room called \"attic\""))
+    }
+
+    @Test func energyDefaultsToTodayAndRejectsSillyRanges() {
+        guard case .success(.today) = resolver.resolveTimeRange(for: QueryHouseStatusIntent(queryType: .energy), type: .energy) else {
+            Issue.record("expected today by default")
+            return
+        }
+        guard case .unsupported = resolver.resolveTimeRange(for: QueryHouseStatusIntent(queryType: .energy, timeRange: .lastHours(0)), type: .energy) else {
+            Issue.record("expected unsupported for 0 hours")
+            return
+        }
+        guard case .notRequired = resolver.resolveTimeRange(for: QueryHouseStatusIntent(queryType: .mode), type: .mode) else {
+            Issue.record("range is not required for a mode query")
+            return
+        }
+    }
+
+    @Test func dialogListsReadNaturally() {
+        #expect(HouseDialog.list(["a"]) == "a")
+        #expect(HouseDialog.list(["a", "b"]) == "a or b")
+        #expect(HouseDialog.list(["a", "b", "c"], conjunction: "and") == "a, b and c")
+        #expect(HouseDialog.energy(kWh: 1.23456, range: .lastHours(3)) == "The house used 1.235 kWh in the last 3 hours.")
+    }
+
+    @Test func energySpansFollowTheHouseTimeZone() {
+        // 2026-07-01 00:30 UTC is 01:30 in London (BST): "today" starts at 23:00 UTC.
+        let now = WallInstant(sinceEpoch: .seconds(1_782_865_800))
+        let span = EnergyLedger.span(of: .today, now: now, timeZone: config.house.timeZone)
+        #expect(span.start == now.advanced(by: .seconds(-5400)))
+        let week = EnergyLedger.span(of: .thisWeek, now: now, timeZone: config.house.timeZone)
+        // Wednesday 1 July: the week began on Monday 29 June, 00:00 BST.
+        #expect(week.start == span.start.advanced(by: .seconds(-2 * 86400)))
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Testing
+@testable import housectl
+import HouseCore
+import HouseTesting
+
+@Suite struct ConfigCheckCommandTests {
+    let config = HouseFixtures.exampleConfigPath
+    let broken = HouseFixtures.brokenConfigPath
+
+    @Test func acceptsTheExampleWithASummary() throws {
+        let out = try ConfigCheckCommand.parse([config]).execute()
+        #expect(out.exitCode == 0)
+        #expect(out.text.hasPrefix("\(config): OK\n"))
+        #expect(out.text.contains("devices: 15"))
+        #expect(out.text.contains("good-morning: \"Good morning house\", relevant 06:00-09:00 on weekdays, runs at 06:30"))
+    }
+
+    @Test func defaultsToTheConfigOption() throws {
+        let out = try ConfigCheckCommand.parse(["--config", config]).execute()
+        #expect(out.exitCode == 0)
+    }
+
+    @Test func rejectsTheBrokenCopyWithEveryErrorLocated() throws {
+        let out = try ConfigCheckCommand.parse([broken, "--devices-dir", HouseFixtures.devicesDirectory]).execute()
+        #expect(out.exitCode == 1)
+        let lines = out.errors.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(lines.count == 20)
+        #expect(lines.allSatisfy { $0.hasPrefix("\(broken):") })
+        #expect(lines.contains { $0.hasPrefix("\(broken):15:30: error: unknown room 'bedrom'") })
+        #expect(lines.contains { $0.hasPrefix("\(broken):20:101: error: interlock group 'blind' spans nodes") })
+        #expect(out.errors.contains("20 errors in the configuration"))
+    }
+
+    @Test func jsonListsErrorsForMachines() throws {
+        let out = try ConfigCheckCommand.parse([broken, "--devices-dir", HouseFixtures.devicesDirectory, "--json"]).execute()
+        #expect(out.exitCode == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [String: Any])
+        #expect(object["ok"] as? Bool == false)
+        let errors = try #require(object["errors"] as? [[String: Any]])
+        #expect(errors.count == 20)
+        #expect(errors.first?["line"] as? Int == 3)
+        #expect(errors.first?["column"] as? Int == 3)
+    }
+}
+
+@Suite struct ControlCommandTests {
+    let config = HouseFixtures.exampleConfigPath
+
+    func run(_ args: [String]) async throws -> CommandOutput {
+        try await ControlCommand.parse(args + ["--config", config]).execute()
+    }
+
+    @Test func dryRunPrintsTheWholeTrace() async throws {
+        let out = try await run(["--room", "bedroom", "--device", "lights", "--action", "off", "--dry-run"])
+        #expect(out.exitCode == 0)
+        let expected = """
+            intent: control room=bedroom device=lights action=off (from cli, dry run)
+            resolve:
+              room: success bedroom
+              device: success bedroom-bedside-lamp, bedroom-ceiling-light
+              action: success off
+            confirm: ready
+            commands (not issued, dry run):
+              relay pi-bedroom/2 OFF (bedroom-bedside-lamp)
+              relay pi-bedroom/1 OFF (bedroom-ceiling-light)
+            status: done
+            answer: OK, the bedroom bedside lamp and bedroom ceiling light are off.
+            """
+        #expect(out.text == expected)
+    }
+
+    @Test func withoutDryRunSaysTheDaemonIsNeeded() async throws {
+        let out = try await run(["--room", "hall", "--device", "light", "--action", "on"])
+        #expect(out.exitCode == 1)
+        #expect(out.errors.contains("Only --dry-run is available"))
+        #expect(out.errors.contains("housectl serve"))
+    }
+
+    @Test func jsonTraceDecodes() async throws {
+        let out = try await run(["--room", "bedroom", "--device", "lamp", "--action", "on", "--dry-run", "--json"])
+        #expect(out.exitCode == 3)
+        let trace = try JSONDecoder().decode(IntentTrace.self, from: Data(out.text.utf8))
+        #expect(trace.status == .needsChoice)
+        #expect(trace.pendingParameter == "device")
+        #expect(trace.options.map(\.id) == ["bedroom-ceiling-light", "bedroom-bedside-lamp"])
+        #expect(trace.parameters.map(\.kind) == [.success, .disambiguation])
+    }
+
+    @Test func answersAreFedBackWithChooseAndYes() async throws {
+        let chosen = try await run(["--room", "bedroom", "--device", "lamp", "--action", "on",
+                                    "--choose", "device=bedroom-bedside-lamp", "--dry-run"])
+        #expect(chosen.exitCode == 0)
+        #expect(chosen.text.contains("relay pi-bedroom/2 ON (bedroom-bedside-lamp)"))
+        let asked = try await run(["--device", "heater", "--action", "on", "--dry-run"])
+        #expect(asked.exitCode == 3)
+        #expect(asked.text.contains("status: needsConfirmation"))
+        #expect(asked.text.contains("(answer yes with --yes)"))
+        let yes = try await run(["--device", "heater", "--action", "on", "--yes", "--dry-run"])
+        #expect(yes.exitCode == 0)
+        #expect(yes.text.contains("relay pi-main/8 ON (bathroom-heater)"))
+    }
+
+    @Test func refusedForADeniedSource() async throws {
+        let out = try await run(["--device", "garage door", "--action", "open", "--yes", "--source", "mqtt", "--dry-run"])
+        #expect(out.exitCode == 1)
+        #expect(out.text.contains("confirm: failureRequiresPermission"))
+        #expect(out.text.contains("commands (not issued, dry run):\n  (none)"))
+    }
+
+    @Test func badChooseIsAValidationError() async throws {
+        await #expect(throws: (any Error).self) {
+            _ = try await run(["--device", "lamp", "--choose", "lamp", "--dry-run"])
+        }
+    }
+}
+
+@Suite struct ModeSetCommandTests {
+    let config = HouseFixtures.exampleConfigPath
+
+    @Test func dryRunForSomeRoomsAndADuration() async throws {
+        let out = try await ModeSetCommand.parse(["night", "--rooms", "bedroom,hall", "--for", "2h", "--dry-run", "--config", config]).execute()
+        #expect(out.exitCode == 0)
+        #expect(out.text.contains("rooms: success bedroom, hall"))
+        #expect(out.text.contains("duration: success 2h"))
+        #expect(out.text.contains("answer: OK. The bedroom and hall are in night mode for 2h."))
+        #expect(!out.text.contains("kitchen-light"))
+    }
+
+    @Test func jsonAndTooLongDuration() async throws {
+        let out = try await ModeSetCommand.parse(["away", "--for", "30h", "--dry-run", "--json", "--config", config]).execute()
+        #expect(out.exitCode == 1)
+        let trace = try JSONDecoder().decode(IntentTrace.self, from: Data(out.text.utf8))
+        #expect(trace.status == .unsupported)
+        #expect(trace.parameters.first { $0.parameter == "duration" }?.reason?.contains("at most 24 hours") == true)
+    }
+
+    @Test func badDurationIsRejectedByTheParser() {
+        #expect(throws: (any Error).self) { try ModeSetCommand.parse(["night", "--for", "soon"]) }
+    }
+
+    @Test func withoutDryRunSaysTheDaemonIsNeeded() async throws {
+        let out = try await ModeSetCommand.parse(["night", "--config", config]).execute()
+        #expect(out.exitCode == 1)
+        #expect(out.errors.contains("Only --dry-run is available"))
+    }
+}
