@@ -18,8 +18,9 @@ import Testing
     @Test func routinesAnswerOnTheExampleHouse() throws {
         let config = try HouseFixtures.exampleConfiguration()
         let cal = HouseCalendar(house: config.house)
-        let week = try ScheduleReport.routines(config, from: try #require(cal.parseLocal("2026-11-23")),
-                                               to: try #require(cal.parseLocal("2026-11-30")))
+        let start = try #require(cal.parseLocal("2026-11-23"))
+        let end = try #require(cal.parseLocal("2026-11-30"))
+        let week = try ScheduleReport.routines(config, from: start, to: end)
         let lines = week.split(separator: "\n")
         #expect(lines.filter { $0.contains("good-morning") }.count == 5)
         #expect(lines.filter { $0.contains("garden-water") }.count == 7)
