@@ -1,2 +1,4 @@
-// HouseDaemon: composition of the subsystems. Filled in by the daemon issue.
+// HouseDaemon: composition of the subsystems (topic API, discovery, rules, persistence, routines).
+// It re-exports the modules the CLI needs, so `housectl` depends on this target alone.
 @_exported import HouseCore
+@_exported import HouseGPIO
