@@ -1,0 +1,52 @@
+import Foundation
+
+/// A dedicated thread for libmosquitto calls that block (name lookup, TCP/TLS connect setup,
+/// joining the network thread), so they never occupy the Swift concurrency pool.
+final class BlockingWorker: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [() -> Void] = []
+    private var stopping = false
+
+    init(name: String) {
+        let thread = Thread { [self] in self.runLoop() }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Runs `body` on the worker thread and returns its result.
+    func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { (c: CheckedContinuation<T, Never>) in
+            submit { c.resume(returning: body()) }
+        }
+    }
+
+    /// Queues `body` without waiting for it.
+    func submit(_ body: @escaping () -> Void) {
+        condition.lock()
+        jobs.append(body)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Lets the thread finish the queued jobs and exit.
+    func stop() {
+        condition.lock()
+        stopping = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    private func runLoop() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !stopping { condition.wait() }
+            if jobs.isEmpty && stopping {
+                condition.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job()
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// HouseMQTT: see docs/ARCHITECTURE.md. Filled in by its own issue.

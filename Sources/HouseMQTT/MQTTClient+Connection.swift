@@ -1,0 +1,205 @@
+import Logging
+
+extension MQTTClient {
+    /// Connects once and reports exactly why it failed (host:port and reason, bad credentials,
+    /// TLS, timeout). After a successful connect the client keeps itself connected in the
+    /// background, reconnecting with backoff, until `disconnect()`.
+    ///
+    /// - Returns: whether the broker had a stored session (session present).
+    @discardableResult
+    public func connect() async throws -> Bool {
+        try state.withLock { s in
+            switch s.phase {
+            case .idle: break
+            case .disconnected where s.maintenance == nil: break
+            case .closing, .closed: throw MQTTError.clientClosed
+            default: throw MQTTError.invalidConfiguration("connect() or run() was already called on this client")
+            }
+        }
+        let sessionPresent = try await attempt()
+        let task = Task { await self.maintain(startConnected: true) }
+        state.withLock { $0.maintenance = task }
+        return sessionPresent
+    }
+
+    /// Keeps the client connected until the task is cancelled or `disconnect()` is called, then
+    /// disconnects. Connect failures are retried with backoff and reported on
+    /// `connectionStates()`; this is the form for a service group (it never needs a `Task {}`).
+    public func run() async throws {
+        try state.withLock { s in
+            switch s.phase {
+            case .idle: break
+            case .disconnected where s.maintenance == nil: break
+            case .closing, .closed: throw MQTTError.clientClosed
+            default: throw MQTTError.invalidConfiguration("connect() or run() was already called on this client")
+            }
+            s.phase = .disconnected
+        }
+        await maintain(startConnected: false)
+        await disconnect()
+    }
+
+    /// Sends DISCONNECT (so the broker does not publish the last will), stops the network thread,
+    /// ends every subscription stream and fails waiting operations with `clientClosed`.
+    /// Idempotent.
+    public func disconnect() async {
+        let plan: (wasConnected: Bool, task: Task<Void, Never>?, signal: OneShot<Void>)? = state.withLock { s in
+            if s.isClosing { return nil }
+            let wasConnected = s.phase == .connected
+            s.phase = .closing
+            let signal = OneShot<Void>()
+            s.disconnectSignal = signal
+            defer { s.maintenance = nil }
+            return (wasConnected, s.maintenance, signal)
+        }
+        guard let plan else { return }
+        closeSignal.fulfill(())
+        if plan.wasConnected, handle.disconnect() == MosquittoHandle.success {
+            // Wait for DISCONNECT to be written (the disconnect callback), bounded.
+            _ = await ClientClock(ContinuousClock()).wait(for: plan.signal, timeout: .seconds(2), interruptedBy: nil)
+        }
+        plan.task?.cancel()
+        await plan.task?.value
+        await worker.run { [handle] in handle.stopLoop() }
+
+        var fx = Effects()
+        let observers: [AsyncStream<MQTTConnectionState>.Continuation] = state.withLock { s in
+            s.phase = .closed
+            s.transition(to: .closed, &fx)
+            for sub in s.subscriptions.values { fx.add { sub.continuation.finish() } }
+            s.subscriptions.removeAll()
+            for waiter in s.pending.values {
+                switch waiter {
+                case .publish(_, let c): fx.add { c.resume(throwing: MQTTError.clientClosed) }
+                case .subscribe(let c): fx.add { c.resume(returning: nil) }
+                case .unsubscribe(let c): fx.add { c.resume() }
+                case .resubscribe, .ignore: break
+                }
+            }
+            s.pending.removeAll()
+            s.early.removeAll()
+            defer { s.observers.removeAll() }
+            return Array(s.observers.values)
+        }
+        fx.run()
+        for observer in observers { observer.finish() }
+        logger.info("disconnected from \(endpoint)")
+    }
+
+    /// Connects, runs `body`, and disconnects whatever happens.
+    public static func withConnection<Result: Sendable>(
+        _ configuration: MQTTConfiguration,
+        logger: Logger = Logger(label: "housectl.mqtt"),
+        _ body: (MQTTClient) async throws -> Result
+    ) async throws -> Result {
+        let client = try MQTTClient(configuration: configuration, logger: logger)
+        do {
+            try await client.connect()
+            let result = try await body(client)
+            await client.disconnect()
+            return result
+        } catch {
+            await client.disconnect()
+            throw error
+        }
+    }
+
+    // MARK: Internals
+
+    /// One connect attempt: waits for CONNACK, a failure, the connect timeout or `disconnect()`.
+    @discardableResult
+    func attempt() async throws -> Bool {
+        let signal = OneShot<Result<Bool, MQTTError>>()
+        let loss = OneShot<MQTTError>()
+        var fx = Effects()
+        try state.withLock { s in
+            if s.isClosing { throw MQTTError.clientClosed }
+            s.phase = .connecting
+            s.attemptSignal = signal
+            s.lossSignal = loss
+            s.lastErrorLog = nil
+            s.transition(to: .connecting, &fx)
+        }
+        fx.run()
+        logger.debug("connecting to \(endpoint)")
+
+        let result: Result<Bool, MQTTError>
+        do {
+            let username = configuration.credentials?.username
+            let password = try configuration.credentials?.resolvePassword()
+            let c = configuration
+            let failure = await worker.run { [handle] in
+                handle.connect(host: c.host, port: c.port, keepAlive: c.keepAliveSeconds, username: username, password: password)
+            }
+            if let failure {
+                result = .failure(failure)
+            } else {
+                switch await clock.wait(for: signal, timeout: configuration.connectTimeout, interruptedBy: closeSignal) {
+                case .value(let value): result = value
+                case .timedOut: result = .failure(.connectTimedOut(endpoint: endpoint, after: configuration.connectTimeout))
+                case .interrupted: result = .failure(.clientClosed)
+                }
+            }
+        } catch let error as MQTTError {
+            result = .failure(error)
+        } catch {
+            result = .failure(.credentialsUnavailable("\(error)"))
+        }
+
+        switch result {
+        case .success(let sessionPresent):
+            logger.info("connected to \(endpoint)\(sessionPresent ? " (session present)" : "")")
+            return sessionPresent
+        case .failure(let error):
+            await worker.run { [handle] in handle.stopLoop() }
+            var fx = Effects()
+            state.withLock { s in
+                s.attemptSignal = nil
+                s.statistics.failedConnectAttempts += 1
+                if s.phase == .connecting {
+                    s.phase = .disconnected
+                    s.transition(to: .disconnected(error), &fx)
+                }
+            }
+            fx.run()
+            logger.warning("\(error)")
+            throw error
+        }
+    }
+
+    /// The reconnect loop: wait for a loss, back off (bounded, with jitter), try again.
+    func maintain(startConnected: Bool) async {
+        var connected = startConnected
+        var immediate = !startConnected
+        var failures = 0
+        while !closeSignal.isFulfilled && !Task.isCancelled {
+            if connected {
+                guard let loss = state.withLock({ $0.lossSignal }) else { return }
+                guard case .value = await clock.wait(for: loss, timeout: nil, interruptedBy: closeSignal) else { return }
+                await worker.run { [handle] in handle.stopLoop() }
+                connected = false
+            }
+            if !immediate {
+                let delay = state.withLock { s in configuration.reconnect.delay(forAttempt: failures, using: &s.random) }
+                logger.debug("reconnecting to \(endpoint) in \(delay)")
+                guard case .timedOut = await clock.wait(for: closeSignal, timeout: delay, interruptedBy: nil) else { return }
+            }
+            immediate = false
+            do {
+                try await attempt()
+                connected = true
+                failures = 0
+            } catch MQTTError.clientClosed {
+                return
+            } catch {
+                failures += 1
+            }
+        }
+    }
+
+    /// Tests: cut the TCP connection without DISCONNECT, as a crash or network failure would.
+    /// The broker publishes the last will; the client notices the loss and reconnects.
+    func abortConnectionForTesting() {
+        handle.abortSocket()
+    }
+}

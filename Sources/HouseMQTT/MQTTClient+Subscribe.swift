@@ -1,0 +1,81 @@
+extension MQTTClient {
+    /// Subscribes to `filter` and returns the messages that match it as an `AsyncSequence`.
+    ///
+    /// Connected: returns after the SUBACK (throws `subscriptionRejected` on code 0x80).
+    /// Disconnected: the subscription is registered and sent with the next CONNACK. Every active
+    /// subscription is re-sent after every reconnect, whatever session-present says. Overlapping
+    /// subscriptions each receive every message that matches them.
+    public func subscribe(to filter: String, qos: MQTTQoS = .atLeastOnce) async throws -> MQTTSubscription {
+        try MQTTTopic.validateFilter(filter)
+        let (stream, continuation) = AsyncThrowingStream.makeStream(of: MQTTMessage.self, throwing: (any Error).self)
+        let (id, connected): (UInt64, Bool) = try state.withLock { s in
+            if s.isClosing { throw MQTTError.clientClosed }
+            let id = s.makeID()
+            s.subscriptions[id] = ClientState.Subscription(filter: filter, qos: qos, continuation: continuation)
+            return (id, s.phase == .connected)
+        }
+        continuation.onTermination = { [weak self] _ in self?.subscriptionEnded(id) }
+
+        var granted: MQTTQoS?
+        if connected {
+            let (rc, mid) = handle.subscribe(filter, qos: qos)
+            if rc == MosquittoHandle.success {
+                let codes = await withCheckedContinuation { (c: CheckedContinuation<[Int32]?, Never>) in
+                    var fx = Effects()
+                    state.withLock { s in s.register(mid, .subscribe(c), &fx) }
+                    fx.run()
+                }
+                if let code = codes?.first {
+                    guard let qos = MQTTQoS(rawValue: Int(code)) else {
+                        state.withLock { _ = $0.subscriptions.removeValue(forKey: id) }
+                        continuation.finish(throwing: MQTTError.subscriptionRejected(filter: filter))
+                        throw MQTTError.subscriptionRejected(filter: filter)
+                    }
+                    granted = qos
+                }
+            } else if rc != MosquittoHandle.noConnection {
+                state.withLock { _ = $0.subscriptions.removeValue(forKey: id) }
+                continuation.finish()
+                throw MQTTError.operationFailed(call: "mosquitto_subscribe(\(filter))", reason: MosquittoHandle.describe(rc))
+            }
+        }
+        return MQTTSubscription(id: id, filter: filter, requestedQoS: qos, grantedQoS: granted, stream: stream)
+    }
+
+    /// Ends `subscription`'s stream and, when no other subscription of this client uses the
+    /// same filter, unsubscribes at the broker (waiting for UNSUBACK when connected).
+    public func unsubscribe(_ subscription: MQTTSubscription) async throws {
+        let (entry, send): (ClientState.Subscription?, Bool) = state.withLock { s in
+            let entry = s.subscriptions.removeValue(forKey: subscription.id)
+            let send = entry != nil && !s.filterInUse(subscription.filter) && s.phase == .connected
+            return (entry, send)
+        }
+        entry?.continuation.finish()
+        guard send else { return }
+        let (rc, mid) = handle.unsubscribe(subscription.filter)
+        if rc == MosquittoHandle.success {
+            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                var fx = Effects()
+                state.withLock { s in s.register(mid, .unsubscribe(c), &fx) }
+                fx.run()
+            }
+        } else if rc != MosquittoHandle.noConnection {
+            throw MQTTError.operationFailed(call: "mosquitto_unsubscribe(\(subscription.filter))", reason: MosquittoHandle.describe(rc))
+        }
+    }
+
+    /// The consumer stopped iterating: forget the subscription, unsubscribe without waiting.
+    func subscriptionEnded(_ id: UInt64) {
+        var fx = Effects()
+        state.withLock { s in
+            guard let entry = s.subscriptions.removeValue(forKey: id) else { return }
+            guard !s.filterInUse(entry.filter), s.phase == .connected else { return }
+            let (rc, mid) = handle.unsubscribe(entry.filter)
+            if rc == MosquittoHandle.success { s.register(mid, .ignore, &fx) }
+        }
+        fx.run()
+    }
+
+    /// Number of active subscriptions (for tests and status output).
+    public var activeSubscriptionCount: Int { state.withLock { $0.subscriptions.count } }
+}

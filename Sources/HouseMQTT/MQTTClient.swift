@@ -1,0 +1,255 @@
+import Foundation
+import Logging
+import Synchronization
+
+/// An MQTT 3.1.1 client over libmosquitto that survives the real world: it reconnects with
+/// bounded exponential backoff, re-subscribes and re-publishes its birth message after every
+/// CONNACK, and queues publishes while offline.
+///
+/// ```swift
+/// let client = try MQTTClient(configuration: .init(host: "127.0.0.1", port: 1883))
+/// try await client.connect()
+/// let lights = try await client.subscribe(to: "house/+/+/state")
+/// try await client.publish(to: "house/hall/light/set", payload: "ON", qos: .atLeastOnce)
+/// for try await message in lights { print(message) }
+/// await client.disconnect()
+/// ```
+///
+/// libmosquitto runs its own network thread; its callbacks copy data out and feed the Swift
+/// streams. Blocking calls (connect, joining that thread) run on a dedicated worker thread.
+public final class MQTTClient: Sendable {
+    /// The configuration this client was created with.
+    public let configuration: MQTTConfiguration
+    let logger: Logger
+    let clock: ClientClock
+    let handle: MosquittoHandle
+    let worker: BlockingWorker
+    let state: Mutex<ClientState>
+    /// Fulfilled when `disconnect()` starts: stops the reconnect loop and pending waits.
+    let closeSignal = OneShot<Void>()
+
+    /// Creates a client; nothing happens on the network until `connect()` or `run()`.
+    ///
+    /// - Parameters:
+    ///   - clock: measures message time to live, reconnect backoff and the connect timeout.
+    ///   - random: the jitter source for the reconnect backoff.
+    /// - Throws: `MQTTError.invalidConfiguration` (or a topic error for will/birth) when the
+    ///   configuration cannot work.
+    public init(
+        configuration: MQTTConfiguration,
+        logger: Logger = Logger(label: "housectl.mqtt"),
+        clock: some Clock<Duration> = ContinuousClock(),
+        random: some RandomNumberGenerator & Sendable = SystemRandomNumberGenerator()
+    ) throws {
+        try configuration.validate()
+        self.configuration = configuration
+        var logger = logger
+        logger[metadataKey: "mqtt.broker"] = "\(configuration.endpoint)"
+        logger[metadataKey: "mqtt.client"] = "\(configuration.clientID)"
+        self.logger = logger
+        self.clock = ClientClock(clock)
+        self.handle = try MosquittoHandle(clientID: configuration.clientID, cleanSession: configuration.cleanSession)
+        self.worker = BlockingWorker(name: "mqtt-\(configuration.clientID)")
+        self.state = Mutex(ClientState(queueCapacity: configuration.offlineQueueCapacity, random: random))
+        try handle.configure(configuration)
+        handle.client = self
+    }
+
+    deinit {
+        // Join libmosquitto's thread off whatever thread dropped the last reference.
+        let handle = self.handle
+        worker.submit { handle.stopLoop() }
+        worker.stop()
+    }
+
+    var endpoint: String { configuration.endpoint }
+
+    /// The current connection state.
+    public var connectionState: MQTTConnectionState { state.withLock { $0.publicState } }
+
+    /// Counters: connects, losses, sent, queued, flushed, expired, received, queue depth.
+    public var statistics: MQTTStatistics {
+        state.withLock { s in
+            var stats = s.statistics
+            stats.offlineQueueDepth = s.queue.count
+            return stats
+        }
+    }
+
+    /// A stream of connection states: the current one first, then every change, ending after
+    /// `.closed`.
+    public func connectionStates() -> AsyncStream<MQTTConnectionState> {
+        let (stream, continuation) = AsyncStream.makeStream(of: MQTTConnectionState.self)
+        let id: UInt64? = state.withLock { s in
+            continuation.yield(s.publicState)
+            if s.phase == .closed { return nil }
+            let id = s.makeID()
+            s.observers[id] = continuation
+            return id
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    // MARK: libmosquitto events (network thread)
+
+    func handle(_ event: MosquittoEvent) {
+        switch event {
+        case .log(let level, let text):
+            if level == MosquittoHandle.logError {
+                state.withLock { $0.lastErrorLog = text }
+                logger.debug("libmosquitto: \(text)")
+            } else {
+                logger.trace("libmosquitto: \(text)")
+            }
+        case .message(let message):
+            let targets = state.withLock { s in
+                s.statistics.messagesReceived += 1
+                return s.subscriptions.values
+                    .filter { MQTTTopic.matches(topic: message.topic, filter: $0.filter) }
+                    .map(\.continuation)
+            }
+            for target in targets { target.yield(message) }
+        case .published(let mid):
+            acknowledge(mid, .published)
+        case .subscribed(let mid, let granted):
+            acknowledge(mid, .subscribed(granted))
+        case .unsubscribed(let mid):
+            acknowledge(mid, .unsubscribed)
+        case .connack(let code, let sessionPresent):
+            connackReceived(code: code, sessionPresent: sessionPresent)
+        case .disconnected(let rc, let savedErrno):
+            disconnected(rc: rc, errno: savedErrno)
+        }
+    }
+
+    private func acknowledge(_ mid: Int32, _ event: AckEvent) {
+        var fx = Effects()
+        state.withLock { s in
+            if let waiter = s.pending.removeValue(forKey: mid) {
+                s.complete(waiter, with: event, &fx)
+            } else {
+                s.early[mid] = event
+            }
+        }
+        fx.run()
+    }
+
+    /// CONNACK: on success re-subscribe everything, publish the birth message and flush the
+    /// offline queue (all before any new publish can overtake them), then report `.connected`.
+    private func connackReceived(code: Int32, sessionPresent: Bool) {
+        var fx = Effects()
+        state.withLock { s in
+            guard s.phase == .connecting, let attempt = s.attemptSignal else { return }
+            guard code == 0 else {
+                let reason = MosquittoHandle.connackReason(code)
+                let error: MQTTError = (code == 4 || code == 5)
+                    ? .authenticationFailed(endpoint: endpoint, code: Int(code), reason: reason)
+                    : .connectionRefused(endpoint: endpoint, code: Int(code), reason: reason)
+                fx.add { attempt.fulfill(.failure(error)) }
+                return
+            }
+            s.phase = .connected
+            s.early.removeAll()
+            s.statistics.connects += 1
+
+            var order: [String] = []
+            var groups: [String: (qos: MQTTQoS, ids: [UInt64])] = [:]
+            for (id, sub) in s.subscriptions.sorted(by: { $0.key < $1.key }) {
+                if groups[sub.filter] == nil { order.append(sub.filter) }
+                let current = groups[sub.filter] ?? (sub.qos, [])
+                groups[sub.filter] = (max(current.qos, sub.qos), current.ids + [id])
+            }
+            for filter in order {
+                guard let group = groups[filter] else { continue }
+                let (rc, mid) = handle.subscribe(filter, qos: group.qos)
+                if rc == MosquittoHandle.success {
+                    s.register(mid, .resubscribe(group.ids), &fx)
+                } else {
+                    logger.error("re-subscribing to \(filter) failed: \(MosquittoHandle.describe(rc))")
+                }
+            }
+            if let birth = configuration.birthMessage {
+                let (rc, mid) = handle.publish(birth)
+                if rc == MosquittoHandle.success {
+                    s.register(mid, .ignore, &fx)
+                    s.statistics.messagesSent += 1
+                } else {
+                    logger.error("publishing the birth message to \(birth.topic) failed: \(MosquittoHandle.describe(rc))")
+                }
+            }
+            let (live, expired) = s.queue.drain(now: clock.now())
+            s.statistics.messagesExpired += expired
+            if expired > 0 { logger.info("dropped \(expired) expired queued message(s)") }
+            for (index, entry) in live.enumerated() {
+                let (rc, mid) = handle.publish(entry.message)
+                if rc == MosquittoHandle.noConnection {
+                    s.queue.requeueFront(Array(live[index...]))
+                    break
+                }
+                if rc == MosquittoHandle.success {
+                    s.register(mid, .ignore, &fx)
+                    s.statistics.messagesFlushed += 1
+                    s.statistics.messagesSent += 1
+                } else {
+                    logger.error("sending queued message to \(entry.message.topic) failed: \(MosquittoHandle.describe(rc))")
+                }
+            }
+            s.transition(to: .connected(sessionPresent: sessionPresent), &fx)
+            fx.add { attempt.fulfill(.success(sessionPresent)) }
+        }
+        fx.run()
+    }
+
+    private func disconnected(rc: Int32, errno savedErrno: Int32) {
+        var fx = Effects()
+        state.withLock { s in
+            switch s.phase {
+            case .connecting:
+                guard let attempt = s.attemptSignal else { return }
+                let detail = s.lastErrorLog
+                let error = MosquittoHandle.connectError(
+                    rc: rc, errno: savedErrno, endpoint: endpoint, call: "connecting", detail: detail)
+                fx.add { attempt.fulfill(.failure(error)) }
+            case .connected:
+                s.phase = .disconnected
+                let reason = rc == MosquittoHandle.errnoSet && savedErrno != 0
+                    ? MosquittoHandle.errnoText(savedErrno) : MosquittoHandle.describe(rc)
+                let lost = MQTTError.connectionLost(endpoint: endpoint, reason: reason)
+                s.statistics.connectionLosses += 1
+                for (mid, waiter) in s.pending {
+                    switch waiter {
+                    case .publish(.atMostOnce, let c):
+                        s.pending[mid] = nil
+                        fx.add { c.resume(throwing: lost) }
+                    case .publish, .ignore:
+                        break  // QoS 1/2: libmosquitto resends after the next CONNACK
+                    case .subscribe(let c):
+                        s.pending[mid] = nil
+                        fx.add { c.resume(returning: nil) }  // stays active, re-sent on CONNACK
+                    case .unsubscribe(let c):
+                        s.pending[mid] = nil
+                        fx.add { c.resume() }
+                    case .resubscribe:
+                        s.pending[mid] = nil
+                    }
+                }
+                s.early.removeAll()
+                s.transition(to: .disconnected(lost), &fx)
+                if let loss = s.lossSignal { fx.add { loss.fulfill(lost) } }
+                logger.warning("\(lost)")
+            case .closing:
+                if let signal = s.disconnectSignal { fx.add { signal.fulfill(()) } }
+            case .idle, .disconnected, .closed:
+                break
+            }
+        }
+        fx.run()
+    }
+}

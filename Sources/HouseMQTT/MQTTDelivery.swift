@@ -1,0 +1,8 @@
+/// What `MQTTClient.publish` did with a message.
+public enum MQTTDelivery: Sendable, Hashable {
+    /// QoS 0: written to the socket. QoS 1/2: acknowledged by the broker (PUBACK / PUBCOMP).
+    case delivered
+    /// The client was not connected: the message waits in the offline queue and is sent, in order,
+    /// after the next CONNACK unless its time to live runs out first.
+    case queued
+}

@@ -1,0 +1,23 @@
+/// Counters of what the client did since it was created.
+public struct MQTTStatistics: Sendable, Hashable {
+    /// Successful CONNACKs (first connect and every reconnect).
+    public var connects = 0
+    /// Connect attempts that failed (refused, TLS, timeout, network).
+    public var failedConnectAttempts = 0
+    /// Established connections that were lost without our DISCONNECT.
+    public var connectionLosses = 0
+    /// Messages handed to libmosquitto for sending (including flushed ones).
+    public var messagesSent = 0
+    /// Messages put in the offline queue.
+    public var messagesQueued = 0
+    /// Queued messages sent after a reconnect.
+    public var messagesFlushed = 0
+    /// Queued messages dropped because their time to live ran out.
+    public var messagesExpired = 0
+    /// Messages received from the broker.
+    public var messagesReceived = 0
+    /// Messages currently waiting in the offline queue.
+    public var offlineQueueDepth = 0
+
+    public init() {}
+}
