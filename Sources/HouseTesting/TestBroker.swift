@@ -4,6 +4,7 @@ import HouseBroker
 /// (also when `body` throws).
 ///
 /// `configure` may adjust the configuration (password file, ACL, limits); the port stays 0 unless set.
+@discardableResult
 public func withTestBroker<T: Sendable>(
     configure: (inout HouseBroker.Configuration) -> Void = { _ in },
     _ body: (HouseBroker) async throws -> T
