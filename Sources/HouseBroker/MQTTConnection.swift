@@ -183,6 +183,7 @@ final class MQTTConnection: ChannelInboundHandler {
     }
 
     private func protocolError(_ reason: String) {
+        guard !isClosing else { return }
         core.statistics.protocolErrors += 1
         core.logger.warning("closing connection \(session.map { "of '\($0.clientID)'" } ?? "from \(remoteAddress ?? "?")"): \(reason)")
         close()
