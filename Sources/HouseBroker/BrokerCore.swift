@@ -40,6 +40,12 @@ final class BrokerCore {
 
     init(loop: EventLoop, configuration: HouseBroker.Configuration) {
         self.loop = loop
+        var configuration = configuration
+        // Keep the limits usable: packet ids must stay available, queues cannot be negative.
+        configuration.maximumInflightMessages = min(max(configuration.maximumInflightMessages, 1), 65_000)
+        configuration.maximumQueuedMessages = max(configuration.maximumQueuedMessages, 0)
+        configuration.maximumPacketSize = min(max(configuration.maximumPacketSize, 2), 268_435_455)
+        configuration.recordedMessageLimit = max(configuration.recordedMessageLimit, 0)
         self.configuration = configuration
         self.logger = configuration.logger
     }
