@@ -18,6 +18,8 @@ final class RawMQTTClient: Sendable {
         var packets: [RawPacket] = []
         var closed = false
         var waiter: CheckedContinuation<RawPacket?, Never>?
+        /// Set when the timeout fires before the waiter was installed.
+        var timedOut = false
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let buffer = unwrapInboundIn(data)
@@ -56,6 +58,7 @@ final class RawMQTTClient: Sendable {
             lock.lock()
             let waiter = self.waiter
             self.waiter = nil
+            if waiter == nil { timedOut = true }
             lock.unlock()
             waiter?.resume(returning: .other(0xFF, []))
         }
@@ -116,10 +119,16 @@ final class RawMQTTClient: Sendable {
     func nextOrClose(timeout: Duration = .seconds(5)) async throws -> RawPacket? {
         let inbox = self.inbox
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        inbox.lock.withLock { inbox.timedOut = false }
         let timer = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) { inbox.cancelWaiter() }
         defer { timer.cancel() }
         let packet: RawPacket? = await withCheckedContinuation { continuation in
             inbox.lock.lock()
+            if inbox.timedOut, inbox.packets.isEmpty {
+                inbox.lock.unlock()
+                continuation.resume(returning: .other(0xFF, []))
+                return
+            }
             inbox.waiter = continuation
             let resume = inbox.takeWaiterLocked()
             inbox.lock.unlock()
