@@ -8,7 +8,7 @@ extension HouseBroker {
     }
 
     /// Stops reading from every client (current and new) until `resumeReading()`: their packets
-    /// pile up in the kernel, as with a stalled broker.
+    /// pile up in the kernel, as with a stalled broker. Keepalive is not enforced while paused.
     public func pauseReading() async {
         _ = try? await onLoop { $0.setReadingPaused(true) }
     }

@@ -105,6 +105,8 @@ final class MQTTConnection: ChannelInboundHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .read {
+            // While reading is paused (fault injection) the silence is ours, not the client's.
+            if core.readingPaused { return }
             core.logger.notice("client '\(session?.clientID ?? "?")' sent nothing within 1.5 times its keepalive; closing")
             close()
             return
