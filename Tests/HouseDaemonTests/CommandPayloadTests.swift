@@ -10,7 +10,7 @@ import Testing
         #expect(try CommandPayloadParser.deviceCommand(Array(" off\n".utf8), topic: topic).action == .off)
         #expect(try CommandPayloadParser.deviceCommand(Array("toggle".utf8), topic: topic).action == .toggle)
         let c = try CommandPayloadParser.deviceCommand(Array(#"{"state":"ON","id":"a1","reply_to":"me/x"}"#.utf8), topic: topic)
-        #expect(c == DeviceCommand(action: .on, id: "a1", replyTo: "me/x"))
+        #expect(c == DeviceSetCommand(action: .on, id: "a1", replyTo: "me/x"))
     }
 
     @Test(arguments: [

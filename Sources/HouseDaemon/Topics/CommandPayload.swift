@@ -3,7 +3,7 @@ import HouseCore
 
 /// A device command from a `set` topic: `ON`, `OFF`, `TOGGLE` (any case), or JSON
 /// `{"state":"ON","id":"...","reply_to":"..."}`.
-public struct DeviceCommand: Sendable, Equatable {
+public struct DeviceSetCommand: Sendable, Equatable {
     public var action: HouseAction
     /// The sender's command id, for de-duplication of repeated commands.
     public var id: String?
@@ -66,7 +66,7 @@ public enum CommandPayloadParser {
     /// The largest payload accepted on a command topic.
     public static let maximumSize = 64 * 1024
 
-    public static func deviceCommand(_ payload: [UInt8], topic: String) throws(DaemonError) -> DeviceCommand {
+    public static func deviceCommand(_ payload: [UInt8], topic: String) throws(DaemonError) -> DeviceSetCommand {
         let text = try decodeText(payload, topic: topic)
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("{") {
@@ -77,7 +77,7 @@ public enum CommandPayloadParser {
             guard let stateText = state as? String, let action = action(stateText) else {
                 throw .malformedPayload(topic: topic, reason: "\"state\" must be ON, OFF or TOGGLE")
             }
-            return DeviceCommand(
+            return DeviceSetCommand(
                 action: action,
                 id: try optionalString(object, "id", topic: topic),
                 replyTo: try replyTopic(object, topic: topic)
@@ -87,7 +87,7 @@ public enum CommandPayloadParser {
             throw .malformedPayload(
                 topic: topic, reason: "expected ON, OFF, TOGGLE or JSON {\"state\":\"ON\"}, got \(quoted(trimmed))")
         }
-        return DeviceCommand(action: action)
+        return DeviceSetCommand(action: action)
     }
 
     public static func modeCommand(_ payload: [UInt8], topic: String) throws(DaemonError) -> ModeSetCommand {
