@@ -6,12 +6,15 @@ public enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
     case database(path: String, reason: String)
     /// Startup could not proceed.
     case startup(String)
+    /// The relay bank refused or failed a command.
+    case relay(device: String, reason: String)
 
     public var description: String {
         switch self {
         case .malformedPayload(let topic, let reason): "malformed payload on \(topic): \(reason)"
         case .database(let path, let reason): "state database \(path): \(reason)"
         case .startup(let reason): reason
+        case .relay(let device, let reason): "relay \(device): \(reason)"
         }
     }
 }

@@ -73,7 +73,10 @@ public actor HouseService {
 
     // MARK: Donations
 
-    /// Every donation recorded so far, oldest first.
+    /// How many donations the service keeps in memory (the newest).
+    public static var donationMemoryLimit: Int { 1000 }
+
+    /// Every donation recorded so far (the newest `donationMemoryLimit`), oldest first.
     public var donations: [Donation] { donationLog }
 
     /// Donations as they are recorded from now on.
@@ -86,6 +89,8 @@ public actor HouseService {
     /// Records a donation (the pipeline does this after a successful handle).
     public func donate(_ donation: Donation) {
         donationLog.append(donation)
+        // Keep memory bounded in a daemon that runs for months; the daemon persists history.
+        if donationLog.count > Self.donationMemoryLimit { donationLog.removeFirst(donationLog.count - Self.donationMemoryLimit) }
         for (id, c) in donationListeners {
             if case .terminated = c.yield(donation) { donationListeners[id] = nil }
         }

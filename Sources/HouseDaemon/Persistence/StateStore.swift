@@ -46,11 +46,12 @@ public final class StateStore: Sendable {
             }
             try db.create(table: "mode_state") { t in
                 t.primaryKey("id", .integer)
-                t.column("mode", .text).notNull()
-                t.column("rooms", .text)
-                t.column("expires_at", .double)
-                t.column("previous_mode", .text)
+                t.column("snapshot", .text).notNull()
                 t.column("changed_at", .double).notNull()
+            }
+            try db.create(table: "meta") { t in
+                t.primaryKey("key", .text)
+                t.column("value", .text).notNull()
             }
             try db.create(table: "history") { t in
                 t.autoIncrementedPrimaryKey("seq")
@@ -95,38 +96,41 @@ public final class StateStore: Sendable {
 
     // MARK: Mode
 
-    /// The house mode as persisted.
-    public struct ModeRecord: Sendable, Equatable {
-        public var mode: String
-        public var rooms: [String]
-        public var expiresAt: Date?
-        public var previousMode: String?
-
-        public init(mode: String, rooms: [String] = [], expiresAt: Date? = nil, previousMode: String? = nil) {
-            self.mode = mode
-            self.rooms = rooms
-            self.expiresAt = expiresAt
-            self.previousMode = previousMode
+    /// Records the house's mode state (modes per room, temporary mode and what it reverts to).
+    public func saveModes(_ snapshot: HouseService.ModeSnapshot, at date: Date) throws(DaemonError) {
+        let json: String
+        do {
+            json = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
+        } catch {
+            throw .database(path: path, reason: "cannot encode the mode state: \(error)")
         }
-    }
-
-    public func saveMode(_ record: ModeRecord, at date: Date) throws(DaemonError) {
         try write { db in
             try db.execute(
-                sql: "INSERT INTO mode_state(id, mode, rooms, expires_at, previous_mode, changed_at) VALUES (1, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET mode = excluded.mode, rooms = excluded.rooms, expires_at = excluded.expires_at, previous_mode = excluded.previous_mode, changed_at = excluded.changed_at",
-                arguments: [record.mode, record.rooms.joined(separator: ","), record.expiresAt?.timeIntervalSince1970,
-                            record.previousMode, date.timeIntervalSince1970])
+                sql: "INSERT INTO mode_state(id, snapshot, changed_at) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET snapshot = excluded.snapshot, changed_at = excluded.changed_at",
+                arguments: [json, date.timeIntervalSince1970])
         }
     }
 
-    public func mode() throws(DaemonError) -> ModeRecord? {
-        try read { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM mode_state WHERE id = 1") else { return nil }
-            let rooms: String = row["rooms"] ?? ""
-            let expires: Double? = row["expires_at"]
-            return ModeRecord(
-                mode: row["mode"], rooms: rooms.split(separator: ",").map(String.init),
-                expiresAt: expires.map { Date(timeIntervalSince1970: $0) }, previousMode: row["previous_mode"])
+    /// The persisted mode state, nil when none was ever saved (or it cannot be read).
+    public func modes() throws(DaemonError) -> HouseService.ModeSnapshot? {
+        let json: String? = try read { db in try String.fetchOne(db, sql: "SELECT snapshot FROM mode_state WHERE id = 1") }
+        guard let json else { return nil }
+        return try? JSONDecoder().decode(HouseService.ModeSnapshot.self, from: Data(json.utf8))
+    }
+
+    // MARK: Meta
+
+    /// When the daemon was last known to run (for the routines' catch-up).
+    public func lastActive() throws(DaemonError) -> Date? {
+        let v: String? = try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_active'") }
+        return v.flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }
+    }
+
+    public func saveLastActive(_ date: Date) throws(DaemonError) {
+        try write { db in
+            try db.execute(
+                sql: "INSERT INTO meta(key, value) VALUES ('last_active', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [String(date.timeIntervalSince1970)])
         }
     }
 

@@ -9,11 +9,14 @@ public struct DeviceSetCommand: Sendable, Equatable {
     public var id: String?
     /// Where the sender wants the answer, if anywhere.
     public var replyTo: String?
+    /// The explicit yes a `confirm: true` device needs (`"confirm": true`).
+    public var confirmed: Bool
 
-    public init(action: HouseAction, id: String? = nil, replyTo: String? = nil) {
+    public init(action: HouseAction, id: String? = nil, replyTo: String? = nil, confirmed: Bool = false) {
         self.action = action
         self.id = id
         self.replyTo = replyTo
+        self.confirmed = confirmed
     }
 }
 
@@ -41,6 +44,8 @@ public struct IntentRequest: Sendable, Equatable {
         case text(String)
         /// A typed intent.
         case intent(HouseIntent)
+        /// The latest `limit` history records (`{"intent":"history","limit":20}`).
+        case history(limit: Int)
     }
 
     public var id: String
@@ -80,7 +85,8 @@ public enum CommandPayloadParser {
             return DeviceSetCommand(
                 action: action,
                 id: try optionalString(object, "id", topic: topic),
-                replyTo: try replyTopic(object, topic: topic)
+                replyTo: try replyTopic(object, topic: topic),
+                confirmed: try flag(object, "confirm", topic: topic)
             )
         }
         guard let action = action(trimmed) else {
@@ -135,12 +141,7 @@ public enum CommandPayloadParser {
                 answers[k] = s
             }
         }
-        let confirmed: Bool
-        switch object["confirm"] {
-        case nil: confirmed = false
-        case let b as Bool: confirmed = b
-        default: throw .malformedPayload(topic: topic, reason: "\"confirm\" must be true or false")
-        }
+        let confirmed = try flag(object, "confirm", topic: topic)
         if let t = object["text"] {
             guard let s = t as? String, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw .malformedPayload(topic: topic, reason: "\"text\" must be a non-empty string")
@@ -148,7 +149,17 @@ public enum CommandPayloadParser {
             return IntentRequest(id: id, body: .text(s), replyTo: replyTo, answers: answers, confirmed: confirmed)
         }
         guard let kind = object["intent"] as? String else {
-            throw .malformedPayload(topic: topic, reason: "request needs \"text\" or \"intent\" (control, mode, query, routine)")
+            throw .malformedPayload(topic: topic, reason: "request needs \"text\" or \"intent\" (control, mode, query, routine, history)")
+        }
+        if kind == "history" {
+            var limit = 20
+            if let raw = object["limit"] {
+                guard let n = raw as? Int, n > 0, n <= 1000 else {
+                    throw .malformedPayload(topic: topic, reason: "\"limit\" must be a whole number from 1 to 1000")
+                }
+                limit = n
+            }
+            return IntentRequest(id: id, body: .history(limit: limit), replyTo: replyTo, answers: answers, confirmed: confirmed)
         }
         let intent = try typedIntent(kind, object, topic: topic)
         return IntentRequest(id: id, body: .intent(intent), replyTo: replyTo, answers: answers, confirmed: confirmed)
@@ -197,7 +208,7 @@ public enum CommandPayloadParser {
         case "routine":
             return .runRoutine(RunRoutineIntent(routine: try optionalString(o, "routine", topic: topic)))
         default:
-            throw .malformedPayload(topic: topic, reason: "unknown intent \(quoted(kind)); expected control, mode, query or routine")
+            throw .malformedPayload(topic: topic, reason: "unknown intent \(quoted(kind)); expected control, mode, query, routine or history")
         }
     }
 
@@ -263,6 +274,27 @@ public enum CommandPayloadParser {
             throw .malformedPayload(topic: topic, reason: "\"\(key)\" must be a list of strings")
         }
         return strings
+    }
+
+    private static func flag(_ o: [String: Any], _ key: String, topic: String) throws(DaemonError) -> Bool {
+        switch o[key] {
+        case nil, is NSNull: return false
+        case let b as Bool: return b
+        default: throw .malformedPayload(topic: topic, reason: "\"\(key)\" must be true or false")
+        }
+    }
+
+    /// The id and reply topic of a request that could not be parsed in full, so the error can be
+    /// answered; nil when even those cannot be read.
+    public static func replyTarget(_ payload: [UInt8], layout: TopicLayout) -> (id: String, topic: String)? {
+        guard payload.count <= maximumSize,
+              let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
+              let id = object["id"] as? String, !id.isEmpty, !id.contains("/"), !id.contains("+"), !id.contains("#")
+        else { return nil }
+        if let t = object["reply_to"] as? String, !t.isEmpty, !t.contains("+"), !t.contains("#"), !t.contains("\u{0}") {
+            return (id, t)
+        }
+        return (id, layout.intentResponse(id: id))
     }
 
     private static func replyTopic(_ o: [String: Any], topic: String) throws(DaemonError) -> String? {

@@ -1,0 +1,35 @@
+import HouseCore
+import HouseGPIO
+
+/// `HouseService`'s relay seam on this node's `RelayBank`: every relay command of every path
+/// goes through the bank, which enforces interlocks, pulses, max-on and anti-chatter.
+struct RelayBankDriver<C: Clock>: RelayDriver where C.Duration == Duration {
+    let bank: RelayBank<C>
+    /// Device id per relay channel of this node.
+    let devices: [RelayRef: String]
+
+    init(bank: RelayBank<C>, configuration: HouseConfiguration, node: String) {
+        self.bank = bank
+        var devices: [RelayRef: String] = [:]
+        for d in configuration.devices {
+            if let ref = d.relay, ref.node == node { devices[ref] = d.id }
+        }
+        self.devices = devices
+    }
+
+    func setRelay(_ relay: RelayRef, on: Bool) async throws {
+        try await perform(on ? .on : .off, relay)
+    }
+
+    func pulseRelay(_ relay: RelayRef, for duration: Duration) async throws {
+        try await perform(.pulse(duration), relay)
+    }
+
+    private func perform(_ command: RelayCommand, _ relay: RelayRef) async throws(DaemonError) {
+        guard let device = devices[relay] else {
+            throw .relay(device: "\(relay.node)/\(relay.channel)", reason: "no relay on this node at that channel")
+        }
+        let result = await bank.perform(command, on: device)
+        if case .refused(let why) = result { throw .relay(device: device, reason: why.description) }
+    }
+}

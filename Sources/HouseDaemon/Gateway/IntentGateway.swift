@@ -1,0 +1,240 @@
+import Foundation
+import HouseCore
+import HouseMQTT
+import Logging
+
+/// The one path into the house. The CLI (through `intent/request`), MQTT `set` topics, routines
+/// and rules all call `process`, which runs the intent pipeline, then records the history, saves
+/// and publishes a changed mode, publishes the donation on `events` and fires the rules that the
+/// change triggers. Being an actor, it handles one intent at a time, in order.
+public actor IntentGateway {
+    public nonisolated let configuration: HouseConfiguration
+    public nonisolated let service: HouseService
+    public nonisolated let layout: TopicLayout
+    let pipeline: IntentPipeline
+    let store: StateStore
+    let client: MQTTClient
+    let clock: any WallClock
+    let logger: Logger
+    let matcher: PhraseMatcher?
+    var rules: RuleBook
+    var modeObservers: [@Sendable (String, Duration?) -> Void] = []
+
+    init(configuration: HouseConfiguration, service: HouseService, store: StateStore, client: MQTTClient,
+         layout: TopicLayout, matcher: PhraseMatcher?, clock: any WallClock, logger: Logger) {
+        self.configuration = configuration
+        self.service = service
+        self.pipeline = IntentPipeline(service: service)
+        self.store = store
+        self.client = client
+        self.layout = layout
+        self.matcher = matcher
+        self.clock = clock
+        self.logger = logger
+        self.rules = RuleBook(rules: configuration.rules)
+    }
+
+    /// Calls `observer` whenever a mode is set through the gateway (to start a revert timer).
+    func onModeSet(_ observer: @escaping @Sendable (String, Duration?) -> Void) {
+        modeObservers.append(observer)
+    }
+
+    // MARK: The one path
+
+    /// Resolves, confirms and handles `intent` from `source`, then records and publishes what
+    /// changed. `ruleDepth` counts how many rules led here (loop protection).
+    @discardableResult
+    public func process(_ intent: HouseIntent, source: IntentSource, answers: IntentAnswers = .none,
+                        requestID: String? = nil, ruleDepth: Int = 0) async -> IntentOutcome {
+        let before = await service.modeSnapshot
+        let outcome = await pipeline.process(intent, source: source, answers: answers)
+        let now = clock.now.date
+        record(outcome, at: now, requestID: requestID)
+        if outcome.status == .done, let donation = await service.donations.last {
+            await publish(layout.events, Self.json(donation.event), retain: false)
+        }
+        let after = await service.modeSnapshot
+        if after != before {
+            do { try store.saveModes(after, at: now) } catch { logger.error("\(error)") }
+            await publishMode()
+            if case .setMode(let m) = intent, outcome.status == .done, let mode = outcome.response?.mode {
+                for observer in modeObservers { observer(mode, m.duration) }
+            }
+            for mode in Set(after.roomModes.values).subtracting(before.roomModes.values).sorted() {
+                await fireRules(for: .mode(mode), depth: ruleDepth + 1)
+            }
+        }
+        if outcome.status != .done {
+            logger.info("\(source.rawValue) \(intent): \(outcome.status.rawValue): \(outcome.dialog)")
+        }
+        return outcome
+    }
+
+    /// Matches `text` against the phrase templates and processes every command it holds
+    /// ("... and ..."). Real ambiguity becomes a question; text that matches nothing is answered
+    /// with the closest phrases known.
+    public func process(text: String, source: IntentSource, answers: IntentAnswers = .none,
+                        requestID: String? = nil) async -> Result<[IntentOutcome], PhraseRefusal> {
+        guard let matcher else {
+            return .failure(PhraseRefusal(status: "unsupported", dialog: "This controller has no phrase templates loaded."))
+        }
+        let interpretation = matcher.interpret(text)
+        if let message = interpretation.message {
+            return .failure(PhraseRefusal(status: "unsupported", dialog: message))
+        }
+        var outcomes: [IntentOutcome] = []
+        for command in interpretation.commands {
+            var best = command.best
+            if command.isAmbiguous {
+                let options = command.tied
+                if let chosen = answers.choices["phrase"], let index = Int(chosen), options.indices.contains(index) {
+                    best = options[index]
+                } else {
+                    return .failure(PhraseRefusal(
+                        status: IntentOutcome.Status.needsChoice.rawValue,
+                        dialog: command.disambiguationQuestion ?? "Which did you mean?",
+                        question: command.disambiguationQuestion, pendingParameter: "phrase",
+                        options: options.enumerated().map { .init(id: String($0.offset), label: $0.element.summary) }))
+                }
+            }
+            guard let intent = best.intent else { continue }
+            let outcome = await process(intent, source: source, answers: answers, requestID: requestID)
+            outcomes.append(outcome)
+            if outcome.status != .done { break }
+        }
+        return .success(outcomes)
+    }
+
+    /// Answers an `intent/request`.
+    public func answer(_ request: IntentRequest, source: IntentSource = .mqtt) async -> IntentReply {
+        let answers = IntentAnswers(choices: request.answers, confirmed: request.confirmed)
+        switch request.body {
+        case .intent(let intent):
+            return IntentReply(id: request.id, outcomes: [await process(intent, source: source, answers: answers, requestID: request.id)])
+        case .text(let text):
+            switch await process(text: text, source: source, answers: answers, requestID: request.id) {
+            case .success(let outcomes): return IntentReply(id: request.id, outcomes: outcomes)
+            case .failure(let refusal): return refusal.reply(id: request.id)
+            }
+        case .history(let limit):
+            return historyReply(id: request.id, limit: limit)
+        }
+    }
+
+    // MARK: Rules
+
+    /// Runs the rules `trigger` fires, each through the one path with source `rule`.
+    func fireRules(for trigger: RuleBook.Trigger, depth: Int = 0) async {
+        guard depth <= RuleBook.maximumDepth else {
+            logger.error("rule chain stopped at depth \(depth) on \(trigger): rules trigger each other in a loop")
+            return
+        }
+        let now = clock.now
+        for rule in rules.matching(trigger) {
+            switch rules.admit(rule.id, at: now) {
+            case .allowed: break
+            case .stoppedNow:
+                logger.error("rule \(rule.id) stopped: it fired \(RuleBook.burstLimit) times within \(RuleBook.burstWindow) (a loop?); restart housectl to re-enable it")
+                continue
+            case .stopped:
+                continue
+            }
+            logger.info("rule \(rule.id) fired on \(trigger)")
+            await process(rule.intent.intent, source: .rule, ruleDepth: depth)
+        }
+    }
+
+    /// Rules for a device state change reported by the relays or a state topic.
+    func deviceStateChanged(_ device: String, to state: DeviceState) async {
+        await fireRules(for: .deviceState(device, state))
+    }
+
+    /// Rules for an MQTT message on a rule topic.
+    func mqttMessage(_ message: MQTTMessage) async {
+        guard !message.retain else { return }
+        await fireRules(for: .mqtt(topic: message.topic, payload: message.payload))
+    }
+
+    /// The MQTT topic filters the rules listen to.
+    nonisolated var ruleTopics: [String] { RuleBook(rules: configuration.rules).topicFilters }
+
+    // MARK: Publishing
+
+    /// Publishes the house mode, retained.
+    func publishMode() async {
+        let mode = await service.currentMode ?? "mixed"
+        await publish(layout.modeState, mode, retain: true)
+    }
+
+    func publish(_ topic: String, _ payload: String, retain: Bool) async {
+        do {
+            try await client.publish(to: topic, payload: payload, qos: .atLeastOnce, retain: retain)
+        } catch {
+            logger.warning("publish \(topic) failed: \(error)")
+        }
+    }
+
+    private func record(_ outcome: IntentOutcome, at date: Date, requestID: String?) {
+        let details = (try? JSONEncoder().encode(IntentTrace(outcome))).map { String(decoding: $0, as: UTF8.self) }
+        let record = StateStore.HistoryRecord(
+            at: date, source: outcome.source.rawValue, kind: Self.kind(outcome.intent), summary: outcome.intent.description,
+            outcome: outcome.status.rawValue, dialog: outcome.dialog, details: details, requestID: requestID)
+        do {
+            try store.appendHistory(record)
+            try store.saveLastActive(date)
+        } catch {
+            logger.error("\(error)")
+        }
+    }
+
+    private func historyReply(id: String, limit: Int) -> IntentReply {
+        do {
+            let records = try store.history(limit: max(1, min(limit, 1000)))
+            let formatter = ISO8601DateFormatter()
+            formatter.timeZone = configuration.house.timeZone
+            let lines = records.map { "\(formatter.string(from: $0.at)) \($0.source) \($0.summary): \($0.outcome) — \($0.dialog)" }
+            var reply = IntentReply(id: id, outcomes: [])
+            reply.status = "done"
+            reply.phase = "handle"
+            reply.dialog = lines.isEmpty ? "No history yet." : lines.joined(separator: "\n")
+            return reply
+        } catch {
+            return IntentReply(id: id, error: "\(error)")
+        }
+    }
+
+    static func kind(_ intent: HouseIntent) -> String {
+        switch intent {
+        case .control: "control"
+        case .setMode: "mode"
+        case .query: "query"
+        case .runRoutine: "routine"
+        }
+    }
+
+    static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
+
+/// Why a phrase did not become intents: nothing matched, or it needs a choice first.
+public struct PhraseRefusal: Error, Sendable, Equatable {
+    public var status: String
+    public var dialog: String
+    public var question: String? = nil
+    public var pendingParameter: String? = nil
+    public var options: [ParameterResolution.Option] = []
+
+    func reply(id: String) -> IntentReply {
+        var r = IntentReply(id: id, outcomes: [])
+        r.status = status
+        r.dialog = dialog
+        r.question = question
+        r.pendingParameter = pendingParameter
+        r.options = options
+        r.phase = "resolve"
+        return r
+    }
+}

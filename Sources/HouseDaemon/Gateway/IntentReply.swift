@@ -1,0 +1,64 @@
+import Foundation
+import HouseCore
+
+/// The JSON answer to an `intent/request` (and to a `set` that asked for a reply): the request id,
+/// the phase reached, the result, the question and options when an answer is needed, the dialog
+/// text and the resulting state.
+public struct IntentReply: Sendable, Equatable, Codable {
+    /// `resolve`, `confirm` or `handle`: how far the request got.
+    public var phase: String
+    public var id: String
+    /// `done`, `needsValue`, `needsChoice`, `needsConfirmation`, `unsupported`, `refused`,
+    /// `failed`, `inProgress`, or `error` for a request that could not be read.
+    public var status: String
+    public var dialog: String
+    public var question: String?
+    public var pendingParameter: String?
+    public var options: [ParameterResolution.Option]
+    /// One trace per command in the request ("... and ..." gives several).
+    public var results: [IntentTrace]
+    /// Set when the request could not be read.
+    public var error: String?
+
+    public init(id: String, outcomes: [IntentOutcome]) {
+        self.id = id
+        let first = outcomes.first { $0.status != .done } ?? outcomes.last
+        status = first?.status.rawValue ?? "done"
+        phase = Self.phase(first)
+        dialog = outcomes.map(\.dialog).filter { !$0.isEmpty }.joined(separator: " ")
+        question = first?.question
+        pendingParameter = first?.pendingParameter
+        options = first?.options ?? []
+        results = outcomes.map(IntentTrace.init)
+        error = nil
+    }
+
+    public init(id: String, error: String, dialog: String? = nil) {
+        self.id = id
+        phase = "resolve"
+        status = "error"
+        self.dialog = dialog ?? error
+        question = nil
+        pendingParameter = nil
+        options = []
+        results = []
+        self.error = error
+    }
+
+    static func phase(_ outcome: IntentOutcome?) -> String {
+        guard let outcome else { return "resolve" }
+        switch outcome.status {
+        case .needsValue, .needsChoice, .unsupported: return "resolve"
+        case .needsConfirmation, .refused, .inProgress: return "confirm"
+        case .done, .failed: return "handle"
+        }
+    }
+
+    /// Compact JSON with sorted keys.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(self) else { return #"{"status":"error"}"# }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

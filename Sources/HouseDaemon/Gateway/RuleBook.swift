@@ -1,0 +1,109 @@
+import Foundation
+import HouseCore
+
+/// The configured rules, which triggers fire them, and the guard that stops a rule firing itself
+/// in a loop: a chain of rules deeper than `maximumDepth` stops, and a rule firing more than
+/// `burstLimit` times within `burstWindow` is stopped until housectl restarts.
+struct RuleBook: Sendable {
+    /// What happened.
+    enum Trigger: Sendable, CustomStringConvertible {
+        case mqtt(topic: String, payload: [UInt8])
+        case deviceState(String, DeviceState)
+        case mode(String)
+
+        var description: String {
+            switch self {
+            case .mqtt(let topic, _): "message on \(topic)"
+            case .deviceState(let d, let s): "\(d) \(s.rawValue)"
+            case .mode(let m): "mode \(m)"
+            }
+        }
+    }
+
+    enum Admission: Equatable { case allowed, stoppedNow, stopped }
+
+    static let maximumDepth = 4
+    static let burstLimit = 10
+    static let burstWindow: Duration = .seconds(60)
+
+    let rules: [Rule]
+    private var firings: [String: [WallInstant]] = [:]
+    private var stopped: Set<String> = []
+
+    init(rules: [Rule]) { self.rules = rules }
+
+    /// Distinct MQTT topic filters the rules listen on.
+    var topicFilters: [String] {
+        var seen: [String] = []
+        for r in rules {
+            if case .mqtt(let topic, _, _, _) = r.trigger, !seen.contains(topic) { seen.append(topic) }
+        }
+        return seen
+    }
+
+    /// The rules `trigger` fires, in configuration order.
+    func matching(_ trigger: Trigger) -> [Rule] {
+        rules.filter { rule in
+            switch (rule.trigger, trigger) {
+            case (.mqtt(let filter, let payload, let field, let value), .mqtt(let topic, let bytes)):
+                guard Self.topic(topic, matches: filter) else { return false }
+                return Self.payload(bytes, matches: payload, field: field, value: value)
+            case (.deviceState(let device, let state), .deviceState(let d, let s)):
+                return device == d && (state == nil || state == s)
+            case (.mode(let mode), .mode(let m)):
+                return mode == m
+            default:
+                return false
+            }
+        }
+    }
+
+    /// Counts a firing of `rule` at `now`, stopping it when it fires too often.
+    mutating func admit(_ rule: String, at now: WallInstant) -> Admission {
+        if stopped.contains(rule) { return .stopped }
+        var recent = (firings[rule] ?? []).filter { $0.duration(to: now) < Self.burstWindow }
+        recent.append(now)
+        firings[rule] = recent
+        if recent.count > Self.burstLimit {
+            stopped.insert(rule)
+            return .stoppedNow
+        }
+        return .allowed
+    }
+
+    /// MQTT topic filter matching (`+` one level, `#` the rest; `$` topics not by a leading wildcard).
+    static func topic(_ topic: String, matches filter: String) -> Bool {
+        let t = topic.split(separator: "/", omittingEmptySubsequences: false)
+        let f = filter.split(separator: "/", omittingEmptySubsequences: false)
+        if topic.hasPrefix("$"), let first = f.first, first == "+" || first == "#" { return false }
+        var i = 0
+        while i < f.count {
+            if f[i] == "#" { return true }
+            guard i < t.count else { return false }
+            if f[i] != "+" && f[i] != t[i] { return false }
+            i += 1
+        }
+        return i == t.count
+    }
+
+    /// Whether a payload matches a rule's payload or JSON field condition (none: any payload).
+    static func payload(_ bytes: [UInt8], matches payload: String?, field: String?, value: String?) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if let payload, text != payload { return false }
+        if let field {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+                  let raw = object[field] else { return false }
+            if let value {
+                let actual: String
+                switch raw {
+                case let s as String: actual = s
+                case let b as Bool: actual = b ? "true" : "false"
+                case let n as NSNumber: actual = n.stringValue
+                default: return false
+                }
+                return actual == value
+            }
+        }
+        return true
+    }
+}

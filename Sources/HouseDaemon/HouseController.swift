@@ -1,0 +1,246 @@
+import Foundation
+import HouseBroker
+import HouseCore
+import HouseGPIO
+import HouseMQTT
+import Logging
+import ServiceLifecycle
+
+/// The controller of one node, built and ready to run: the relays of this node, the MQTT client
+/// (and the embedded broker when the configuration names none), the house service behind the one
+/// intent path, the state database and the routines. `housectl serve` builds one and runs it; the
+/// tests build one the same way on a manual clock, a simulated chip and a broker on port 0.
+public final class HouseController<C: WallClock>: Sendable {
+    public let configuration: HouseConfiguration
+    /// This node's id.
+    public let node: String
+    /// The primary node (the first in `nodes:`) answers intent requests and mode commands, runs
+    /// the routines and the MQTT rules; every node answers the `set` topics of its own relays.
+    public let isPrimary: Bool
+    public let layout: TopicLayout
+    public let store: StateStore
+    public let service: HouseService
+    public let gateway: IntentGateway
+    public let client: MQTTClient
+    /// The embedded broker, when this controller started one.
+    public let broker: HouseBroker?
+    /// Where the MQTT client connects.
+    public let brokerHost: String
+    public let brokerPort: Int
+    /// This node's relays; nil when the node has none.
+    public let relays: RelayBank<C>?
+    /// The GPIO chip the relays are on (a `SimulatedChip` in tests and off a Pi).
+    public let chip: (any GPIOChip)?
+    public let clock: C
+    let runner: RoutineRunner<C, SystemRandomNumberGenerator>
+    let restoredMode: Bool
+    let logger: Logger
+    private let readiness: ReadySignal
+
+    /// Builds the controller: picks the node, opens the database, powers the relays on with their
+    /// policies, starts the embedded broker if needed and prepares the MQTT client. Nothing is
+    /// published until `run()`.
+    public static func build(_ settings: ControllerSettings<C>) async throws -> HouseController<C> {
+        try await HouseController(settings)
+    }
+
+    private init(_ s: ControllerSettings<C>) async throws {
+        let config = s.configuration
+        var logger = s.logger
+        configuration = config
+        clock = s.clock
+        node = try RelayReports.node(in: config, requested: s.node, hostName: s.hostName)
+        logger[metadataKey: "node"] = "\(node)"
+        self.logger = logger
+        isPrimary = config.nodes.first.map { $0.id == node } ?? true
+        layout = TopicLayout(base: config.mqtt.baseTopic)
+        logger.info("housectl \(HousectlVersion.current): house \"\(config.house.name)\", node \(node)\(isPrimary ? " (primary)" : "")")
+
+        store = try StateStore(path: s.stateDirectory + "/housectl.sqlite")
+        logger.info("state database \(store.path)")
+
+        // Relays first, so their lines are at the right level as early as possible.
+        let persisted = try store.relayStates()
+        if config.devices.contains(where: { $0.relay?.node == node }) {
+            let relayLayout = try RelayLayout(configuration: config, node: node)
+            let chip: any GPIOChip
+            if let given = s.chip {
+                chip = given
+            } else {
+                let selection = try GPIOBackend.open(option: s.gpio, configuredChip: relayLayout.chip, clock: s.clock)
+                if let warning = selection.warning { logger.warning("\(warning)") }
+                chip = selection.chip
+            }
+            let bank = try RelayBank(layout: relayLayout, chip: chip, clock: s.clock, persisted: persisted)
+            for decision in bank.powerOnDecisions { logger.info("power-on: \(decision)") }
+            relays = bank
+            self.chip = chip
+        } else {
+            relays = nil
+            chip = nil
+            logger.info("node \(node) has no relays")
+        }
+
+        // The broker: ours in-process, or the configured one.
+        if let override = s.brokerOverride {
+            broker = nil
+            brokerHost = override.host
+            brokerPort = override.port
+        } else {
+            switch config.mqtt.broker {
+            case .embedded(let host, let port):
+                var brokerConfiguration = HouseBroker.Configuration(host: host, port: s.embeddedPort ?? port)
+                brokerConfiguration.allowAnonymous = true
+                brokerConfiguration.maximumQueuedMessages = 10_000
+                brokerConfiguration.recordedMessageLimit = s.recordBrokerMessages
+                var brokerLogger = logger
+                brokerLogger.logLevel = .warning
+                brokerConfiguration.logger = brokerLogger
+                let started: HouseBroker
+                do {
+                    started = try await HouseBroker.start(brokerConfiguration)
+                } catch {
+                    throw DaemonError.startup("cannot start the embedded MQTT broker on \(host):\(s.embeddedPort ?? port): \(error) (is another broker running there? set mqtt.broker to its host, or another port)")
+                }
+                broker = started
+                brokerHost = host
+                brokerPort = started.port
+                logger.info("embedded MQTT broker listening on \(host):\(started.port)")
+            case .external(let host, let port):
+                broker = nil
+                brokerHost = host
+                brokerPort = port
+            }
+        }
+
+        var credentials: MQTTCredentials? = nil
+        if let user = config.mqtt.username {
+            let password: MQTTCredentials.PasswordSource =
+                config.mqtt.passwordFile.map { .file($0) } ?? config.mqtt.passwordEnv.map { .environment($0) } ?? .none
+            credentials = MQTTCredentials(username: user, password: password)
+        }
+        let tls = config.mqtt.tls.map {
+            MQTTTLSConfiguration(caFile: $0.caFile, certificateFile: $0.certFile, keyFile: $0.keyFile,
+                                 verifyPeer: $0.verify, verifyHostname: $0.verify)
+        }
+        let statusTopic = layout.nodeStatus(node: node)
+        let mqttConfiguration = MQTTConfiguration(
+            host: brokerHost, port: brokerPort, clientID: s.clientID ?? "housectl-\(node)",
+            // A persistent session: QoS 1 commands sent while the daemon is down wait at the broker.
+            cleanSession: false, keepAlive: .seconds(Int64(max(5, config.mqtt.keepalive))),
+            credentials: credentials, tls: tls,
+            lastWill: MQTTMessage(topic: statusTopic, string: "offline", qos: .atLeastOnce, retain: true),
+            birthMessage: MQTTMessage(topic: statusTopic, string: "online", qos: .atLeastOnce, retain: true),
+            reconnect: s.reconnect)
+        var mqttLogger = logger
+        mqttLogger.logLevel = max(logger.logLevel, .info)
+        client = try MQTTClient(configuration: mqttConfiguration, logger: mqttLogger)
+        logger.info("MQTT: \(mqttConfiguration)")
+
+        let driver: RelayBankDriver<C>? = relays.map { RelayBankDriver(bank: $0, configuration: config, node: node) }
+        service = HouseService(configuration: config, node: node, relays: driver,
+                               publisher: MQTTClientPublisher(client: client), clock: s.clock)
+        if let relays {
+            for (device, state) in await relays.states() { await service.noteState(device, state) }
+        }
+        let snapshot = try store.modes()
+        if let snapshot {
+            await service.restoreModes(snapshot)
+            logger.info("restored mode: \(await service.currentMode ?? "mixed")")
+        }
+        restoredMode = snapshot != nil && !(snapshot?.roomModes.isEmpty ?? true)
+
+        let matcher: PhraseMatcher?
+        if let phrases = s.phrases {
+            matcher = try PhraseMatcher(phraseSet: phrases, house: config)
+        } else {
+            matcher = nil
+        }
+        gateway = IntentGateway(configuration: config, service: service, store: store, client: client, layout: layout,
+                                matcher: matcher, clock: s.clock, logger: logger)
+        let runner = RoutineRunner(clock: s.clock, scheduler: RoutineScheduler(configuration: config),
+                                   lastActive: try store.lastActive())
+        self.runner = runner
+        await gateway.onModeSet { mode, duration in runner.modeWasSet(mode, duration: duration) }
+        // A temporary mode from before the restart: hand its remaining time to the runner.
+        if let at = snapshot?.revertAt, let mode = await service.currentMode {
+            let remaining = s.clock.now.duration(to: WallInstant(at))
+            runner.modeWasSet(mode, duration: remaining > .zero ? remaining : .milliseconds(1))
+        }
+        readiness = ReadySignal()
+    }
+
+    /// The services of this node, in start order (they stop in reverse order): the embedded
+    /// broker, the MQTT connection, the relays, the relay events, the routines, the topic API.
+    public var services: [ServiceGroupConfiguration.ServiceConfiguration] {
+        var list: [ServiceGroupConfiguration.ServiceConfiguration] = []
+        if let broker {
+            list.append(.init(service: EmbeddedBrokerService(broker: broker, logger: logger), serviceName: "broker"))
+        }
+        list.append(.init(service: MQTTConnectionService(client: client, statusTopic: layout.nodeStatus(node: node), logger: logger),
+                          serviceName: "mqtt"))
+        if let relays {
+            list.append(.init(service: RelayEventsService(bank: relays, gateway: gateway, store: store, clock: clock, logger: logger),
+                              successTerminationBehavior: .ignore, serviceName: "relay-events"))
+            list.append(.init(service: RelayService(bank: relays, logger: logger), serviceName: "relays"))
+        }
+        if isPrimary {
+            list.append(.init(service: RoutineService(runner: runner, gateway: gateway, store: store, restoredMode: restoredMode,
+                                                      logger: logger),
+                              successTerminationBehavior: .ignore, serviceName: "routines"))
+        }
+        let discovery = configuration.mqtt.discoveryPrefix.map {
+            HomeAssistantDiscovery(configuration: configuration, node: node, layout: layout, prefix: $0)
+        }
+        let relays = self.relays
+        let readiness = self.readiness
+        let logger = self.logger
+        let endpoint = "\(brokerHost):\(brokerPort)"
+        let primary = isPrimary
+        let base = layout.base
+        list.append(.init(service: TopicAPIService(
+            gateway: gateway, client: client, store: store, node: node, isPrimary: isPrimary, discovery: discovery,
+            relayStates: { await relays?.states() ?? [:] }, clock: clock, logger: logger,
+            onReady: {
+                logger.info("ready: connected to \(endpoint), topics under \(base)/\(primary ? "; try: housectl say \"good morning house\"" : "")")
+                readiness.fire()
+            }), serviceName: "topic-api"))
+        return list
+    }
+
+    /// Runs every service until SIGTERM/SIGINT (or `shutdown()`), then shuts down gracefully:
+    /// finishes the message in hand, applies the relays' shutdown policies, publishes `offline`,
+    /// stops the embedded broker and closes the database.
+    public func run(signals: [UnixSignal] = [.sigterm, .sigint]) async throws {
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: services, gracefulShutdownSignals: signals, logger: logger))
+        groupBox.set(group)
+        defer {
+            do { try store.saveLastActive(clock.now.date) } catch { logger.error("\(error)") }
+            do { try store.close() } catch { logger.error("\(error)") }
+            logger.info("stopped")
+        }
+        try await group.run()
+    }
+
+    private let groupBox = GroupBox()
+
+    /// Starts a graceful shutdown (as SIGTERM does).
+    public func shutdown() async {
+        await groupBox.get()?.triggerGracefulShutdown()
+    }
+
+    /// Returns once the controller is connected and has published its retained state.
+    public func waitUntilReady() async {
+        await readiness.wait()
+    }
+}
+
+/// Holds the running service group for `shutdown()`.
+private final class GroupBox: Sendable {
+    private let group = Mutex<ServiceGroup?>(nil)
+    func set(_ g: ServiceGroup) { group.withLock { $0 = g } }
+    func get() -> ServiceGroup? { group.withLock { $0 } }
+}
+
+import Synchronization

@@ -1,0 +1,56 @@
+import HouseCore
+import HouseGPIO
+import Logging
+import ServiceLifecycle
+
+/// Runs the relay bank's timers (pulse ends, max-on watchdog, interlock dead times, coalesced
+/// switches) until graceful shutdown, then applies each relay's shutdown policy and releases the
+/// lines.
+struct RelayService<C: Clock>: Service where C.Duration == Duration {
+    let bank: RelayBank<C>
+    let logger: Logger
+
+    func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await bank.run() }
+            try? await gracefulShutdown()
+            let outcomes = await bank.shutdown()
+            for o in outcomes { logger.info("shutdown: \(o)") }
+            await group.waitForAll()
+        }
+    }
+}
+
+/// Follows what the relays do (on command, at the end of a pulse, by the watchdog, for an
+/// interlock, at shutdown): saves each state for `power_on: restore`, tells the house service,
+/// publishes the retained state and fires device-state rules. Ends when the bank shuts down.
+struct RelayEventsService<C: Clock>: Service where C.Duration == Duration {
+    let bank: RelayBank<C>
+    let gateway: IntentGateway
+    let store: StateStore
+    let clock: any WallClock
+    let logger: Logger
+
+    func run() async throws {
+        let configuration = gateway.configuration
+        for await event in bank.events {
+            switch event {
+            case .switched(let device, let state, let cause):
+                do { try store.saveRelayState(device: device, state: state, at: clock.now.date) } catch { logger.error("\(error)") }
+                await gateway.service.noteState(device, state)
+                if let d = configuration.device(id: device) {
+                    await gateway.publish(gateway.layout.deviceState(room: d.room, device: device), state.rawValue, retain: true)
+                }
+                if cause != .command { logger.info("\(event)") }
+                await gateway.deviceStateChanged(device, to: state)
+            case .watchdog:
+                logger.warning("\(event)")
+                await gateway.publish(gateway.layout.events, IntentGateway.json(["event": "watchdog", "text": event.description]), retain: false)
+            case .cancelled:
+                logger.info("\(event)")
+            case .failed:
+                logger.error("\(event)")
+            }
+        }
+    }
+}

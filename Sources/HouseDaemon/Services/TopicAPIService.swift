@@ -1,0 +1,266 @@
+import Foundation
+import HouseCore
+import HouseMQTT
+import Logging
+import ServiceLifecycle
+
+/// The MQTT topic API: device `set` topics of this node's relays, and on the primary node the
+/// mode, intent requests, remote devices' state topics and the rules' topics; Home Assistant
+/// discovery (re-sent when Home Assistant comes online, stale entities cleared). After every
+/// (re)connect it publishes the retained state again.
+///
+/// On graceful shutdown it stops taking messages; a message being handled is finished first.
+struct TopicAPIService: Service {
+    let gateway: IntentGateway
+    let client: MQTTClient
+    let store: StateStore
+    let node: String
+    let isPrimary: Bool
+    let discovery: HomeAssistantDiscovery?
+    let relayStates: @Sendable () async -> [String: DeviceState]
+    let clock: any WallClock
+    let logger: Logger
+    /// Repeated command ids within this window are ignored.
+    let commandWindow: Duration = .seconds(600)
+    /// Called once the first connect's state has been published.
+    let onReady: @Sendable () -> Void
+
+    var configuration: HouseConfiguration { gateway.configuration }
+    var layout: TopicLayout { gateway.layout }
+
+    /// The devices whose `set` topic this node answers.
+    var ownedDevices: [Device] {
+        configuration.devices.filter { d in
+            switch d.endpoint {
+            case .relay(let ref): ref.node == node
+            case .mqtt, .none: isPrimary
+            }
+        }
+    }
+
+    func run() async throws {
+        var subscriptions: [(MQTTSubscription, Handler)] = []
+        for device in ownedDevices {
+            let topic = layout.deviceSet(room: device.room, device: device.id)
+            subscriptions.append((try await client.subscribe(to: topic, qos: .atLeastOnce), .deviceSet(device)))
+        }
+        if isPrimary {
+            subscriptions.append((try await client.subscribe(to: layout.modeSet, qos: .atLeastOnce), .modeSet))
+            subscriptions.append((try await client.subscribe(to: layout.intentRequest, qos: .atLeastOnce), .intentRequest))
+            subscriptions.append((try await client.subscribe(to: "\(layout.base)/+/+/state", qos: .atLeastOnce), .peerState))
+            for device in configuration.devices {
+                if case .mqtt(let endpoint) = device.endpoint, let topic = endpoint.stateTopic {
+                    subscriptions.append((try await client.subscribe(to: topic, qos: .atLeastOnce), .remoteState(device, endpoint)))
+                }
+            }
+            for filter in gateway.ruleTopics {
+                subscriptions.append((try await client.subscribe(to: filter, qos: .atLeastOnce), .rule))
+            }
+        }
+        if let discovery {
+            subscriptions.append((try await client.subscribe(to: discovery.statusTopic, qos: .atLeastOnce), .homeAssistantStatus))
+            subscriptions.append((try await client.subscribe(to: discovery.ownTopicsFilter, qos: .atLeastOnce), .discoveryEcho))
+        }
+        let states = client.connectionStates()
+
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var first = true
+                for await state in states {
+                    guard case .connected = state else { continue }
+                    await publishRetainedState()
+                    if first {
+                        first = false
+                        onReady()
+                    }
+                }
+            }
+            for (subscription, handler) in subscriptions {
+                group.addTask {
+                    do {
+                        for try await message in subscription {
+                            await handle(message, with: handler)
+                        }
+                    } catch {
+                        logger.debug("subscription \(subscription.filter) ended: \(error)")
+                    }
+                }
+            }
+            // Graceful shutdown ends the loops; a message being handled is finished first, as
+            // handlers do not stop half-way on cancellation.
+            group.addTask { try? await gracefulShutdown() }
+            await group.next()
+            group.cancelAll()
+        }
+        for (subscription, _) in subscriptions { try? await client.unsubscribe(subscription) }
+    }
+
+    enum Handler: Sendable {
+        case deviceSet(Device)
+        case modeSet
+        case intentRequest
+        case peerState
+        case remoteState(Device, MQTTDeviceEndpoint)
+        case rule
+        case homeAssistantStatus
+        case discoveryEcho
+    }
+
+    func handle(_ message: MQTTMessage, with handler: Handler) async {
+        switch handler {
+        case .deviceSet(let device): await deviceSet(message, device)
+        case .modeSet: await modeSet(message)
+        case .intentRequest: await intentRequest(message)
+        case .peerState: await peerState(message)
+        case .remoteState(let device, let endpoint): await remoteState(message, device, endpoint)
+        case .rule: await gateway.mqttMessage(message)
+        case .homeAssistantStatus:
+            if message.string?.trimmingCharacters(in: .whitespacesAndNewlines) == "online" {
+                logger.info("Home Assistant is online: sending discovery again")
+                await publishDiscovery()
+            }
+        case .discoveryEcho:
+            guard let discovery, !message.payload.isEmpty else { return }
+            for clear in discovery.clearing(stale: [message.topic]) {
+                logger.info("clearing discovery of a removed device: \(clear.topic)")
+                await gateway.publish(clear.topic, clear.payload, retain: true)
+            }
+        }
+    }
+
+    // MARK: Commands
+
+    private func refuseRetained(_ message: MQTTMessage) -> Bool {
+        guard message.retain else { return false }
+        logger.warning("refused a retained command on \(message.topic): retained commands are never obeyed (clear it with an empty retained message)")
+        return true
+    }
+
+    /// False when the command id was seen within the window (a repeat, ignored).
+    private func isNew(_ id: String?, topic: String) -> Bool {
+        guard let id else { return true }
+        let now = clock.now
+        do {
+            if try store.markCommandSeen(id, at: now.date, windowStart: now.advanced(by: .zero - commandWindow).date) { return true }
+        } catch {
+            logger.error("\(error)")
+            return true
+        }
+        logger.info("ignored repeated command id \(id) on \(topic)")
+        return false
+    }
+
+    private func deviceSet(_ message: MQTTMessage, _ device: Device) async {
+        guard !refuseRetained(message) else { return }
+        let command: DeviceSetCommand
+        do {
+            command = try CommandPayloadParser.deviceCommand(message.payload, topic: message.topic)
+        } catch {
+            logger.warning("refused: \(error)")
+            if let target = CommandPayloadParser.replyTarget(message.payload, layout: layout) {
+                await reply(IntentReply(id: target.id, error: error.description), to: target.topic)
+            }
+            return
+        }
+        guard isNew(command.id, topic: message.topic) else { return }
+        let intent = HouseIntent.control(HouseControlIntent(room: device.room, action: command.action, device: device.id))
+        let outcome = await gateway.process(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed),
+                                            requestID: command.id)
+        if outcome.status == .needsConfirmation {
+            logger.warning("\(device.id) needs confirmation: send {\"state\":\"\(command.action.rawValue.uppercased())\",\"confirm\":true}")
+        }
+        if let replyTo = command.replyTo {
+            await reply(IntentReply(id: command.id ?? UUID().uuidString, outcomes: [outcome]), to: replyTo)
+        }
+    }
+
+    private func modeSet(_ message: MQTTMessage) async {
+        guard !refuseRetained(message) else { return }
+        let command: ModeSetCommand
+        do {
+            command = try CommandPayloadParser.modeCommand(message.payload, topic: message.topic)
+        } catch {
+            logger.warning("refused: \(error)")
+            if let target = CommandPayloadParser.replyTarget(message.payload, layout: layout) {
+                await reply(IntentReply(id: target.id, error: error.description), to: target.topic)
+            }
+            return
+        }
+        guard isNew(command.id, topic: message.topic) else { return }
+        let outcome = await gateway.process(
+            .setMode(SetHouseModeIntent(mode: command.mode, duration: command.duration, rooms: command.rooms)),
+            source: .mqtt, requestID: command.id)
+        if let replyTo = command.replyTo {
+            await reply(IntentReply(id: command.id ?? UUID().uuidString, outcomes: [outcome]), to: replyTo)
+        }
+    }
+
+    private func intentRequest(_ message: MQTTMessage) async {
+        guard !refuseRetained(message) else { return }
+        let request: IntentRequest
+        do {
+            request = try CommandPayloadParser.intentRequest(message.payload, topic: message.topic)
+        } catch {
+            logger.warning("refused: \(error)")
+            if let target = CommandPayloadParser.replyTarget(message.payload, layout: layout) {
+                await reply(IntentReply(id: target.id, error: error.description), to: target.topic)
+            }
+            return
+        }
+        guard isNew(request.id, topic: message.topic) else { return }
+        let answer = await gateway.answer(request)
+        await reply(answer, to: request.replyTo ?? layout.intentResponse(id: request.id))
+    }
+
+    private func reply(_ reply: IntentReply, to topic: String) async {
+        await gateway.publish(topic, reply.json, retain: false)
+    }
+
+    // MARK: State from elsewhere
+
+    /// Another node's relay state (and our own, echoed): keeps the primary's view complete.
+    private func peerState(_ message: MQTTMessage) async {
+        let parts = message.topic.split(separator: "/")
+        guard parts.count >= 2, let device = configuration.device(id: String(parts[parts.count - 2])),
+              let text = message.string, let state = DeviceState(rawValue: text.trimmingCharacters(in: .whitespaces))
+        else { return }
+        if let ref = device.relay, ref.node == node { return }
+        let old = await gateway.service.state(of: device.id)
+        await gateway.service.noteState(device.id, state)
+        if old != state && !message.retain { await gateway.deviceStateChanged(device.id, to: state) }
+    }
+
+    /// A device that lives elsewhere reported its state: follow it and mirror it on our state topic.
+    private func remoteState(_ message: MQTTMessage, _ device: Device, _ endpoint: MQTTDeviceEndpoint) async {
+        let text = message.string?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let state: DeviceState
+        if text == endpoint.payloadOn { state = .on } else if text == endpoint.payloadOff { state = .off } else {
+            logger.debug("\(device.id): state payload \(text.prefix(40)) is neither \(endpoint.payloadOn) nor \(endpoint.payloadOff)")
+            return
+        }
+        let old = await gateway.service.state(of: device.id)
+        await gateway.service.noteState(device.id, state)
+        await gateway.publish(layout.deviceState(room: device.room, device: device.id), state.rawValue, retain: true)
+        if old != state && !message.retain { await gateway.deviceStateChanged(device.id, to: state) }
+    }
+
+    // MARK: Retained state
+
+    func publishRetainedState() async {
+        let states = await relayStates()
+        for (id, state) in states.sorted(by: { $0.key < $1.key }) {
+            if let d = configuration.device(id: id) {
+                await gateway.publish(layout.deviceState(room: d.room, device: id), state.rawValue, retain: true)
+            }
+        }
+        if isPrimary { await gateway.publishMode() }
+        await publishDiscovery()
+    }
+
+    func publishDiscovery() async {
+        guard let discovery else { return }
+        for message in discovery.messages() {
+            await gateway.publish(message.topic, message.payload, retain: true)
+        }
+    }
+}
