@@ -1,0 +1,219 @@
+/// The compiled form of a phrase set: one token-level NFA for all templates (Thompson
+/// construction, built backwards so nothing is patched), slot lists as token tries, and
+/// precomputed epsilon closures. Matching simulates the set of live states position by position,
+/// so time is bounded by (words x states), never exponential.
+struct PhraseAutomaton: Sendable {
+    enum Kind: UInt8, Sendable { case split, word, list, accept }
+
+    /// A compiled template: where it came from and the fixed slots it adds.
+    struct Template: Sendable {
+        var intent: String
+        var sentence: String
+        var fixedSlots: [String: String]
+    }
+
+    /// A slot list: a trie of token ids, or a built-in parser.
+    enum ListMatcher: Sendable {
+        case trie(PhraseTrie)
+        case number
+        case duration
+    }
+
+    // Nodes, struct-of-arrays.
+    var kinds: [Kind] = []
+    /// word: token id; list: list index; accept: template index.
+    var args: [Int32] = []
+    /// list: slot index.
+    var slotsOf: [Int32] = []
+    /// word/list: the node after.
+    var nexts: [Int32] = []
+    /// split: the nodes it leads to.
+    var edges: [[Int32]] = []
+    /// Epsilon closure of each node: the non-split nodes reachable without consuming a word.
+    var closureOffset: [Int32] = []
+    var closureCount: [Int32] = []
+    var closurePool: [Int32] = []
+    var root: Int32 = 0
+
+    var vocabulary: [String: Int32] = [:]
+    var slotNames: [String] = []
+    var slotIndex: [String: Int32] = [:]
+    var listNames: [String] = []
+    var lists: [ListMatcher] = []
+    var templates: [Template] = []
+
+    init(_ set: PhraseSet, extraLists: [String: PhraseList]) throws(PhraseError) {
+        var allLists = set.lists
+        allLists.merge(extraLists) { _, new in new }
+        var listIndex: [String: Int32] = [:]
+        var rules: [String: PhraseExpression] = [:]
+        for (name, text) in set.expansionRules {
+            rules[name] = try PhraseExpression.parse(text)
+        }
+        var starts: [Int32] = []
+        for group in set.groups {
+            for sentence in group.sentences {
+                let expr = try PhraseExpression.parse(sentence)
+                let templateIndex = Int32(templates.count)
+                templates.append(Template(intent: group.intent, sentence: sentence, fixedSlots: group.slots))
+                let accept = addNode(.accept, arg: templateIndex)
+                var expanding: [String] = []
+                let start = try compile(expr, next: accept, sentence: sentence, rules: rules, expanding: &expanding,
+                                        lists: allLists, listIndex: &listIndex)
+                starts.append(start)
+            }
+        }
+        root = addNode(.split)
+        edges[Int(root)] = starts
+        computeClosures()
+    }
+
+    private mutating func addNode(_ kind: Kind, arg: Int32 = -1, slot: Int32 = -1, next: Int32 = -1) -> Int32 {
+        kinds.append(kind)
+        args.append(arg)
+        slotsOf.append(slot)
+        nexts.append(next)
+        edges.append([])
+        return Int32(kinds.count - 1)
+    }
+
+    mutating func token(_ word: String) -> Int32 {
+        if let id = vocabulary[word] { return id }
+        let id = Int32(vocabulary.count)
+        vocabulary[word] = id
+        return id
+    }
+
+    private mutating func compile(
+        _ expr: PhraseExpression, next: Int32, sentence: String, rules: [String: PhraseExpression],
+        expanding: inout [String], lists: [String: PhraseList], listIndex: inout [String: Int32]
+    ) throws(PhraseError) -> Int32 {
+        switch expr {
+        case .words(let words):
+            var node = next
+            for w in words.reversed() { node = addNode(.word, arg: token(w), next: node) }
+            return node
+        case .sequence(let items):
+            var node = next
+            for item in items.reversed() {
+                node = try compile(item, next: node, sentence: sentence, rules: rules, expanding: &expanding,
+                                   lists: lists, listIndex: &listIndex)
+            }
+            return node
+        case .alternatives(let alternatives):
+            var targets: [Int32] = []
+            for alt in alternatives {
+                targets.append(try compile(alt, next: next, sentence: sentence, rules: rules, expanding: &expanding,
+                                           lists: lists, listIndex: &listIndex))
+            }
+            let split = addNode(.split)
+            edges[Int(split)] = targets
+            return split
+        case .optional(let inner):
+            let body = try compile(inner, next: next, sentence: sentence, rules: rules, expanding: &expanding,
+                                   lists: lists, listIndex: &listIndex)
+            let split = addNode(.split)
+            edges[Int(split)] = [body, next]
+            return split
+        case .list(let list, let slot):
+            let index: Int32
+            if let known = listIndex[list] {
+                index = known
+            } else {
+                let matcher: ListMatcher
+                if let values = lists[list] {
+                    var trie = PhraseTrie()
+                    for v in values.values {
+                        let ids = PhraseNormalizer.tokens(v.spoken).map { token($0) }
+                        trie.insert(ids, value: v.value)
+                    }
+                    matcher = .trie(trie)
+                } else if list == "number" {
+                    matcher = .number
+                } else if list == "duration" {
+                    matcher = .duration
+                } else {
+                    throw .unknownList(name: list, template: sentence)
+                }
+                index = Int32(self.lists.count)
+                self.lists.append(matcher)
+                listNames.append(list)
+                listIndex[list] = index
+            }
+            let slotID: Int32
+            if let s = slotIndex[slot] {
+                slotID = s
+            } else {
+                slotID = Int32(slotNames.count)
+                slotNames.append(slot)
+                slotIndex[slot] = slotID
+            }
+            return addNode(.list, arg: index, slot: slotID, next: next)
+        case .rule(let name):
+            guard let body = rules[name] else { throw .unknownRule(name: name, template: sentence) }
+            if expanding.contains(name) { throw .recursiveRule(name: name) }
+            expanding.append(name)
+            defer { expanding.removeLast() }
+            return try compile(body, next: next, sentence: sentence, rules: rules, expanding: &expanding,
+                               lists: lists, listIndex: &listIndex)
+        }
+    }
+
+    private mutating func computeClosures() {
+        let count = kinds.count
+        closureOffset = Array(repeating: 0, count: count)
+        closureCount = Array(repeating: 0, count: count)
+        var seen = Array(repeating: -1, count: count)
+        var stack: [Int32] = []
+        for node in 0..<count {
+            closureOffset[node] = Int32(closurePool.count)
+            stack.removeAll(keepingCapacity: true)
+            stack.append(Int32(node))
+            while let n = stack.popLast() {
+                if seen[Int(n)] == node { continue }
+                seen[Int(n)] = node
+                if kinds[Int(n)] == .split {
+                    for e in edges[Int(n)].reversed() { stack.append(e) }
+                } else {
+                    closurePool.append(n)
+                }
+            }
+            closureCount[node] = Int32(closurePool.count) - closureOffset[node]
+        }
+    }
+}
+
+/// A token trie for one slot list.
+struct PhraseTrie: Sendable {
+    var children: [[Int32: Int32]] = [[:]]
+    /// Value at each node, nil when no entry ends there. The first value wins for a spoken form.
+    var values: [String?] = [nil]
+
+    mutating func insert(_ tokens: [Int32], value: String) {
+        guard !tokens.isEmpty else { return }
+        var node: Int32 = 0
+        for t in tokens {
+            if let child = children[Int(node)][t] {
+                node = child
+            } else {
+                let child = Int32(children.count)
+                children.append([:])
+                values.append(nil)
+                children[Int(node)][t] = child
+                node = child
+            }
+        }
+        if values[Int(node)] == nil { values[Int(node)] = value }
+    }
+
+    /// Every entry that starts at `start`: (end, value).
+    func matches(_ ids: [Int32], from start: Int, into result: inout [(end: Int, value: String)]) {
+        var node: Int32 = 0
+        var i = start
+        while i < ids.count, let child = children[Int(node)][ids[i]] {
+            node = child
+            i += 1
+            if let v = values[Int(node)] { result.append((i, v)) }
+        }
+    }
+}

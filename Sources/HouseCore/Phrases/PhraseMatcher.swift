@@ -1,0 +1,245 @@
+/// Turns what people type ("bedroom lights off", "we're out for two hours") into ranked, typed
+/// house intents.
+///
+/// Compile once from a `PhraseSet` (hassil templates) and a house (which fills the `room`,
+/// `device`, `devices`, `mode` and `routine` lists), then call `interpret(_:)` as often as needed,
+/// from any thread. Matching is a set-of-states simulation over one token-level automaton:
+/// linear in the words typed, whatever the templates.
+public struct PhraseMatcher: Sendable {
+    /// The templates this matcher was compiled from.
+    public let phraseSet: PhraseSet
+    /// All slot lists, the phrase file's and the house's (built-ins `number` and `duration` excluded).
+    public let lists: [String: PhraseList]
+    let automaton: PhraseAutomaton
+    let examples: [(text: String, tokens: [String])]
+
+    /// The most words a single command may have; longer text is refused rather than matched slowly.
+    public static let maxWords = 200
+    /// Live threads kept per automaton state and position; bounds pathological templates.
+    static let maxThreadsPerState: UInt8 = 32
+
+    /// Compiles `phraseSet` with the house's slot lists.
+    public init(phraseSet: PhraseSet, house: HouseConfiguration) throws(PhraseError) {
+        try self.init(phraseSet: phraseSet, lists: PhraseVocabulary.lists(for: house))
+    }
+
+    /// Compiles `phraseSet` with extra slot lists (overriding the file's by name).
+    public init(phraseSet: PhraseSet, lists extra: [String: PhraseList]) throws(PhraseError) {
+        self.phraseSet = phraseSet
+        var all = phraseSet.lists
+        all.merge(extra) { _, new in new }
+        self.lists = all
+        self.automaton = try PhraseAutomaton(phraseSet, extraLists: extra)
+        var examples: [(String, [String])] = []
+        var seen: Set<String> = []
+        let sampler = try PhraseSampler(phraseSet: phraseSet, lists: all)
+        for template in automaton.templates {
+            for tokens in sampler.expansions(of: template.sentence, limit: 24) {
+                let text = tokens.joined(separator: " ")
+                if seen.insert(text).inserted { examples.append((text, tokens)) }
+            }
+        }
+        self.examples = examples
+    }
+
+    /// Interprets a line of text: one command, or several joined by "and".
+    ///
+    /// The whole text is tried first, so an "and" inside a name ("bed and breakfast room") or a
+    /// duration ("an hour and a half") stays whole; otherwise the text is split at the "and"s
+    /// that leave every part understood.
+    /// `suggest: false` skips computing the closest phrases when nothing matches.
+    public func interpret(_ text: String, suggest: Bool = true) -> PhraseInterpretation {
+        let words = PhraseNormalizer.tokens(text)
+        let normalized = words.joined(separator: " ")
+        guard !words.isEmpty else { return .noMatch(text: normalized, suggestions: suggestions(for: [])) }
+        guard words.count <= Self.maxWords else { return .noMatch(text: normalized, suggestions: []) }
+        let ids = words.map { automaton.vocabulary[$0] ?? -1 }
+        let whole = candidates(ids: ids, words: words)
+        if !whole.isEmpty { return .commands([PhraseCommand(text: normalized, candidates: whole)]) }
+
+        let ands = words.indices.filter { words[$0] == "and" }
+        if !ands.isEmpty {
+            var memo: [Int: [PhraseCommand]?] = [:]
+            func cover(_ start: Int) -> [PhraseCommand]? {
+                if let known = memo[start] { return known }
+                var result: [PhraseCommand]? = nil
+                for cut in ands where cut > start {
+                    let part = candidates(ids: Array(ids[start..<cut]), words: Array(words[start..<cut]))
+                    guard !part.isEmpty else { continue }
+                    let restIDs = Array(ids[(cut + 1)...])
+                    let restWords = Array(words[(cut + 1)...])
+                    let restWhole = restWords.isEmpty ? [] : candidates(ids: restIDs, words: restWords)
+                    let head = PhraseCommand(text: words[start..<cut].joined(separator: " "), candidates: part)
+                    if !restWhole.isEmpty {
+                        result = [head, PhraseCommand(text: restWords.joined(separator: " "), candidates: restWhole)]
+                        break
+                    }
+                    if let tail = cover(cut + 1) {
+                        result = [head] + tail
+                        break
+                    }
+                }
+                memo[start] = .some(result)
+                return result
+            }
+            if let commands = cover(0) { return .commands(commands) }
+        }
+        return .noMatch(text: normalized, suggestions: suggest ? suggestions(for: words) : [])
+    }
+
+    /// The best whole-text match as (intent name, slots), without splitting at "and"; what
+    /// hassil's `recognize` answers, for comparisons.
+    public func bestMatch(_ text: String) -> (intent: String, slots: [String: String])? {
+        let words = PhraseNormalizer.tokens(text)
+        guard !words.isEmpty, words.count <= Self.maxWords else { return nil }
+        let ids = words.map { automaton.vocabulary[$0] ?? -1 }
+        guard let best = candidates(ids: ids, words: words).first else { return nil }
+        return (best.intentName, best.slots)
+    }
+
+    /// The closest phrases this matcher knows to `text` (examples generated from the templates),
+    /// best first.
+    public func suggestions(for text: String, limit: Int = 3) -> [String] {
+        suggestions(for: PhraseNormalizer.tokens(text), limit: limit)
+    }
+
+    func suggestions(for words: [String], limit: Int = 3) -> [String] {
+        if words.isEmpty { return Array(examples.prefix(limit).map(\.text)) }
+        var scored: [(distance: Int, text: String)] = []
+        scored.reserveCapacity(examples.count)
+        for example in examples {
+            scored.append((Self.editDistance(words, example.tokens), example.text))
+        }
+        scored.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.text.count < $1.text.count }
+        return Array(scored.prefix(limit).map(\.text))
+    }
+
+    /// Word-level Levenshtein distance.
+    static func editDistance(_ a: [String], _ b: [String]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = Array(repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    /// Ranked candidates for one command's words: best score first, one per distinct intent.
+    func candidates(ids: [Int32], words: [String]) -> [PhraseCandidate] {
+        var raw = match(ids: ids, words: words)
+        raw.sort { $0.score > $1.score }
+        var result: [PhraseCandidate] = []
+        var seen: [PhraseCandidate] = []
+        for candidate in raw {
+            if seen.contains(where: { $0.intentName == candidate.intentName && $0.slots == candidate.slots }) { continue }
+            seen.append(candidate)
+            if let intent = candidate.intent, result.contains(where: { $0.intent == intent }) { continue }
+            result.append(candidate)
+        }
+        return result
+    }
+
+    private struct Thread {
+        var node: Int32
+        var caps: Int32
+        var literals: Int16
+        var slots: Int16
+    }
+
+    private struct Capture {
+        var slot: Int32
+        var value: String
+        var parent: Int32
+    }
+
+    /// Every complete match of the words, unranked.
+    func match(ids: [Int32], words: [String]) -> [PhraseCandidate] {
+        let a = automaton
+        let n = ids.count
+        var agenda = [[Thread]](repeating: [], count: n + 1)
+        var captures: [Capture] = []
+        var stamp = [Int32](repeating: -1, count: a.kinds.count)
+        var count = [UInt8](repeating: 0, count: a.kinds.count)
+        var found: [(template: Int32, caps: Int32, score: Int)] = []
+        var listHits: [(end: Int, value: String)] = []
+        var seen = Set<Int64>()
+
+        func push(_ node: Int32, caps: Int32, literals: Int16, slots: Int16, at p: Int) {
+            let offset = Int(a.closureOffset[Int(node)])
+            let end = offset + Int(a.closureCount[Int(node)])
+            var i = offset
+            while i < end {
+                agenda[p].append(Thread(node: a.closurePool[i], caps: caps, literals: literals, slots: slots))
+                i += 1
+            }
+        }
+
+        push(a.root, caps: -1, literals: 0, slots: 0, at: 0)
+        for p in 0...n {
+            if agenda[p].isEmpty { continue }
+            let threads = agenda[p]
+            agenda[p] = []
+            seen.removeAll(keepingCapacity: true)
+            for t in threads {
+                let node = Int(t.node)
+                let key = Int64(t.node) << 32 | Int64(UInt32(bitPattern: t.caps))
+                guard seen.insert(key).inserted else { continue }
+                if stamp[node] != Int32(p) { stamp[node] = Int32(p); count[node] = 0 }
+                guard count[node] < Self.maxThreadsPerState else { continue }
+                count[node] += 1
+                switch a.kinds[node] {
+                case .word:
+                    if p < n, ids[p] == a.args[node] {
+                        push(a.nexts[node], caps: t.caps, literals: t.literals + 1, slots: t.slots, at: p + 1)
+                    }
+                case .list:
+                    guard p < n else { continue }
+                    listHits.removeAll(keepingCapacity: true)
+                    switch a.lists[Int(a.args[node])] {
+                    case .trie(let trie):
+                        trie.matches(ids, from: p, into: &listHits)
+                    case .number:
+                        for hit in PhraseSpokenNumbers.numbers(words, from: p) { listHits.append((hit.end, String(hit.value))) }
+                    case .duration:
+                        for hit in PhraseSpokenNumbers.durations(words, from: p)
+                        where !listHits.contains(where: { $0.end == hit.end && $0.value == String(hit.seconds) }) {
+                            listHits.append((hit.end, String(hit.seconds)))
+                        }
+                    }
+                    for hit in listHits where hit.end <= n {
+                        captures.append(Capture(slot: a.slotsOf[node], value: hit.value, parent: t.caps))
+                        push(a.nexts[node], caps: Int32(captures.count - 1), literals: t.literals, slots: t.slots + 1, at: hit.end)
+                    }
+                case .accept:
+                    if p == n { found.append((a.args[node], t.caps, Int(t.literals) * 100 + 99 - Int(t.slots))) }
+                case .split:
+                    continue
+                }
+            }
+        }
+
+        return found.map { hit in
+            let template = a.templates[Int(hit.template)]
+            var slots: [String: String] = [:]
+            var c = hit.caps
+            while c >= 0 {
+                let capture = captures[Int(c)]
+                let name = a.slotNames[Int(capture.slot)]
+                if slots[name] == nil { slots[name] = capture.value }
+                c = capture.parent
+            }
+            for (name, value) in template.fixedSlots where slots[name] == nil { slots[name] = value }
+            return PhraseCandidate(
+                intentName: template.intent, slots: slots,
+                intent: PhraseIntentBuilder.intent(name: template.intent, slots: slots),
+                template: template.sentence, score: hit.score)
+        }
+    }
+}
