@@ -7,6 +7,6 @@ struct Housectl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "housectl",
         abstract: "A smart-home controller for the Raspberry Pi: relays, MQTT, routines and shortcut phrases.",
-        subcommands: []
+        subcommands: [PhraseBenchCommand.self]
     )
 }

@@ -17,8 +17,9 @@ public indirect enum PhraseExpression: Sendable, Equatable {
     case rule(String)
 
     /// Parses one hassil sentence template.
-    public static func parse(_ template: String) throws(PhraseError) -> PhraseExpression {
-        var parser = PhraseTemplateParser(template)
+    /// With `normalizing: false` words are kept as written (split at spaces), for generating text.
+    public static func parse(_ template: String, normalizing: Bool = true) throws(PhraseError) -> PhraseExpression {
+        var parser = PhraseTemplateParser(template, normalizing: normalizing)
         return try parser.parseTemplate()
     }
 }
@@ -28,9 +29,11 @@ struct PhraseTemplateParser {
     private let source: String
     private let chars: [Character]
     private var index = 0
+    private let normalizing: Bool
 
-    init(_ source: String) {
+    init(_ source: String, normalizing: Bool = true) {
         self.source = source
+        self.normalizing = normalizing
         self.chars = Array(source)
     }
 
@@ -88,7 +91,7 @@ struct PhraseTemplateParser {
         var items: [PhraseExpression] = []
         var text = ""
         func flush() {
-            let tokens = PhraseNormalizer.tokens(text)
+            let tokens = normalizing ? PhraseNormalizer.tokens(text) : text.split(separator: " ").map(String.init)
             if !tokens.isEmpty { items.append(.words(tokens)) }
             text = ""
         }

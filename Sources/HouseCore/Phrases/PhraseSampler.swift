@@ -2,6 +2,8 @@
 /// (for "closest phrase" suggestions and tests), or random ones (for the benchmark corpus).
 public struct PhraseSampler: Sendable {
     let rules: [String: PhraseExpression]
+    /// The rules with words as written, for `random`.
+    let rawRules: [String: PhraseExpression]
     let lists: [String: PhraseList]
 
     /// Example words for the built-in lists.
@@ -12,8 +14,13 @@ public struct PhraseSampler: Sendable {
 
     public init(phraseSet: PhraseSet, lists: [String: PhraseList]) throws(PhraseError) {
         var rules: [String: PhraseExpression] = [:]
-        for (name, text) in phraseSet.expansionRules { rules[name] = try PhraseExpression.parse(text) }
+        var rawRules: [String: PhraseExpression] = [:]
+        for (name, text) in phraseSet.expansionRules {
+            rules[name] = try PhraseExpression.parse(text)
+            rawRules[name] = try PhraseExpression.parse(text, normalizing: false)
+        }
         self.rules = rules
+        self.rawRules = rawRules
         self.lists = lists
     }
 
@@ -59,7 +66,7 @@ public struct PhraseSampler: Sendable {
     /// One random expansion of a template: each alternative, optional part and list value chosen
     /// with `random`, as text.
     public func random(of sentence: String, using random: inout some RandomNumberGenerator) -> String {
-        guard let expr = try? PhraseExpression.parse(sentence) else { return "" }
+        guard let expr = try? PhraseExpression.parse(sentence, normalizing: false) else { return "" }
         var words: [String] = []
         walk(expr, into: &words, random: &random, depth: 0)
         return words.joined(separator: " ")
@@ -70,7 +77,7 @@ public struct PhraseSampler: Sendable {
         switch expr {
         case .words(let w): words += w
         case .list(let list, _): words.append(samples(of: list).randomElement(using: &random)!)
-        case .rule(let name): if let r = rules[name] { walk(r, into: &words, random: &random, depth: depth + 1) }
+        case .rule(let name): if let r = rawRules[name] { walk(r, into: &words, random: &random, depth: depth + 1) }
         case .optional(let inner): if Bool.random(using: &random) { walk(inner, into: &words, random: &random, depth: depth + 1) }
         case .alternatives(let alts): walk(alts.randomElement(using: &random)!, into: &words, random: &random, depth: depth + 1)
         case .sequence(let items): for item in items { walk(item, into: &words, random: &random, depth: depth + 1) }
