@@ -75,6 +75,7 @@ public enum PhraseBenchmark {
             "intents": intents,
             "lists": lists,
             "expansion_rules": matcher.phraseSet.expansionRules,
+            "skip_words": matcher.phraseSet.skipWords,
         ]
         return try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys])
     }

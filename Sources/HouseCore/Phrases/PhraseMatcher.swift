@@ -12,6 +12,8 @@ public struct PhraseMatcher: Sendable {
     public let lists: [String: PhraseList]
     let automaton: PhraseAutomaton
     let examples: [(text: String, tokens: [String])]
+    /// Skip words as token sequences, longest first.
+    let skipWords: [[String]]
 
     /// The most words a single command may have; longer text is refused rather than matched slowly.
     public static let maxWords = 200
@@ -40,6 +42,24 @@ public struct PhraseMatcher: Sendable {
             }
         }
         self.examples = examples
+        self.skipWords = phraseSet.skipWords.map(PhraseNormalizer.tokens).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+    }
+
+    /// The normalised words of `text` without skip words.
+    func words(_ text: String) -> [String] {
+        let tokens = PhraseNormalizer.tokens(text)
+        guard !skipWords.isEmpty else { return tokens }
+        var result: [String] = []
+        result.reserveCapacity(tokens.count)
+        var i = 0
+        outer: while i < tokens.count {
+            for skip in skipWords where i + skip.count <= tokens.count && tokens[i] == skip[0] {
+                if tokens[i..<(i + skip.count)].elementsEqual(skip) { i += skip.count; continue outer }
+            }
+            result.append(tokens[i])
+            i += 1
+        }
+        return result
     }
 
     /// Interprets a line of text: one command, or several joined by "and".
@@ -49,7 +69,7 @@ public struct PhraseMatcher: Sendable {
     /// that leave every part understood.
     /// `suggest: false` skips computing the closest phrases when nothing matches.
     public func interpret(_ text: String, suggest: Bool = true) -> PhraseInterpretation {
-        let words = PhraseNormalizer.tokens(text)
+        let words = words(text)
         let normalized = words.joined(separator: " ")
         guard !words.isEmpty else { return .noMatch(text: normalized, suggestions: suggestions(for: [])) }
         guard words.count <= Self.maxWords else { return .noMatch(text: normalized, suggestions: []) }
@@ -90,7 +110,7 @@ public struct PhraseMatcher: Sendable {
     /// The best whole-text match as (intent name, slots), without splitting at "and"; what
     /// hassil's `recognize` answers, for comparisons.
     public func bestMatch(_ text: String) -> (intent: String, slots: [String: String])? {
-        let words = PhraseNormalizer.tokens(text)
+        let words = words(text)
         guard !words.isEmpty, words.count <= Self.maxWords else { return nil }
         let ids = words.map { automaton.vocabulary[$0] ?? -1 }
         guard let best = candidates(ids: ids, words: words).first else { return nil }

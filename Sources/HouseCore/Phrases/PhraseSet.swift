@@ -23,9 +23,13 @@ public struct PhraseSet: Sendable, Equatable {
     public var groups: [PhraseTemplateGroup]
     public var lists: [String: PhraseList]
     public var expansionRules: [String: String]
+    /// Words dropped from the text before matching ("please"), as hassil's `skip_words`.
+    public var skipWords: [String]
 
-    public init(language: String = "en", groups: [PhraseTemplateGroup] = [], lists: [String: PhraseList] = [:], expansionRules: [String: String] = [:]) {
+    public init(language: String = "en", groups: [PhraseTemplateGroup] = [], lists: [String: PhraseList] = [:],
+                expansionRules: [String: String] = [:], skipWords: [String] = []) {
         self.language = language
+        self.skipWords = skipWords
         self.groups = groups
         self.lists = lists
         self.expansionRules = expansionRules
@@ -38,6 +42,7 @@ public struct PhraseSet: Sendable, Equatable {
         result.groups += other.groups
         result.lists.merge(other.lists) { _, new in new }
         result.expansionRules.merge(other.expansionRules) { _, new in new }
+        result.skipWords += other.skipWords.filter { !result.skipWords.contains($0) }
         return result
     }
 
@@ -106,10 +111,13 @@ public struct PhraseSet: Sendable, Equatable {
                     for (ruleKey, ruleValue) in try mapping(value, "expansion_rules") {
                         set.expansionRules[try text(ruleKey, "a rule name")] = try text(ruleValue, "an expansion rule")
                     }
-                case "responses", "skip_words", "requires_context", "excludes_context":
+                case "skip_words":
+                    guard let seq = value.sequence else { throw fail(value, "expected a list of skip words") }
+                    for w in seq { set.skipWords.append(try text(w, "a skip word")) }
+                case "responses", "requires_context", "excludes_context":
                     continue // hassil keys we accept and ignore
                 default:
-                    throw fail(key, "unknown key '\(name)' (expected language, intents, lists or expansion_rules)")
+                    throw fail(key, "unknown key '\(name)' (expected language, intents, lists, expansion_rules or skip_words)")
                 }
             }
             return set
