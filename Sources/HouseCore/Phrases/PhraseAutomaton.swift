@@ -34,6 +34,10 @@ struct PhraseAutomaton: Sendable {
     var closureCount: [Int32] = []
     var closurePool: [Int32] = []
     var root: Int32 = 0
+    /// The root closure's word nodes by the token they expect, and its other nodes: only these
+    /// can start a match, so a sentence starts with a handful of threads, not every template.
+    var rootByToken: [Int32: [Int32]] = [:]
+    var rootOther: [Int32] = []
 
     var vocabulary: [String: Int32] = [:]
     var slotNames: [String] = []
@@ -41,6 +45,17 @@ struct PhraseAutomaton: Sendable {
     var listNames: [String] = []
     var lists: [ListMatcher] = []
     var templates: [Template] = []
+    /// List values by index (tries store indices, so matching moves no strings around).
+    var valueStrings: [String] = []
+    var valueIndex: [String: Int32] = [:]
+
+    mutating func value(_ text: String) -> Int32 {
+        if let i = valueIndex[text] { return i }
+        let i = Int32(valueStrings.count)
+        valueStrings.append(text)
+        valueIndex[text] = i
+        return i
+    }
 
     init(_ set: PhraseSet, extraLists: [String: PhraseList]) throws(PhraseError) {
         var allLists = set.lists
@@ -66,6 +81,21 @@ struct PhraseAutomaton: Sendable {
         root = addNode(.split)
         edges[Int(root)] = starts
         computeClosures()
+        for i in lists.indices {
+            if case .trie(var trie) = lists[i] {
+                trie.freeze(vocabularySize: vocabulary.count)
+                lists[i] = .trie(trie)
+            }
+        }
+        let offset = Int(closureOffset[Int(root)])
+        for i in offset..<(offset + Int(closureCount[Int(root)])) {
+            let node = closurePool[i]
+            if kinds[Int(node)] == .word {
+                rootByToken[args[Int(node)], default: []].append(node)
+            } else {
+                rootOther.append(node)
+            }
+        }
     }
 
     private mutating func addNode(_ kind: Kind, arg: Int32 = -1, slot: Int32 = -1, next: Int32 = -1) -> Int32 {
@@ -125,7 +155,7 @@ struct PhraseAutomaton: Sendable {
                     var trie = PhraseTrie()
                     for v in values.values {
                         let ids = PhraseNormalizer.tokens(v.spoken).map { token($0) }
-                        trie.insert(ids, value: v.value)
+                        trie.insert(ids, value: value(v.value))
                     }
                     matcher = .trie(trie)
                 } else if list == "number" {
@@ -186,10 +216,12 @@ struct PhraseAutomaton: Sendable {
 /// A token trie for one slot list.
 struct PhraseTrie: Sendable {
     var children: [[Int32: Int32]] = [[:]]
-    /// Value at each node, nil when no entry ends there. The first value wins for a spoken form.
-    var values: [String?] = [nil]
+    /// The root's children as a dense table by token id (-1: none); built by `freeze`.
+    var rootTable: [Int32] = []
+    /// Value index at each node, -1 when no entry ends there. The first value wins for a spoken form.
+    var values: [Int32] = [-1]
 
-    mutating func insert(_ tokens: [Int32], value: String) {
+    mutating func insert(_ tokens: [Int32], value: Int32) {
         guard !tokens.isEmpty else { return }
         var node: Int32 = 0
         for t in tokens {
@@ -198,22 +230,33 @@ struct PhraseTrie: Sendable {
             } else {
                 let child = Int32(children.count)
                 children.append([:])
-                values.append(nil)
+                values.append(-1)
                 children[Int(node)][t] = child
                 node = child
             }
         }
-        if values[Int(node)] == nil { values[Int(node)] = value }
+        if values[Int(node)] < 0 { values[Int(node)] = value }
+    }
+
+    /// Builds the dense root table once the vocabulary is complete.
+    mutating func freeze(vocabularySize: Int) {
+        rootTable = Array(repeating: -1, count: vocabularySize)
+        for (token, child) in children[0] { rootTable[Int(token)] = child }
     }
 
     /// Every entry that starts at `start`: (end, value).
-    func matches(_ ids: [Int32], from start: Int, into result: inout [(end: Int, value: String)]) {
-        var node: Int32 = 0
-        var i = start
+    func matches(_ ids: [Int32], from start: Int, into result: inout [(end: Int, value: Int32)]) {
+        guard start < ids.count else { return }
+        let first = ids[start]
+        guard first >= 0, Int(first) < rootTable.count else { return }
+        var node = rootTable[Int(first)]
+        guard node >= 0 else { return }
+        if values[Int(node)] >= 0 { result.append((start + 1, values[Int(node)])) }
+        var i = start + 1
         while i < ids.count, let child = children[Int(node)][ids[i]] {
             node = child
             i += 1
-            if let v = values[Int(node)] { result.append((i, v)) }
+            if values[Int(node)] >= 0 { result.append((i, values[Int(node)])) }
         }
     }
 }

@@ -17,8 +17,8 @@ public struct PhraseMatcher: Sendable {
 
     /// The most words a single command may have; longer text is refused rather than matched slowly.
     public static let maxWords = 200
-    /// Live threads kept per automaton state and position; bounds pathological templates.
-    static let maxThreadsPerState: UInt8 = 32
+    /// Live threads kept per position; bounds pathological templates.
+    static let maxThreadsPerPosition = 4096
 
     /// Compiles `phraseSet` with the house's slot lists.
     public init(phraseSet: PhraseSet, house: HouseConfiguration) throws(PhraseError) {
@@ -173,9 +173,11 @@ public struct PhraseMatcher: Sendable {
         var slots: Int16
     }
 
+    /// A captured slot value: an index into the automaton's list values, or a number (built-ins).
     private struct Capture {
         var slot: Int32
-        var value: String
+        var valueIndex: Int32
+        var number: Int
         var parent: Int32
     }
 
@@ -185,11 +187,11 @@ public struct PhraseMatcher: Sendable {
         let n = ids.count
         var agenda = [[Thread]](repeating: [], count: n + 1)
         var captures: [Capture] = []
-        var stamp = [Int32](repeating: -1, count: a.kinds.count)
-        var count = [UInt8](repeating: 0, count: a.kinds.count)
         var found: [(template: Int32, caps: Int32, score: Int)] = []
-        var listHits: [(end: Int, value: String)] = []
+        var listHits: [(end: Int, value: Int32)] = []
+        var numberHits: [(end: Int, value: Int)] = []
         var seen = Set<Int64>()
+        var seenSmall: [Int64] = []
 
         func push(_ node: Int32, caps: Int32, literals: Int16, slots: Int16, at p: Int) {
             let offset = Int(a.closureOffset[Int(node)])
@@ -201,19 +203,26 @@ public struct PhraseMatcher: Sendable {
             }
         }
 
-        push(a.root, caps: -1, literals: 0, slots: 0, at: 0)
+        guard n > 0 else { return [] }
+        for node in a.rootOther { agenda[0].append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
+        if let starts = a.rootByToken[ids[0]] {
+            for node in starts { agenda[0].append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
+        }
         for p in 0...n {
             if agenda[p].isEmpty { continue }
             let threads = agenda[p]
             agenda[p] = []
-            seen.removeAll(keepingCapacity: true)
-            for t in threads {
+            let small = threads.count <= 24
+            if small { seenSmall.removeAll(keepingCapacity: true) } else { seen.removeAll(keepingCapacity: true) }
+            for t in threads.prefix(Self.maxThreadsPerPosition) {
                 let node = Int(t.node)
                 let key = Int64(t.node) << 32 | Int64(UInt32(bitPattern: t.caps))
-                guard seen.insert(key).inserted else { continue }
-                if stamp[node] != Int32(p) { stamp[node] = Int32(p); count[node] = 0 }
-                guard count[node] < Self.maxThreadsPerState else { continue }
-                count[node] += 1
+                if small {
+                    if seenSmall.contains(key) { continue }
+                    seenSmall.append(key)
+                } else {
+                    guard seen.insert(key).inserted else { continue }
+                }
                 switch a.kinds[node] {
                 case .word:
                     if p < n, ids[p] == a.args[node] {
@@ -222,19 +231,24 @@ public struct PhraseMatcher: Sendable {
                 case .list:
                     guard p < n else { continue }
                     listHits.removeAll(keepingCapacity: true)
+                    numberHits.removeAll(keepingCapacity: true)
                     switch a.lists[Int(a.args[node])] {
                     case .trie(let trie):
                         trie.matches(ids, from: p, into: &listHits)
                     case .number:
-                        for hit in PhraseSpokenNumbers.numbers(words, from: p) { listHits.append((hit.end, String(hit.value))) }
+                        numberHits = PhraseSpokenNumbers.numbers(words, from: p)
                     case .duration:
                         for hit in PhraseSpokenNumbers.durations(words, from: p)
-                        where !listHits.contains(where: { $0.end == hit.end && $0.value == String(hit.seconds) }) {
-                            listHits.append((hit.end, String(hit.seconds)))
+                        where !numberHits.contains(where: { $0.end == hit.end && $0.value == hit.seconds }) {
+                            numberHits.append((hit.end, hit.seconds))
                         }
                     }
                     for hit in listHits where hit.end <= n {
-                        captures.append(Capture(slot: a.slotsOf[node], value: hit.value, parent: t.caps))
+                        captures.append(Capture(slot: a.slotsOf[node], valueIndex: hit.value, number: 0, parent: t.caps))
+                        push(a.nexts[node], caps: Int32(captures.count - 1), literals: t.literals, slots: t.slots + 1, at: hit.end)
+                    }
+                    for hit in numberHits where hit.end <= n {
+                        captures.append(Capture(slot: a.slotsOf[node], valueIndex: -1, number: hit.value, parent: t.caps))
                         push(a.nexts[node], caps: Int32(captures.count - 1), literals: t.literals, slots: t.slots + 1, at: hit.end)
                     }
                 case .accept:
@@ -252,7 +266,9 @@ public struct PhraseMatcher: Sendable {
             while c >= 0 {
                 let capture = captures[Int(c)]
                 let name = a.slotNames[Int(capture.slot)]
-                if slots[name] == nil { slots[name] = capture.value }
+                if slots[name] == nil {
+                    slots[name] = capture.valueIndex >= 0 ? a.valueStrings[Int(capture.valueIndex)] : String(capture.number)
+                }
                 c = capture.parent
             }
             for (name, value) in template.fixedSlots where slots[name] == nil { slots[name] = value }

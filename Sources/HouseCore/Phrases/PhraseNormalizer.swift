@@ -4,6 +4,7 @@
 public enum PhraseNormalizer {
     /// The normalised words of `text`.
     public static func tokens(_ text: String) -> [String] {
+        if let ascii = asciiTokens(text) { return ascii }
         var tokens: [String] = []
         var current = ""
         let scalars = Array(text.unicodeScalars)
@@ -30,6 +31,36 @@ public enum PhraseNormalizer {
         }
         flush()
         return tokens
+    }
+
+    /// Fast path for plain ASCII text (what is typed most of the time); nil for anything else.
+    static func asciiTokens(_ text: String) -> [String]? {
+        var text = text
+        return text.withUTF8 { bytes -> [String]? in
+            var tokens: [String] = []
+            var word: [UInt8] = []
+            word.reserveCapacity(16)
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                var b = bytes[i]
+                if b >= 128 { return nil }
+                if b >= 65 && b <= 90 { b += 32 }
+                if (b >= 97 && b <= 122) || (b >= 48 && b <= 57) {
+                    word.append(b)
+                } else if b == 39 || b == 96 {
+                    // apostrophe: dropped, joining the word
+                } else if b == 46, let last = word.last, last >= 48, last <= 57, i + 1 < n, bytes[i + 1] >= 48, bytes[i + 1] <= 57 {
+                    word.append(b)
+                } else if !word.isEmpty {
+                    tokens.append(String(decoding: word, as: UTF8.self))
+                    word.removeAll(keepingCapacity: true)
+                }
+                i += 1
+            }
+            if !word.isEmpty { tokens.append(String(decoding: word, as: UTF8.self)) }
+            return tokens
+        }
     }
 
     /// The normalised text: tokens joined by single spaces.
