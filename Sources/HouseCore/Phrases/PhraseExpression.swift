@@ -51,12 +51,13 @@ struct PhraseTemplateParser {
     private mutating func parseAlternatives(closing: Character?) throws(PhraseError) -> PhraseExpression {
         var alternatives: [PhraseExpression] = []
         var permutation = false
+        var bar = false
         var current = try parseSequence()
         while index < chars.count {
             let c = chars[index]
             if c == "|" || c == ";" {
-                if c == ";" { permutation = true }
-                if permutation && c == "|" { throw fail("cannot mix '|' and ';' in one group") }
+                if c == ";" { permutation = true } else { bar = true }
+                if permutation && bar { throw fail("cannot mix '|' and ';' in one group") }
                 index += 1
                 alternatives.append(current)
                 current = try parseSequence()

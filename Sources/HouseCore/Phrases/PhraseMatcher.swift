@@ -17,8 +17,9 @@ public struct PhraseMatcher: Sendable {
 
     /// The most words a single command may have; longer text is refused rather than matched slowly.
     public static let maxWords = 200
-    /// Live threads kept per position; bounds pathological templates.
-    static let maxThreadsPerPosition = 4096
+    /// Live threads kept per automaton state and position (only counted when a position has many
+    /// threads); bounds the ways ambiguous lists can split the same words.
+    static let maxThreadsPerState = 16
 
     /// Compiles `phraseSet` with the house's slot lists.
     public init(phraseSet: PhraseSet, house: HouseConfiguration) throws(PhraseError) {
@@ -214,7 +215,8 @@ public struct PhraseMatcher: Sendable {
             agenda[p] = []
             let small = threads.count <= 24
             if small { seenSmall.removeAll(keepingCapacity: true) } else { seen.removeAll(keepingCapacity: true) }
-            for t in threads.prefix(Self.maxThreadsPerPosition) {
+            var perState: [Int32: Int] = [:]
+            for t in threads {
                 let node = Int(t.node)
                 let key = Int64(t.node) << 32 | Int64(UInt32(bitPattern: t.caps))
                 if small {
@@ -222,6 +224,11 @@ public struct PhraseMatcher: Sendable {
                     seenSmall.append(key)
                 } else {
                     guard seen.insert(key).inserted else { continue }
+                    if threads.count > 256 {
+                        let count = perState[t.node, default: 0]
+                        guard count < Self.maxThreadsPerState else { continue }
+                        perState[t.node] = count + 1
+                    }
                 }
                 switch a.kinds[node] {
                 case .word:
