@@ -14,7 +14,7 @@ struct PhraseAutomaton: Sendable {
 
     /// A slot list: a trie of token ids, or a built-in parser.
     enum ListMatcher: Sendable {
-        case trie(PhraseTrie)
+        case trie(PhraseTrieBox)
         case number
         case duration
     }
@@ -82,9 +82,10 @@ struct PhraseAutomaton: Sendable {
         edges[Int(root)] = starts
         computeClosures()
         for i in lists.indices {
-            if case .trie(var trie) = lists[i] {
+            if case .trie(let box) = lists[i] {
+                var trie = box.trie
                 trie.freeze(vocabularySize: vocabulary.count)
-                lists[i] = .trie(trie)
+                lists[i] = .trie(PhraseTrieBox(trie))
             }
         }
         let offset = Int(closureOffset[Int(root)])
@@ -157,7 +158,7 @@ struct PhraseAutomaton: Sendable {
                         let ids = PhraseNormalizer.tokens(v.spoken).map { token($0) }
                         trie.insert(ids, value: value(v.value))
                     }
-                    matcher = .trie(trie)
+                    matcher = .trie(PhraseTrieBox(trie))
                 } else if list == "number" {
                     matcher = .number
                 } else if list == "duration" {
@@ -211,6 +212,12 @@ struct PhraseAutomaton: Sendable {
             closureCount[node] = Int32(closurePool.count) - closureOffset[node]
         }
     }
+}
+
+/// An immutable shared trie, so matching retains one reference rather than the trie's arrays.
+final class PhraseTrieBox: Sendable {
+    let trie: PhraseTrie
+    init(_ trie: PhraseTrie) { self.trie = trie }
 }
 
 /// A token trie for one slot list.

@@ -29,14 +29,17 @@ public struct PhraseCandidate: Sendable, Equatable {
 /// One command of a line of text with its ranked candidates.
 public struct PhraseCommand: Sendable, Equatable {
     /// The command's normalised words.
-    public var text: String
+    public var words: [String]
     /// Candidates, best first; never empty.
     public var candidates: [PhraseCandidate]
 
-    public init(text: String, candidates: [PhraseCandidate]) {
-        self.text = text
+    public init(words: [String], candidates: [PhraseCandidate]) {
+        self.words = words
         self.candidates = candidates
     }
+
+    /// The command's normalised text.
+    public var text: String { words.joined(separator: " ") }
 
     /// The best candidate.
     public var best: PhraseCandidate { candidates[0] }

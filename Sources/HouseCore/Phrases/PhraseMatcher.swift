@@ -71,12 +71,11 @@ public struct PhraseMatcher: Sendable {
     /// `suggest: false` skips computing the closest phrases when nothing matches.
     public func interpret(_ text: String, suggest: Bool = true) -> PhraseInterpretation {
         let words = words(text)
-        let normalized = words.joined(separator: " ")
-        guard !words.isEmpty else { return .noMatch(text: normalized, suggestions: suggestions(for: [])) }
-        guard words.count <= Self.maxWords else { return .noMatch(text: normalized, suggestions: []) }
+        guard !words.isEmpty else { return .noMatch(text: "", suggestions: suggestions(for: [])) }
+        guard words.count <= Self.maxWords else { return .noMatch(text: words.joined(separator: " "), suggestions: []) }
         let ids = words.map { automaton.vocabulary[$0] ?? -1 }
         let whole = candidates(ids: ids, words: words)
-        if !whole.isEmpty { return .commands([PhraseCommand(text: normalized, candidates: whole)]) }
+        if !whole.isEmpty { return .commands([PhraseCommand(words: words, candidates: whole)]) }
 
         let ands = words.indices.filter { words[$0] == "and" }
         if !ands.isEmpty {
@@ -90,9 +89,9 @@ public struct PhraseMatcher: Sendable {
                     let restIDs = Array(ids[(cut + 1)...])
                     let restWords = Array(words[(cut + 1)...])
                     let restWhole = restWords.isEmpty ? [] : candidates(ids: restIDs, words: restWords)
-                    let head = PhraseCommand(text: words[start..<cut].joined(separator: " "), candidates: part)
+                    let head = PhraseCommand(words: Array(words[start..<cut]), candidates: part)
                     if !restWhole.isEmpty {
-                        result = [head, PhraseCommand(text: restWords.joined(separator: " "), candidates: restWhole)]
+                        result = [head, PhraseCommand(words: restWords, candidates: restWhole)]
                         break
                     }
                     if let tail = cover(cut + 1) {
@@ -105,7 +104,7 @@ public struct PhraseMatcher: Sendable {
             }
             if let commands = cover(0) { return .commands(commands) }
         }
-        return .noMatch(text: normalized, suggestions: suggest ? suggestions(for: words) : [])
+        return .noMatch(text: words.joined(separator: " "), suggestions: suggest ? suggestions(for: words) : [])
     }
 
     /// The best whole-text match as (intent name, slots), without splitting at "and"; what
@@ -186,62 +185,67 @@ public struct PhraseMatcher: Sendable {
     func match(ids: [Int32], words: [String]) -> [PhraseCandidate] {
         let a = automaton
         let n = ids.count
-        var agenda = [[Thread]](repeating: [], count: n + 1)
+        guard n > 0 else { return [] }
+        let kinds = a.kinds, args = a.args, nexts = a.nexts, slotsOf = a.slotsOf
+        let closureOffset = a.closureOffset, closureCount = a.closureCount, closurePool = a.closurePool
+        // Threads at the current position, at the next one, and further ahead (multi-word list values).
+        var current: [Thread] = []
+        var next: [Thread] = []
+        var future: [(at: Int, thread: Thread)] = []
+        current.reserveCapacity(32)
+        next.reserveCapacity(32)
         var captures: [Capture] = []
         var found: [(template: Int32, caps: Int32, score: Int)] = []
         var listHits: [(end: Int, value: Int32)] = []
         var numberHits: [(end: Int, value: Int)] = []
         var seen = Set<Int64>()
         var seenSmall: [Int64] = []
+        seenSmall.reserveCapacity(64)
 
-        func push(_ node: Int32, caps: Int32, literals: Int16, slots: Int16, at p: Int) {
-            let offset = Int(a.closureOffset[Int(node)])
-            let end = offset + Int(a.closureCount[Int(node)])
-            var i = offset
-            while i < end {
-                agenda[p].append(Thread(node: a.closurePool[i], caps: caps, literals: literals, slots: slots))
-                i += 1
-            }
-        }
-
-        guard n > 0 else { return [] }
-        for node in a.rootOther { agenda[0].append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
+        for node in a.rootOther { current.append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
         if let starts = a.rootByToken[ids[0]] {
-            for node in starts { agenda[0].append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
+            for node in starts { current.append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
         }
-        for p in 0...n {
-            if agenda[p].isEmpty { continue }
-            let threads = agenda[p]
-            agenda[p] = []
-            let small = threads.count <= 24
+        var p = 0
+        while p <= n {
+            let count = current.count
+            let small = count <= 64
             if small { seenSmall.removeAll(keepingCapacity: true) } else { seen.removeAll(keepingCapacity: true) }
             var perState: [Int32: Int] = [:]
-            for t in threads {
+            let token: Int32 = p < n ? ids[p] : -2
+            var index = 0
+            while index < count {
+                let t = current[index]
+                index += 1
                 let node = Int(t.node)
+                let kind = kinds[node]
+                if kind == .word && args[node] != token { continue }
                 let key = Int64(t.node) << 32 | Int64(UInt32(bitPattern: t.caps))
                 if small {
                     if seenSmall.contains(key) { continue }
                     seenSmall.append(key)
                 } else {
                     guard seen.insert(key).inserted else { continue }
-                    if threads.count > 256 {
-                        let count = perState[t.node, default: 0]
-                        guard count < Self.maxThreadsPerState else { continue }
-                        perState[t.node] = count + 1
+                    if count > 256 {
+                        let c = perState[t.node, default: 0]
+                        guard c < Self.maxThreadsPerState else { continue }
+                        perState[t.node] = c + 1
                     }
                 }
-                switch a.kinds[node] {
+                switch kind {
                 case .word:
-                    if p < n, ids[p] == a.args[node] {
-                        push(a.nexts[node], caps: t.caps, literals: t.literals + 1, slots: t.slots, at: p + 1)
+                    let target = Int(nexts[node])
+                    let offset = Int(closureOffset[target])
+                    for i in offset..<(offset + Int(closureCount[target])) {
+                        next.append(Thread(node: closurePool[i], caps: t.caps, literals: t.literals + 1, slots: t.slots))
                     }
                 case .list:
                     guard p < n else { continue }
                     listHits.removeAll(keepingCapacity: true)
                     numberHits.removeAll(keepingCapacity: true)
-                    switch a.lists[Int(a.args[node])] {
-                    case .trie(let trie):
-                        trie.matches(ids, from: p, into: &listHits)
+                    switch a.lists[Int(args[node])] {
+                    case .trie(let box):
+                        box.trie.matches(ids, from: p, into: &listHits)
                     case .number:
                         numberHits = PhraseSpokenNumbers.numbers(words, from: p)
                     case .duration:
@@ -250,22 +254,44 @@ public struct PhraseMatcher: Sendable {
                             numberHits.append((hit.end, hit.seconds))
                         }
                     }
+                    let target = Int(nexts[node])
+                    let offset = Int(closureOffset[target])
+                    let range = offset..<(offset + Int(closureCount[target]))
+                    func advance(to end: Int, capture: Capture) {
+                        captures.append(capture)
+                        let caps = Int32(captures.count - 1)
+                        for i in range {
+                            let thread = Thread(node: closurePool[i], caps: caps, literals: t.literals, slots: t.slots + 1)
+                            if end == p + 1 { next.append(thread) } else { future.append((end, thread)) }
+                        }
+                    }
                     for hit in listHits where hit.end <= n {
-                        captures.append(Capture(slot: a.slotsOf[node], valueIndex: hit.value, number: 0, parent: t.caps))
-                        push(a.nexts[node], caps: Int32(captures.count - 1), literals: t.literals, slots: t.slots + 1, at: hit.end)
+                        advance(to: hit.end, capture: Capture(slot: slotsOf[node], valueIndex: hit.value, number: 0, parent: t.caps))
                     }
                     for hit in numberHits where hit.end <= n {
-                        captures.append(Capture(slot: a.slotsOf[node], valueIndex: -1, number: hit.value, parent: t.caps))
-                        push(a.nexts[node], caps: Int32(captures.count - 1), literals: t.literals, slots: t.slots + 1, at: hit.end)
+                        advance(to: hit.end, capture: Capture(slot: slotsOf[node], valueIndex: -1, number: hit.value, parent: t.caps))
                     }
                 case .accept:
-                    if p == n { found.append((a.args[node], t.caps, Int(t.literals) * 100 + 99 - Int(t.slots))) }
+                    if p == n { found.append((args[node], t.caps, Int(t.literals) * 100 + 99 - Int(t.slots))) }
                 case .split:
                     continue
                 }
             }
+            p += 1
+            swap(&current, &next)
+            next.removeAll(keepingCapacity: true)
+            if !future.isEmpty {
+                for f in future where f.at == p { current.append(f.thread) }
+                future.removeAll { $0.at == p }
+            }
+            if current.isEmpty && future.isEmpty { break }
         }
 
+        if found.count > 1 {
+            var unique: [(template: Int32, caps: Int32, score: Int)] = []
+            for f in found where !unique.contains(where: { $0.template == f.template && $0.caps == f.caps }) { unique.append(f) }
+            found = unique
+        }
         return found.map { hit in
             let template = a.templates[Int(hit.template)]
             var slots: [String: String] = [:]
