@@ -2,7 +2,50 @@
 /// construction, built backwards so nothing is patched), slot lists as token tries, and
 /// precomputed epsilon closures. Matching simulates the set of live states position by position,
 /// so time is bounded by (words x states), never exponential.
-struct PhraseAutomaton: Sendable {
+final class PhraseAutomaton: Sendable {
+    typealias Kind = PhraseAutomatonBuilder.Kind
+    typealias Template = PhraseAutomatonBuilder.Template
+    typealias ListMatcher = PhraseAutomatonBuilder.ListMatcher
+
+    let kinds: [Kind]
+    let args: [Int32]
+    let slotsOf: [Int32]
+    let nexts: [Int32]
+    let closureOffset: [Int32]
+    let closureCount: [Int32]
+    let closurePool: [Int32]
+    /// Root word nodes by token id (dense: index = token id).
+    let rootByToken: [[Int32]]
+    let rootOther: [Int32]
+    let vocabulary: [String: Int32]
+    let slotNames: [String]
+    let lists: [ListMatcher]
+    let templates: [Template]
+    let valueStrings: [String]
+
+    init(_ set: PhraseSet, extraLists: [String: PhraseList]) throws(PhraseError) {
+        let b = try PhraseAutomatonBuilder(set, extraLists: extraLists)
+        kinds = b.kinds
+        args = b.args
+        slotsOf = b.slotsOf
+        nexts = b.nexts
+        closureOffset = b.closureOffset
+        closureCount = b.closureCount
+        closurePool = b.closurePool
+        var dense = [[Int32]](repeating: [], count: b.vocabulary.count)
+        for (token, nodes) in b.rootByToken { dense[Int(token)] = nodes }
+        rootByToken = dense
+        rootOther = b.rootOther
+        vocabulary = b.vocabulary
+        slotNames = b.slotNames
+        lists = b.lists
+        templates = b.templates
+        valueStrings = b.valueStrings
+    }
+}
+
+/// Builds the automaton (mutable while compiling).
+struct PhraseAutomatonBuilder {
     enum Kind: UInt8, Sendable { case split, word, list, accept }
 
     /// A compiled template: where it came from and the fixed slots it adds.
@@ -214,10 +257,35 @@ struct PhraseAutomaton: Sendable {
     }
 }
 
-/// An immutable shared trie, so matching retains one reference rather than the trie's arrays.
+/// An immutable shared trie: matching reads its storage in place, retaining nothing per lookup.
 final class PhraseTrieBox: Sendable {
+    let children: [[Int32: Int32]]
+    let values: [Int32]
+    let rootTable: [Int32]
     let trie: PhraseTrie
-    init(_ trie: PhraseTrie) { self.trie = trie }
+
+    init(_ trie: PhraseTrie) {
+        self.trie = trie
+        children = trie.children
+        values = trie.values
+        rootTable = trie.rootTable
+    }
+
+    /// Every entry that starts at `start`: (end, value index).
+    func matches(_ ids: [Int32], from start: Int, into result: inout [(end: Int, value: Int32)]) {
+        guard start < ids.count else { return }
+        let first = ids[start]
+        guard first >= 0, Int(first) < rootTable.count else { return }
+        var node = rootTable[Int(first)]
+        guard node >= 0 else { return }
+        if values[Int(node)] >= 0 { result.append((start + 1, values[Int(node)])) }
+        var i = start + 1
+        while i < ids.count, let child = children[Int(node)][ids[i]] {
+            node = child
+            i += 1
+            if values[Int(node)] >= 0 { result.append((i, values[Int(node)])) }
+        }
+    }
 }
 
 /// A token trie for one slot list.

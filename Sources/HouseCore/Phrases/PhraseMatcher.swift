@@ -203,8 +203,8 @@ public struct PhraseMatcher: Sendable {
         seenSmall.reserveCapacity(64)
 
         for node in a.rootOther { current.append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
-        if let starts = a.rootByToken[ids[0]] {
-            for node in starts { current.append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
+        if ids[0] >= 0 {
+            for node in a.rootByToken[Int(ids[0])] { current.append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
         }
         var p = 0
         while p <= n {
@@ -245,7 +245,7 @@ public struct PhraseMatcher: Sendable {
                     numberHits.removeAll(keepingCapacity: true)
                     switch a.lists[Int(args[node])] {
                     case .trie(let box):
-                        box.trie.matches(ids, from: p, into: &listHits)
+                        box.matches(ids, from: p, into: &listHits)
                     case .number:
                         numberHits = PhraseSpokenNumbers.numbers(words, from: p)
                     case .duration:
