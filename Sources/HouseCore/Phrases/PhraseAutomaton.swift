@@ -18,6 +18,7 @@ final class PhraseAutomaton: Sendable {
     let rootByToken: [[Int32]]
     let rootOther: [Int32]
     let vocabulary: [String: Int32]
+    let tokenTable: PhraseTokenTable
     let slotNames: [String]
     let lists: [ListMatcher]
     let templates: [Template]
@@ -37,6 +38,7 @@ final class PhraseAutomaton: Sendable {
         rootByToken = dense
         rootOther = b.rootOther
         vocabulary = b.vocabulary
+        tokenTable = PhraseTokenTable(b.vocabulary)
         slotNames = b.slotNames
         lists = b.lists
         templates = b.templates

@@ -73,7 +73,7 @@ public struct PhraseMatcher: Sendable {
         let words = words(text)
         guard !words.isEmpty else { return .noMatch(text: "", suggestions: suggestions(for: [])) }
         guard words.count <= Self.maxWords else { return .noMatch(text: words.joined(separator: " "), suggestions: []) }
-        let ids = words.map { automaton.vocabulary[$0] ?? -1 }
+        let ids = words.map(automaton.tokenTable.id)
         let whole = candidates(ids: ids, words: words)
         if !whole.isEmpty { return .commands([PhraseCommand(words: words, candidates: whole)]) }
 
@@ -112,7 +112,7 @@ public struct PhraseMatcher: Sendable {
     public func bestMatch(_ text: String) -> (intent: String, slots: [String: String])? {
         let words = words(text)
         guard !words.isEmpty, words.count <= Self.maxWords else { return nil }
-        let ids = words.map { automaton.vocabulary[$0] ?? -1 }
+        let ids = words.map(automaton.tokenTable.id)
         guard let best = candidates(ids: ids, words: words).first else { return nil }
         return (best.intentName, best.slots)
     }
@@ -294,7 +294,7 @@ public struct PhraseMatcher: Sendable {
         }
         return found.map { hit in
             let template = a.templates[Int(hit.template)]
-            var slots: [String: String] = [:]
+            var slots = [String: String](minimumCapacity: 8)
             var c = hit.caps
             while c >= 0 {
                 let capture = captures[Int(c)]
