@@ -49,7 +49,7 @@ public struct PhraseMatcher: Sendable {
     /// The normalised words of `text` without skip words.
     func words(_ text: String) -> [String] {
         let tokens = PhraseNormalizer.tokens(text)
-        guard !skipWords.isEmpty else { return tokens }
+        guard !skipWords.isEmpty, tokens.contains(where: { t in skipWords.contains { $0[0] == t } }) else { return tokens }
         var result: [String] = []
         result.reserveCapacity(tokens.count)
         var i = 0
@@ -155,13 +155,15 @@ public struct PhraseMatcher: Sendable {
     func candidates(ids: [Int32], words: [String]) -> [PhraseCandidate] {
         var raw = match(ids: ids, words: words)
         raw.sort { $0.score > $1.score }
+        if raw.count < 2 { return raw }
         var result: [PhraseCandidate] = []
-        var seen: [PhraseCandidate] = []
+        result.reserveCapacity(raw.count)
         for candidate in raw {
-            if seen.contains(where: { $0.intentName == candidate.intentName && $0.slots == candidate.slots }) { continue }
-            seen.append(candidate)
-            if let intent = candidate.intent, result.contains(where: { $0.intent == intent }) { continue }
-            result.append(candidate)
+            let duplicate = result.contains { kept in
+                if let intent = candidate.intent { return kept.intent == intent }
+                return kept.intent == nil && kept.intentName == candidate.intentName && kept.slots == candidate.slots
+            }
+            if !duplicate { result.append(candidate) }
         }
         return result
     }

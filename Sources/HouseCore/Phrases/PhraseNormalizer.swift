@@ -38,8 +38,9 @@ public enum PhraseNormalizer {
         var text = text
         return text.withUTF8 { bytes -> [String]? in
             var tokens: [String] = []
+            tokens.reserveCapacity(12)
             var word: [UInt8] = []
-            word.reserveCapacity(16)
+            word.reserveCapacity(32)
             var i = 0
             let n = bytes.count
             while i < n {
