@@ -68,6 +68,7 @@ let package = Package(
                 "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

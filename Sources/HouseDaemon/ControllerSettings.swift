@@ -27,6 +27,8 @@ public struct ControllerSettings<C: WallClock>: Sendable {
     public var reconnect: MQTTReconnectPolicy
     /// The phrase templates for text requests; nil: text requests are refused.
     public var phrases: PhraseSet?
+    /// Whether the primary node runs the routines (tests of other parts turn them off).
+    public var routines: Bool
     public var logger: Logger
 
     public init(
@@ -35,6 +37,7 @@ public struct ControllerSettings<C: WallClock>: Sendable {
         stateDirectory: String = DaemonOptions.defaultStateDirectory(), chip: (any GPIOChip)? = nil, gpio: String? = nil,
         brokerOverride: (host: String, port: Int)? = nil, embeddedPort: Int? = nil, recordBrokerMessages: Int = 0,
         clientID: String? = nil, reconnect: MQTTReconnectPolicy = MQTTReconnectPolicy(), phrases: PhraseSet? = nil,
+        routines: Bool = true,
         logger: Logger = Logger(label: "housectl")
     ) {
         self.configuration = configuration
@@ -50,6 +53,7 @@ public struct ControllerSettings<C: WallClock>: Sendable {
         self.clientID = clientID
         self.reconnect = reconnect
         self.phrases = phrases
+        self.routines = routines
         self.logger = logger
     }
 }

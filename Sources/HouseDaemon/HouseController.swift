@@ -4,7 +4,9 @@ import HouseCore
 import HouseGPIO
 import HouseMQTT
 import Logging
+import Synchronization
 import ServiceLifecycle
+import UnixSignals
 
 /// The controller of one node, built and ready to run: the relays of this node, the MQTT client
 /// (and the embedded broker when the configuration names none), the house service behind the one
@@ -34,6 +36,7 @@ public final class HouseController<C: WallClock>: Sendable {
     public let clock: C
     let runner: RoutineRunner<C, SystemRandomNumberGenerator>
     let restoredMode: Bool
+    let runsRoutines: Bool
     let logger: Logger
     private let readiness: ReadySignal
 
@@ -49,10 +52,11 @@ public final class HouseController<C: WallClock>: Sendable {
         var logger = s.logger
         configuration = config
         clock = s.clock
-        node = try RelayReports.node(in: config, requested: s.node, hostName: s.hostName)
+        let nodeID = try RelayReports.node(in: config, requested: s.node, hostName: s.hostName)
+        node = nodeID
         logger[metadataKey: "node"] = "\(node)"
         self.logger = logger
-        isPrimary = config.nodes.first.map { $0.id == node } ?? true
+        isPrimary = config.nodes.first.map { $0.id == nodeID } ?? true
         layout = TopicLayout(base: config.mqtt.baseTopic)
         logger.info("housectl \(HousectlVersion.current): house \"\(config.house.name)\", node \(node)\(isPrimary ? " (primary)" : "")")
 
@@ -61,7 +65,7 @@ public final class HouseController<C: WallClock>: Sendable {
 
         // Relays first, so their lines are at the right level as early as possible.
         let persisted = try store.relayStates()
-        if config.devices.contains(where: { $0.relay?.node == node }) {
+        if config.devices.contains(where: { $0.relay?.node == nodeID }) {
             let relayLayout = try RelayLayout(configuration: config, node: node)
             let chip: any GPIOChip
             if let given = s.chip {
@@ -137,7 +141,7 @@ public final class HouseController<C: WallClock>: Sendable {
         client = try MQTTClient(configuration: mqttConfiguration, logger: mqttLogger)
         logger.info("MQTT: \(mqttConfiguration)")
 
-        let driver: RelayBankDriver<C>? = relays.map { RelayBankDriver(bank: $0, configuration: config, node: node) }
+        let driver: RelayBankDriver<C>? = relays.map { RelayBankDriver(bank: $0, configuration: config, node: nodeID) }
         service = HouseService(configuration: config, node: node, relays: driver,
                                publisher: MQTTClientPublisher(client: client), clock: s.clock)
         if let relays {
@@ -146,7 +150,8 @@ public final class HouseController<C: WallClock>: Sendable {
         let snapshot = try store.modes()
         if let snapshot {
             await service.restoreModes(snapshot)
-            logger.info("restored mode: \(await service.currentMode ?? "mixed")")
+            let restored = await service.currentMode ?? "mixed"
+            logger.info("restored mode: \(restored)")
         }
         restoredMode = snapshot != nil && !(snapshot?.roomModes.isEmpty ?? true)
 
@@ -167,6 +172,7 @@ public final class HouseController<C: WallClock>: Sendable {
             let remaining = s.clock.now.duration(to: WallInstant(at))
             runner.modeWasSet(mode, duration: remaining > .zero ? remaining : .milliseconds(1))
         }
+        runsRoutines = s.routines
         readiness = ReadySignal()
     }
 
@@ -184,7 +190,7 @@ public final class HouseController<C: WallClock>: Sendable {
                               successTerminationBehavior: .ignore, serviceName: "relay-events"))
             list.append(.init(service: RelayService(bank: relays, logger: logger), serviceName: "relays"))
         }
-        if isPrimary {
+        if isPrimary && runsRoutines {
             list.append(.init(service: RoutineService(runner: runner, gateway: gateway, store: store, restoredMode: restoredMode,
                                                       logger: logger),
                               successTerminationBehavior: .ignore, serviceName: "routines"))
@@ -242,5 +248,3 @@ private final class GroupBox: Sendable {
     func set(_ g: ServiceGroup) { group.withLock { $0 = g } }
     func get() -> ServiceGroup? { group.withLock { $0 } }
 }
-
-import Synchronization

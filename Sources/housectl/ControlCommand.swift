@@ -5,9 +5,9 @@ import HouseCore
 struct ControlCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "control",
-        abstract: "Switch a device: resolve, confirm and handle a control intent (only --dry-run until `housectl serve` exists).",
+        abstract: "Switch a device: resolve, confirm and handle a control intent.",
         discussion: """
-            Exit status: 0 done, 3 a question needs an answer (--choose / --yes), 1 refused or unsupported.
+            \(ExitStatus.help)
             Example: housectl control --room bedroom --device lights --action off --dry-run
             """
     )
@@ -23,11 +23,12 @@ struct ControlCommand: AsyncParsableCommand {
     @Flag(help: "Resolve, confirm and plan, but issue nothing.") var dryRun = false
     @Flag(help: "Print JSON for machines.") var json = false
     @OptionGroup var options: ConfigOptions
+    @OptionGroup var client: ClientOptions
 
     func execute() async throws -> CommandOutput {
         let intent = HouseIntent.control(HouseControlIntent(room: room, action: action, device: device, plural: all))
         return await IntentRunner.run(intent, options: options, source: source,
-                                      answers: try IntentRunner.answers(choose: choose, yes: yes), dryRun: dryRun, json: json)
+                                      answers: try IntentRunner.answers(choose: choose, yes: yes), dryRun: dryRun, json: json, client: client)
     }
 
     func run() async throws { try await execute().emit() }

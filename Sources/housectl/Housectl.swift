@@ -11,6 +11,7 @@ struct Housectl: AsyncParsableCommand {
             ConfigCommand.self, ControlCommand.self, ModeCommand.self,
             ShortcutsCommand.self, RoutinesCommand.self,
             RelaysCommand.self, DeployCommand.self, BrokerCommand.self, PhraseBenchCommand.self,
+            ServeCommand.self, SayCommand.self, StatusCommand.self, HistoryCommand.self,
         ]
     )
 }

@@ -3,19 +3,15 @@ import HouseCore
 
 /// Runs an intent through the pipeline in-process for the dry-run subcommands, and renders the trace.
 enum IntentRunner {
-    /// Printed when a command that needs the daemon is run without --dry-run.
-    static let needsDaemon = """
-        Only --dry-run is available for now: carrying out commands needs the daemon, and \
-        `housectl serve` does not exist yet. Add --dry-run to see what would happen.
-        """
-
     static func run(_ intent: HouseIntent, options: ConfigOptions, source: IntentSource, answers: IntentAnswers,
-                    dryRun: Bool, json: Bool) async -> CommandOutput {
-        guard dryRun else { return CommandOutput(text: "", exitCode: 1, errors: needsDaemon) }
+                    dryRun: Bool, json: Bool, client: ClientOptions = ClientOptions()) async -> CommandOutput {
         let config: HouseConfiguration
         switch options.load() {
         case .success(let c): config = c
         case .failure(let e): return CommandOutput(text: "", exitCode: 1, errors: e.description)
+        }
+        guard dryRun else {
+            return await client.send(.intent(intent), configuration: config, answers: answers, json: json)
         }
         let service = HouseService(configuration: config)
         let outcome = await IntentPipeline(service: service).process(intent, source: source, answers: answers, dryRun: true)
@@ -36,14 +32,7 @@ enum IntentRunner {
         }
     }
 
-    /// 0 done; 3 waiting for an answer (a value, a choice, a yes); 1 refused, unsupported or failed.
-    static func exitCode(_ status: IntentOutcome.Status) -> Int32 {
-        switch status {
-        case .done: 0
-        case .needsValue, .needsChoice, .needsConfirmation: 3
-        case .unsupported, .refused, .failed, .inProgress: 1
-        }
-    }
+    static func exitCode(_ status: IntentOutcome.Status) -> Int32 { ExitStatus(status).rawValue }
 
     /// `--choose room=bedroom` pairs.
     static func answers(choose: [String], yes: Bool) throws -> IntentAnswers {

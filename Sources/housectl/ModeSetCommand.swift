@@ -5,7 +5,7 @@ import HouseCore
 struct ModeSetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "set",
-        abstract: "Put the house, or some rooms, in a mode, optionally for a while (only --dry-run until `housectl serve` exists).",
+        abstract: "Put the house, or some rooms, in a mode, optionally for a while.",
         discussion: "Example: housectl mode set movie --rooms living-room --for 2h --dry-run"
     )
 
@@ -19,6 +19,7 @@ struct ModeSetCommand: AsyncParsableCommand {
     @Flag(help: "Resolve, confirm and plan, but issue nothing.") var dryRun = false
     @Flag(help: "Print JSON for machines.") var json = false
     @OptionGroup var options: ConfigOptions
+    @OptionGroup var client: ClientOptions
 
     func validate() throws {
         if let duration, DurationParser.parseChecked(duration) == nil {
@@ -30,7 +31,7 @@ struct ModeSetCommand: AsyncParsableCommand {
         let roomList = rooms.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let intent = HouseIntent.setMode(SetHouseModeIntent(
             mode: mode, duration: duration.flatMap(DurationParser.parseChecked), rooms: roomList.isEmpty ? nil : roomList))
-        return await IntentRunner.run(intent, options: options, source: source, answers: IntentAnswers(confirmed: yes), dryRun: dryRun, json: json)
+        return await IntentRunner.run(intent, options: options, source: source, answers: IntentAnswers(confirmed: yes), dryRun: dryRun, json: json, client: client)
     }
 
     func run() async throws { try await execute().emit() }

@@ -70,16 +70,17 @@ import HouseTesting
         #expect(out.text == expected)
     }
 
-    @Test func withoutDryRunSaysTheDaemonIsNeeded() async throws {
-        let out = try await run(["--room", "hall", "--device", "light", "--action", "on"])
-        #expect(out.exitCode == 1)
-        #expect(out.errors.contains("Only --dry-run is available"))
-        #expect(out.errors.contains("housectl serve"))
+    @Test func withoutADaemonSaysWhichBrokerWasTriedAndHowToStartOne() async throws {
+        let port = try MosquittoBroker.freeLoopbackPort()
+        let out = try await run(["--room", "hall", "--device", "light", "--action", "on", "--broker", "127.0.0.1:\(port)"])
+        #expect(out.exitCode == ExitStatus.noController.rawValue)
+        #expect(out.errors.contains("127.0.0.1:\(port)"))
+        #expect(out.errors.contains("make run"))
     }
 
     @Test func jsonTraceDecodes() async throws {
         let out = try await run(["--room", "bedroom", "--device", "lamp", "--action", "on", "--dry-run", "--json"])
-        #expect(out.exitCode == 3)
+        #expect(out.exitCode == ExitStatus.needsChoice.rawValue)
         let trace = try JSONDecoder().decode(IntentTrace.self, from: Data(out.text.utf8))
         #expect(trace.status == .needsChoice)
         #expect(trace.pendingParameter == "device")
@@ -93,7 +94,7 @@ import HouseTesting
         #expect(chosen.exitCode == 0)
         #expect(chosen.text.contains("relay pi-bedroom/2 ON (bedroom-bedside-lamp)"))
         let asked = try await run(["--device", "heater", "--action", "on", "--dry-run"])
-        #expect(asked.exitCode == 3)
+        #expect(asked.exitCode == ExitStatus.needsConfirmation.rawValue)
         #expect(asked.text.contains("status: needsConfirmation"))
         #expect(asked.text.contains("(answer yes with --yes)"))
         let yes = try await run(["--device", "heater", "--action", "on", "--yes", "--dry-run"])

@@ -1,0 +1,46 @@
+import ArgumentParser
+import HouseDaemon
+
+/// `housectl status [--room R]`: the house mode and which devices are on, from the controller.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "status",
+        abstract: "Show the house mode and the state of every device (asks the running controller).",
+        discussion: "Example: housectl status --room kitchen"
+    )
+
+    @Option(help: "Only this room (id, name or alias).") var room: String?
+    @Flag(help: "Print JSON for machines.") var json = false
+    @OptionGroup var options: ConfigOptions
+    @OptionGroup var client: ClientOptions
+
+    func execute() async -> CommandOutput {
+        let configuration: HouseConfiguration
+        switch options.load() {
+        case .success(let c): configuration = c
+        case .failure(let e): return CommandOutput(text: "", exitCode: 1, errors: e.description)
+        }
+        let states: IntentReply
+        let mode: IntentReply
+        do {
+            states = try await client.request(.intent(.query(QueryHouseStatusIntent(queryType: .deviceStates, room: room))),
+                                              configuration: configuration)
+            mode = try await client.request(.intent(.query(QueryHouseStatusIntent(queryType: .mode))), configuration: configuration)
+        } catch {
+            return CommandOutput(text: "", exitCode: ExitStatus.noController.rawValue, errors: error.description)
+        }
+        if json { return CommandOutput(text: "[\(mode.json),\(states.json)]", exitCode: ExitStatus(reply: states.status).rawValue) }
+        guard states.status == "done" else { return client.render(states, json: false) }
+        var lines = ["mode: \(mode.results.first?.response?.mode ?? "mixed")"]
+        let devices = states.results.first?.response?.devices ?? []
+        let width = max(6, devices.map(\.device.count).max() ?? 6)
+        lines.append("DEVICE".padding(toLength: width, withPad: " ", startingAt: 0) + "  ROOM  STATE")
+        for d in devices {
+            lines.append(d.device.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(d.room)  \(d.state.rawValue)")
+        }
+        lines.append(states.dialog)
+        return CommandOutput(text: lines.joined(separator: "\n"), exitCode: 0)
+    }
+
+    func run() async throws { try await execute().emit() }
+}
