@@ -180,7 +180,8 @@ install_mosquitto() {
     run install -m 0644 "$REPO/deploy/mosquitto/mosquitto.conf" /etc/mosquitto/mosquitto.conf
     run install -m 0644 "$REPO/deploy/mosquitto/acl" /etc/mosquitto/acl
     # New users get a generated password, printed once; existing ones keep theirs.
-    run "$REPO/deploy/mosquitto/make-passwords.sh" -f /etc/mosquitto/passwd
+    # housectl's own password goes to a file the daemon reads (mqtt password_file in house.yaml).
+    run "$REPO/deploy/mosquitto/make-passwords.sh" -f /etc/mosquitto/passwd -s "$CONFIG_DIR/mqtt-password"
     if [ ! -f /etc/mosquitto/certs/server.crt ]; then
         echo "install.sh: warning: /etc/mosquitto/certs/server.crt is missing: create the TLS certificates" \
             "(deploy/README.md) or comment out the 8883 listener before restarting mosquitto" >&2

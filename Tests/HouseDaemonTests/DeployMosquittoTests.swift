@@ -28,7 +28,7 @@ struct DeployMosquittoTests {
         let made = try DeployTools.run(
             "/bin/sh",
             [DeployTools.repoRoot + "/deploy/mosquitto/make-passwords.sh", "-f", dir + "/passwd",
-             "housectl", "homeassistant", "nodered"],
+             "-s", dir + "/housectl-secret", "housectl", "homeassistant", "nodered"],
             environment: [
                 "MQTT_PASSWORD_HOUSECTL": Self.housectlPassword,
                 "MQTT_PASSWORD_HOMEASSISTANT": Self.automationPassword,
@@ -42,6 +42,10 @@ struct DeployMosquittoTests {
             .map { String($0.dropFirst("  nodered: ".count)) }
         let noderedPassword = try #require(generated, "no generated password for nodered:\n\(made.output)")
         #expect(noderedPassword.count == 24)
+        let secret = try String(contentsOfFile: dir + "/housectl-secret", encoding: .utf8)
+        #expect(secret == Self.housectlPassword + "\n", "the daemon's secret file")
+        let secretMode = try FileManager.default.attributesOfItem(atPath: dir + "/housectl-secret")[.posixPermissions] as? Int
+        #expect(secretMode.map { $0 & 0o007 } == 0, "the secret file is readable by others")
         let passwd = try String(contentsOfFile: dir + "/passwd", encoding: .utf8)
         #expect(!passwd.contains(Self.housectlPassword) && !passwd.contains(noderedPassword), "password stored in clear")
 

@@ -8,10 +8,11 @@ set +x
 DEFAULT_USERS="housectl homeassistant nodered"
 FILE=/etc/mosquitto/passwd
 RESET=0
+SECRET_FILE=""
 
 usage() {
     cat <<USAGE
-Usage: make-passwords.sh [-f FILE] [--reset] [USER ...]
+Usage: make-passwords.sh [-f FILE] [-s SECRET_FILE] [--reset] [USER ...]
 
 Creates FILE (default $FILE) or adds/updates users in it with mosquitto_passwd.
 Users default to: $DEFAULT_USERS
@@ -23,9 +24,11 @@ Without one, a user already in FILE keeps its password; a new user (or every use
 secrets and in house.yaml's mqtt password_file for the housectl user.
 
 Options:
-  -f, --file FILE  the password file to write
-      --reset      generate new passwords for users that have no MQTT_PASSWORD_<USER>
-  -h, --help       show this help
+  -f, --file FILE         the password file to write
+  -s, --secret-file PATH  write the password set for the user 'housectl' to PATH (mode 0640,
+                          group housectl) instead of printing it: the daemon's mqtt password_file
+      --reset             generate new passwords for users that have no MQTT_PASSWORD_<USER>
+  -h, --help              show this help
 USAGE
 }
 
@@ -35,6 +38,7 @@ USERS=""
 while [ $# -gt 0 ]; do
     case "$1" in
         -f|--file) [ $# -ge 2 ] || die "$1 needs a file name"; FILE=$2; shift 2 ;;
+        -s|--secret-file) [ $# -ge 2 ] || die "$1 needs a file name"; SECRET_FILE=$2; shift 2 ;;
         --reset) RESET=1; shift ;;
         -h|--help) usage; exit 0 ;;
         -*) die "unknown option $1 (see --help)" ;;
@@ -73,8 +77,18 @@ for user in $USERS; do
             continue
         fi
         password=$(random_password)
-        generated="$generated$user $password
+        if [ "$user" != housectl ] || [ -z "$SECRET_FILE" ]; then
+            generated="$generated$user $password
 "
+        fi
+    fi
+    if [ "$user" = housectl ] && [ -n "$SECRET_FILE" ]; then
+        printf '%s\n' "$password" >"$SECRET_FILE" || die "cannot write $SECRET_FILE"
+        if [ "$(id -u)" -eq 0 ] && getent group housectl >/dev/null 2>&1; then
+            chgrp housectl "$SECRET_FILE"
+            chmod 0640 "$SECRET_FILE"
+        fi
+        echo "make-passwords.sh: housectl: password written to $SECRET_FILE" >&2
     fi
     printf '%s\n%s\n' "$password" "$password" | mosquitto_passwd "$FILE" "$user" >/dev/null \
         || die "mosquitto_passwd failed for $user on $FILE"
