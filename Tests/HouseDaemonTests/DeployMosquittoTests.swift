@@ -97,6 +97,66 @@ struct DeployMosquittoTests {
         #expect(anonymous.status != 0, "an anonymous client was accepted: \(anonymous.output)")
     }
 
+    @Test("the shipped mosquitto.conf starts, with TLS, and refuses an untrusted server certificate")
+    func shippedConfigRuns() throws {
+        guard let mosquitto = DeployTools.require("mosquitto"),
+              let pub = DeployTools.require("mosquitto_pub"),
+              let openssl = DeployTools.require("openssl")
+        else { return }
+        let dir = try DeployTools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileManager.default.createDirectory(atPath: dir + "/certs", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: DeployTools.repoRoot + "/deploy/mosquitto/acl", toPath: dir + "/acl")
+        let made = try DeployTools.run(
+            "/bin/sh", [DeployTools.repoRoot + "/deploy/mosquitto/make-passwords.sh", "-f", dir + "/passwd", "homeassistant"],
+            environment: ["MQTT_PASSWORD_HOMEASSISTANT": Self.automationPassword])
+        #expect(made.status == 0, "\(made.output)")
+
+        // A throw-away CA and a server certificate for 127.0.0.1, and a second CA nobody trusts.
+        try "subjectAltName=IP:127.0.0.1\n".write(toFile: dir + "/certs/san.ext", atomically: true, encoding: .utf8)
+        for (arguments, what) in [
+            (["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA",
+              "-keyout", "ca.key", "-out", "ca.crt"], "CA"),
+            (["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=other CA",
+              "-keyout", "other.key", "-out", "other.crt"], "other CA"),
+            (["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
+              "-keyout", "server.key", "-out", "server.csr"], "server key"),
+            (["x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+              "-days", "2", "-extfile", "san.ext", "-out", "server.crt"], "server certificate"),
+        ] {
+            let result = try DeployTools.run(openssl, arguments, directory: dir + "/certs")
+            try #require(result.status == 0, "openssl (\(what)): \(result.output)")
+        }
+
+        // The shipped file with its paths moved into the temp dir and its ports onto free loopback ports.
+        let plainPort = try TestMosquitto.freePort()
+        var tlsPort = try TestMosquitto.freePort()
+        while tlsPort == plainPort { tlsPort = try TestMosquitto.freePort() }
+        let shipped = try String(contentsOfFile: DeployTools.repoRoot + "/deploy/mosquitto/mosquitto.conf", encoding: .utf8)
+        let config = shipped
+            .replacingOccurrences(of: "listener 1883 127.0.0.1", with: "listener \(plainPort) 127.0.0.1")
+            .replacingOccurrences(of: "listener 8883", with: "listener \(tlsPort) 127.0.0.1")
+            .replacingOccurrences(of: "/etc/mosquitto/", with: dir + "/")
+            .replacingOccurrences(of: "/var/lib/mosquitto/", with: dir + "/")
+            .replacingOccurrences(of: "/var/log/mosquitto/", with: dir + "/")
+            .replacingOccurrences(of: "/run/mosquitto/", with: dir + "/")
+        #expect(!config.contains("/etc/") && !config.contains("/var/") && !config.contains("/run/"), "\(config)")
+        let broker = try TestMosquitto(executable: mosquitto, directory: dir, port: plainPort, config: config)
+        defer { broker.stop() }
+
+        let user = ["-u", "homeassistant", "-P", Self.automationPassword, "-V", "mqttv311", "-q", "1",
+                    "-t", "house/x/y/set", "-m", "ON", "-h", "127.0.0.1"]
+        let plain = try DeployTools.run(pub, user + ["-p", String(plainPort), "-i", "plain"])
+        #expect(plain.status == 0, "plain loopback listener: \(plain.output)")
+        let tls = try DeployTools.run(pub, user + ["-p", String(tlsPort), "-i", "tls", "--cafile", dir + "/certs/ca.crt"])
+        #expect(tls.status == 0, "TLS listener: \(tls.output)")
+        let untrusted = try DeployTools.run(pub, user + ["-p", String(tlsPort), "-i", "untrusted", "--cafile", dir + "/certs/other.crt"])
+        #expect(untrusted.status != 0, "a server certificate from an untrusted CA was accepted")
+        #expect(untrusted.output.contains("TLS error"), "\(untrusted.output)")
+        let cleartextOnTLS = try DeployTools.run(pub, user + ["-p", String(tlsPort), "-i", "cleartext"])
+        #expect(cleartextOnTLS.status != 0, "the TLS listener accepted a cleartext client")
+    }
+
     @Test("the shipped mosquitto.conf requires authentication and keeps plain MQTT on loopback")
     func shippedConfig() throws {
         let text = try String(contentsOfFile: DeployTools.repoRoot + "/deploy/mosquitto/mosquitto.conf", encoding: .utf8)
@@ -122,18 +182,29 @@ final class TestMosquitto {
     let log: LineWatcher
     private let process = Process()
 
-    init(executable: String, directory: String) throws {
-        port = try Self.freePort()
+    /// Starts mosquitto with a test configuration: the ACL and password file in `directory`.
+    convenience init(executable: String, directory: String) throws {
+        let port = try Self.freePort()
         let config = """
             listener \(port) 127.0.0.1
-            set_tcp_nodelay true
             allow_anonymous false
             password_file \(directory)/passwd
             acl_file \(directory)/acl
             persistence false
+            log_dest file \(directory)/mosquitto.log
+
+            """
+        try self.init(executable: executable, directory: directory, port: port, config: config)
+    }
+
+    /// Starts mosquitto with `config` (plus the test settings) and waits until it runs.
+    init(executable: String, directory: String, port: Int, config: String) throws {
+        self.port = port
+        let config = config + """
+
+            set_tcp_nodelay true
             # Tests may run as root; stay root so the files in the temp dir stay readable.
             user root
-            log_dest file \(directory)/mosquitto.log
             log_dest stderr
             log_type all
 

@@ -153,7 +153,9 @@ enum DeployTools {
     }
 
     /// Runs `executable` to completion (the tools here all exit by themselves), output to a file.
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
+    ) throws -> Result {
         let outputPath = "/tmp/housectl-deploy-out-\(UUID().uuidString)"
         FileManager.default.createFile(atPath: outputPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
@@ -162,6 +164,7 @@ enum DeployTools {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = output
         process.standardError = output
