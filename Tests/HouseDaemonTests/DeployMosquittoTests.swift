@@ -157,6 +157,41 @@ struct DeployMosquittoTests {
         #expect(cleartextOnTLS.status != 0, "the TLS listener accepted a cleartext client")
     }
 
+    @Test("make-passwords.sh is idempotent: existing users keep their password unless --reset")
+    func passwordsIdempotent() throws {
+        guard DeployTools.require("mosquitto_passwd") != nil else { return }
+        let dir = try DeployTools.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let script = DeployTools.repoRoot + "/deploy/mosquitto/make-passwords.sh"
+        func hashes() throws -> [String: String] {
+            let text = try String(contentsOfFile: dir + "/passwd", encoding: .utf8)
+            return Dictionary(uniqueKeysWithValues: text.split(separator: "\n").map {
+                let parts = $0.split(separator: ":", maxSplits: 1)
+                return (String(parts[0]), String(parts[1]))
+            })
+        }
+        let first = try DeployTools.run("/bin/sh", [script, "-f", dir + "/passwd"])
+        #expect(first.status == 0, "\(first.output)")
+        let before = try hashes()
+        #expect(Set(before.keys) == ["housectl", "homeassistant", "nodered"])
+        #expect(first.output.contains("  housectl: ") && first.output.contains("  nodered: "))
+
+        let again = try DeployTools.run("/bin/sh", [script, "-f", dir + "/passwd"])
+        #expect(again.status == 0)
+        #expect(try hashes() == before)
+        #expect(!again.output.contains("Generated passwords"), "\(again.output)")
+
+        let reset = try DeployTools.run("/bin/sh", [script, "-f", dir + "/passwd", "--reset", "nodered"])
+        #expect(reset.status == 0)
+        let after = try hashes()
+        #expect(after["nodered"] != before["nodered"])
+        #expect(after["housectl"] == before["housectl"])
+
+        let bad = try DeployTools.run("/bin/sh", [script, "-f", dir + "/passwd", "bad:name"])
+        #expect(bad.status != 0)
+        #expect(bad.output.contains("invalid user name 'bad:name'"))
+    }
+
     @Test("the shipped mosquitto.conf requires authentication and keeps plain MQTT on loopback")
     func shippedConfig() throws {
         let text = try String(contentsOfFile: DeployTools.repoRoot + "/deploy/mosquitto/mosquitto.conf", encoding: .utf8)

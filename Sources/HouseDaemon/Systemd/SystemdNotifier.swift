@@ -18,6 +18,16 @@ import Darwin
 /// The watchdog interval comes from `$WATCHDOG_USEC` (set by `WatchdogSec=`), and applies only when
 /// `$WATCHDOG_PID` is unset or names this process. Feed it at least every half interval, e.g. with
 /// ``feedWatchdog(clock:)``.
+///
+/// ```swift
+/// let systemd = SystemdNotifier()
+/// // ... configuration loaded, relays set, broker connecting ...
+/// systemd.ready()
+/// systemd.status("4 relays, broker connected")
+/// group.addTask { await systemd.feedWatchdog(clock: ContinuousClock()) }
+/// // on SIGTERM:
+/// systemd.stopping()
+/// ```
 public struct SystemdNotifier: Sendable {
     /// The notification socket (`/run/systemd/notify`, or `@name` for the abstract namespace);
     /// nil when not running under systemd.
