@@ -182,12 +182,10 @@ install_mosquitto() {
     # New users get a generated password, printed once; existing ones keep theirs.
     # housectl's own password goes to a file the daemon reads (mqtt password_file in house.yaml).
     run "$REPO/deploy/mosquitto/make-passwords.sh" -f /etc/mosquitto/passwd -s "$CONFIG_DIR/mqtt-password"
-    if [ ! -f /etc/mosquitto/certs/server.crt ]; then
-        echo "install.sh: warning: /etc/mosquitto/certs/server.crt is missing: create the TLS certificates" \
-            "(deploy/README.md) or comment out the 8883 listener before restarting mosquitto" >&2
-    else
-        run systemctl restart mosquitto.service
-    fi
+    # The TLS listener's certificates: a private CA and a certificate for this host (kept when present).
+    host=$(hostname)
+    run "$REPO/deploy/mosquitto/make-certs.sh" -d /etc/mosquitto/certs "$host" "$host.local" localhost 127.0.0.1
+    run systemctl restart mosquitto.service
 }
 
 print_boot_config() {

@@ -105,28 +105,28 @@ struct DeployMosquittoTests {
         else { return }
         let dir = try DeployTools.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileManager.default.createDirectory(atPath: dir + "/certs", withIntermediateDirectories: true)
         try FileManager.default.copyItem(atPath: DeployTools.repoRoot + "/deploy/mosquitto/acl", toPath: dir + "/acl")
         let made = try DeployTools.run(
             "/bin/sh", [DeployTools.repoRoot + "/deploy/mosquitto/make-passwords.sh", "-f", dir + "/passwd", "homeassistant"],
             environment: ["MQTT_PASSWORD_HOMEASSISTANT": Self.automationPassword])
         #expect(made.status == 0, "\(made.output)")
 
-        // A throw-away CA and a server certificate for 127.0.0.1, and a second CA nobody trusts.
-        try "subjectAltName=IP:127.0.0.1\n".write(toFile: dir + "/certs/san.ext", atomically: true, encoding: .utf8)
-        for (arguments, what) in [
-            (["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=test CA",
-              "-keyout", "ca.key", "-out", "ca.crt"], "CA"),
-            (["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=other CA",
-              "-keyout", "other.key", "-out", "other.crt"], "other CA"),
-            (["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
-              "-keyout", "server.key", "-out", "server.csr"], "server key"),
-            (["x509", "-req", "-in", "server.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
-              "-days", "2", "-extfile", "san.ext", "-out", "server.crt"], "server certificate"),
-        ] {
-            let result = try DeployTools.run(openssl, arguments, directory: dir + "/certs")
-            try #require(result.status == 0, "openssl (\(what)): \(result.output)")
-        }
+        // A throw-away CA and a server certificate for 127.0.0.1 (make-certs.sh), and a second CA
+        // nobody trusts.
+        let makeCerts = DeployTools.repoRoot + "/deploy/mosquitto/make-certs.sh"
+        let certs = try DeployTools.run("/bin/sh", [makeCerts, "-d", dir + "/certs", "--days", "2", "127.0.0.1", "localhost"])
+        try #require(certs.status == 0, "make-certs.sh: \(certs.output)")
+        let other = try DeployTools.run("/bin/sh", [makeCerts, "-d", dir + "/other", "127.0.0.1"])
+        try #require(other.status == 0, "make-certs.sh: \(other.output)")
+        let verified = try DeployTools.run(openssl, ["verify", "-CAfile", dir + "/certs/ca.crt", dir + "/certs/server.crt"])
+        #expect(verified.status == 0, "\(verified.output)")
+        let subject = try DeployTools.run(openssl, ["x509", "-in", dir + "/certs/server.crt", "-noout", "-ext", "subjectAltName"])
+        #expect(subject.output.contains("IP Address:127.0.0.1") && subject.output.contains("DNS:localhost"), "\(subject.output)")
+        // Run again: the CA and the certificate are kept.
+        let caBefore = try String(contentsOfFile: dir + "/certs/ca.crt", encoding: .utf8)
+        let again = try DeployTools.run("/bin/sh", [makeCerts, "-d", dir + "/certs", "127.0.0.1"])
+        #expect(again.status == 0 && again.output.contains("keeping"), "\(again.output)")
+        #expect(try String(contentsOfFile: dir + "/certs/ca.crt", encoding: .utf8) == caBefore)
 
         // The shipped file with its paths moved into the temp dir and its ports onto free loopback ports.
         let plainPort = try TestMosquitto.freePort()
@@ -150,7 +150,7 @@ struct DeployMosquittoTests {
         #expect(plain.status == 0, "plain loopback listener: \(plain.output)")
         let tls = try DeployTools.run(pub, user + ["-p", String(tlsPort), "-i", "tls", "--cafile", dir + "/certs/ca.crt"])
         #expect(tls.status == 0, "TLS listener: \(tls.output)")
-        let untrusted = try DeployTools.run(pub, user + ["-p", String(tlsPort), "-i", "untrusted", "--cafile", dir + "/certs/other.crt"])
+        let untrusted = try DeployTools.run(pub, user + ["-p", String(tlsPort), "-i", "untrusted", "--cafile", dir + "/other/ca.crt"])
         #expect(untrusted.status != 0, "a server certificate from an untrusted CA was accepted")
         #expect(untrusted.output.contains("TLS error"), "\(untrusted.output)")
         let cleartextOnTLS = try DeployTools.run(pub, user + ["-p", String(tlsPort), "-i", "cleartext"])

@@ -83,7 +83,7 @@ struct DeployTests {
             "useradd --system", "housectl", "usermod --append --groups gpio housectl",
             "/usr/local/bin/housectl", "/etc/systemd/system/housectl.service", "systemctl enable housectl.service",
             "/usr/local/share/housectl/devices", "/etc/housectl",
-            "/etc/mosquitto/acl", "make-passwords.sh",
+            "/etc/mosquitto/acl", "make-passwords.sh", "make-certs.sh -d /etc/mosquitto/certs",
             "housectl deploy boot-config --config /etc/housectl/house.yaml",
         ] {
             #expect(plan.contains(expected), "dry run plan lacks '\(expected)':\n\(plan)")
