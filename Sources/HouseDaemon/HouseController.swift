@@ -208,9 +208,14 @@ public final class HouseController<C: WallClock>: Sendable {
             gateway: gateway, client: client, store: store, node: node, isPrimary: isPrimary, discovery: discovery,
             relayStates: { await relays?.states() ?? [:] }, clock: clock, logger: logger,
             onReady: {
+                let notifier = SystemdNotifier()
+                notifier.ready()
+                notifier.status("ready: connected to \(endpoint)")
                 logger.info("ready: connected to \(endpoint), topics under \(base)/\(primary ? "; try: housectl say \"good morning house\"" : "")")
                 readiness.fire()
             }), serviceName: "topic-api"))
+        list.append(.init(service: SystemdService(notifier: SystemdNotifier()), successTerminationBehavior: .ignore,
+                          serviceName: "systemd"))
         return list
     }
 

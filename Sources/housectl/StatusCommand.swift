@@ -34,9 +34,11 @@ struct StatusCommand: AsyncParsableCommand {
         var lines = ["mode: \(mode.results.first?.response?.mode ?? "mixed")"]
         let devices = states.results.first?.response?.devices ?? []
         let width = max(6, devices.map(\.device.count).max() ?? 6)
-        lines.append("DEVICE".padding(toLength: width, withPad: " ", startingAt: 0) + "  ROOM  STATE")
+        let roomWidth = max(4, devices.map(\.room.count).max() ?? 4)
+        func pad(_ s: String, _ n: Int) -> String { s.padding(toLength: n, withPad: " ", startingAt: 0) }
+        lines.append(pad("DEVICE", width) + "  " + pad("ROOM", roomWidth) + "  STATE")
         for d in devices {
-            lines.append(d.device.padding(toLength: width, withPad: " ", startingAt: 0) + "  \(d.room)  \(d.state.rawValue)")
+            lines.append(pad(d.device, width) + "  " + pad(d.room, roomWidth) + "  " + d.state.rawValue)
         }
         lines.append(states.dialog)
         return CommandOutput(text: lines.joined(separator: "\n"), exitCode: 0)

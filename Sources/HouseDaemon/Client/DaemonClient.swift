@@ -1,6 +1,7 @@
 import Foundation
 import HouseCore
 import HouseMQTT
+import Logging
 
 /// The CLI's way to the daemon: one request on `<base>/intent/request`, one answer on its own
 /// reply topic, within a timeout. When nothing answers it says which broker and topic it tried
@@ -54,6 +55,13 @@ public struct DaemonClient: Sendable {
 
     var layout: TopicLayout { TopicLayout(base: baseTopic) }
 
+    /// The command line reports errors itself; the client's own connect/disconnect lines stay quiet.
+    static var quietLogger: Logger {
+        var logger = Logger(label: "housectl.client")
+        logger.logLevel = .critical
+        return logger
+    }
+
     /// Sends a request and returns the daemon's answer.
     public func send(_ body: IntentRequest.Body, answers: IntentAnswers = .none) async throws(DaemonError) -> IntentReply {
         let id = "cli-" + UUID().uuidString.lowercased().prefix(12)
@@ -64,7 +72,8 @@ public struct DaemonClient: Sendable {
         do {
             client = try MQTTClient(configuration: MQTTConfiguration(
                 host: host, port: port, clientID: MQTTConfiguration.randomClientID(), cleanSession: true,
-                credentials: credentials, tls: tls, connectTimeout: timeout, offlineQueueCapacity: 0))
+                credentials: credentials, tls: tls, connectTimeout: timeout, offlineQueueCapacity: 0),
+                logger: Self.quietLogger)
         } catch {
             throw .startup("cannot set up an MQTT client for \(endpoint): \(error)")
         }
@@ -81,16 +90,16 @@ public struct DaemonClient: Sendable {
         let answer: MQTTMessage?
         do {
             let subscription = try await client.subscribe(to: replyTopic, qos: .atLeastOnce)
-            try await client.publish(to: layout.intentRequest, payload: payload, qos: .atLeastOnce)
+            try await client.publish(to: layout.cliRequest, payload: payload, qos: .atLeastOnce)
             answer = try await Self.first(of: subscription, within: timeout)
         } catch {
             await client.disconnect()
-            throw .startup("request to \(layout.intentRequest) at \(endpoint) failed: \(error)")
+            throw .startup("request to \(layout.cliRequest) at \(endpoint) failed: \(error)")
         }
         await client.disconnect()
         guard let answer else {
             throw .startup("""
-                no controller answered on \(layout.intentRequest) at \(endpoint) within \(DurationParser.format(timeout)).
+                no controller answered on \(layout.cliRequest) at \(endpoint) within \(DurationParser.format(timeout)).
                 Is `housectl serve` running and connected to this broker? Start one with `make run`.
                 """)
         }

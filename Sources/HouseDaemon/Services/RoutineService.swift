@@ -14,6 +14,14 @@ struct RoutineService<C: WallClock>: Service {
     let logger: Logger
 
     func run() async throws {
+        do {
+            try await runRoutines()
+        } catch is CancellationError {
+            // Graceful shutdown: the runner stops between runs.
+        }
+    }
+
+    private func runRoutines() async throws {
         try await cancelWhenGracefulShutdown {
             try await runner.run { event in
                 switch event {

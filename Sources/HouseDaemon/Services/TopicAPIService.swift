@@ -46,7 +46,8 @@ struct TopicAPIService: Service {
         }
         if isPrimary {
             subscriptions.append((try await client.subscribe(to: layout.modeSet, qos: .atLeastOnce), .modeSet))
-            subscriptions.append((try await client.subscribe(to: layout.intentRequest, qos: .atLeastOnce), .intentRequest))
+            subscriptions.append((try await client.subscribe(to: layout.intentRequest, qos: .atLeastOnce), .intentRequest(.mqtt)))
+            subscriptions.append((try await client.subscribe(to: layout.cliRequest, qos: .atLeastOnce), .intentRequest(.cli)))
             subscriptions.append((try await client.subscribe(to: "\(layout.base)/+/+/state", qos: .atLeastOnce), .peerState))
             for device in configuration.devices {
                 if case .mqtt(let endpoint) = device.endpoint, let topic = endpoint.stateTopic {
@@ -98,7 +99,7 @@ struct TopicAPIService: Service {
     enum Handler: Sendable {
         case deviceSet(Device)
         case modeSet
-        case intentRequest
+        case intentRequest(IntentSource)
         case peerState
         case remoteState(Device, MQTTDeviceEndpoint)
         case rule
@@ -110,7 +111,7 @@ struct TopicAPIService: Service {
         switch handler {
         case .deviceSet(let device): await deviceSet(message, device)
         case .modeSet: await modeSet(message)
-        case .intentRequest: await intentRequest(message)
+        case .intentRequest(let source): await intentRequest(message, source: source)
         case .peerState: await peerState(message)
         case .remoteState(let device, let endpoint): await remoteState(message, device, endpoint)
         case .rule: await gateway.mqttMessage(message)
@@ -195,7 +196,7 @@ struct TopicAPIService: Service {
         }
     }
 
-    private func intentRequest(_ message: MQTTMessage) async {
+    private func intentRequest(_ message: MQTTMessage, source: IntentSource) async {
         guard !refuseRetained(message) else { return }
         let request: IntentRequest
         do {
@@ -208,7 +209,7 @@ struct TopicAPIService: Service {
             return
         }
         guard isNew(request.id, topic: message.topic) else { return }
-        let answer = await gateway.answer(request)
+        let answer = await gateway.answer(request, source: source)
         await reply(answer, to: request.replyTo ?? layout.intentResponse(id: request.id))
     }
 

@@ -5,7 +5,8 @@
 /// | `<base>/<room>/<device>/set` | in |
 /// | `<base>/<room>/<device>/state` | out, retained |
 /// | `<base>/mode/set`, `<base>/mode/state` | in / out retained |
-/// | `<base>/intent/request` | in |
+/// | `<base>/intent/request` | in (source `mqtt`) |
+/// | `<base>/intent/cli/request` | in (source `cli`: the command line) |
 /// | `<base>/intent/response/<id>` | out (default reply topic) |
 /// | `<base>/events` | out |
 /// | `<base>/node/<node>/status` | out, retained, last will |
@@ -19,6 +20,9 @@ public struct TopicLayout: Sendable, Equatable {
     public var modeSet: String { "\(base)/mode/set" }
     public var modeState: String { "\(base)/mode/state" }
     public var intentRequest: String { "\(base)/intent/request" }
+    /// Requests from `housectl` at the command line (source `cli`). Keep it writable only by the
+    /// controller's own MQTT user in the broker's ACL: automation users go through `intentRequest`.
+    public var cliRequest: String { "\(base)/intent/cli/request" }
     public func intentResponse(id: String) -> String { "\(base)/intent/response/\(id)" }
     public var events: String { "\(base)/events" }
     public func nodeStatus(node: String) -> String { "\(base)/node/\(node)/status" }
