@@ -76,7 +76,7 @@ let package = Package(
         // MARK: Fakes and fixtures shared by the tests
         .target(
             name: "HouseTesting",
-            dependencies: ["HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO"]
+            dependencies: ["HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "HouseDaemon"]
         ),
 
         // MARK: The CLI: argument parsing only

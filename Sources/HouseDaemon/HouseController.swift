@@ -206,7 +206,12 @@ public final class HouseController<C: WallClock>: Sendable {
         let base = layout.base
         list.append(.init(service: TopicAPIService(
             gateway: gateway, client: client, store: store, node: node, isPrimary: isPrimary, discovery: discovery,
-            relayStates: { await relays?.states() ?? [:] }, clock: clock, logger: logger,
+            relayStates: { await relays?.states() ?? [:] },
+            performRelay: { device, command in
+                guard let relays, relays.layout.channels.contains(where: { $0.device == device }) else { return nil }
+                return await relays.perform(command, on: device)
+            },
+            clock: clock, logger: logger,
             onReady: {
                 let notifier = SystemdNotifier()
                 notifier.ready()

@@ -270,7 +270,7 @@ import HouseTesting
         #expect(bedroom.status == .done)
         #expect(await h.publisher.messages == [
             .init(topic: "cmnd/office-plug/POWER", payload: "ON"),
-            .init(topic: "house/bedroom/bedroom-fan/set", payload: "ON"),
+            .init(topic: "house/node/pi-bedroom/relay", payload: #"{"device":"bedroom-fan","state":"ON"}"#),
         ])
         #expect(await h.relays.calls.isEmpty)
         #expect(await h.service.state(of: "office-plug") == .on)

@@ -97,7 +97,7 @@ extension HouseService {
         switch d.endpoint {
         case .relay(let ref):
             if node == nil || ref.node == node { return [.relay(device: d.id, ref, s)] }
-            return [.publish(device: d.id, topic: setTopic(d), payload: s.rawValue)]
+            return [.publish(device: d.id, topic: peerTopic(ref), payload: PeerRelayCommand(device: d.id, state: s).json)]
         case .mqtt(let m):
             return [.publish(device: d.id, topic: m.commandTopic, payload: s == .on ? m.payloadOn : m.payloadOff)]
         case .none:
@@ -108,10 +108,12 @@ extension HouseService {
     func pulseCommand(_ d: Device) -> [DeviceCommand] {
         guard let ref = d.relay, let p = d.pulse else { return [] }
         if node == nil || ref.node == node { return [.pulse(device: d.id, ref, p)] }
-        return [.publish(device: d.id, topic: setTopic(d), payload: DeviceState.on.rawValue)]
+        return [.publish(device: d.id, topic: peerTopic(ref), payload: PeerRelayCommand(device: d.id, pulse: p).json)]
     }
 
-    func setTopic(_ d: Device) -> String { "\(configuration.mqtt.baseTopic)/\(d.room)/\(d.id)/set" }
+    /// Where a relay of another node is commanded: that node's own command topic, which only
+    /// controllers may write (its `set` topic is for automations, and is resolved again there).
+    func peerTopic(_ ref: RelayRef) -> String { PeerRelayCommand.topic(base: configuration.mqtt.baseTopic, node: ref.node) }
 
     func statuses(_ targets: [(Device, DeviceState)]) -> [HouseResponse.DeviceStatus] {
         targets.map { .init(device: $0.0.id, room: $0.0.room, state: $0.1) }

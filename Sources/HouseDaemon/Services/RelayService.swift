@@ -52,5 +52,8 @@ struct RelayEventsService<C: Clock>: Service where C.Duration == Duration {
                 logger.error("\(event)")
             }
         }
+        // The bank has shut down; finishing before this service's turn would abort the group's
+        // graceful shutdown, so wait for it.
+        try? await gracefulShutdown()
     }
 }

@@ -6,7 +6,10 @@ struct SystemdService: Service {
     let notifier: SystemdNotifier
 
     func run() async throws {
-        guard notifier.isEnabled else { return }
+        guard notifier.isEnabled else {
+            try? await gracefulShutdown()
+            return
+        }
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await notifier.feedWatchdog(clock: ContinuousClock()) }
             try? await gracefulShutdown()

@@ -1,5 +1,6 @@
 import Foundation
 import HouseCore
+import HouseGPIO
 import HouseMQTT
 import Logging
 import ServiceLifecycle
@@ -18,6 +19,8 @@ struct TopicAPIService: Service {
     let isPrimary: Bool
     let discovery: HomeAssistantDiscovery?
     let relayStates: @Sendable () async -> [String: DeviceState]
+    /// Carries out a relay command on this node's relay bank (nil result: no such relay here).
+    let performRelay: @Sendable (String, RelayCommand) async -> RelayResult?
     let clock: any WallClock
     let logger: Logger
     /// Repeated command ids within this window are ignored.
@@ -43,6 +46,10 @@ struct TopicAPIService: Service {
         for device in ownedDevices {
             let topic = layout.deviceSet(room: device.room, device: device.id)
             subscriptions.append((try await client.subscribe(to: topic, qos: .atLeastOnce), .deviceSet(device)))
+        }
+        if configuration.devices.contains(where: { $0.relay?.node == node }) {
+            let topic = PeerRelayCommand.topic(base: layout.base, node: node)
+            subscriptions.append((try await client.subscribe(to: topic, qos: .atLeastOnce), .peerRelay))
         }
         if isPrimary {
             subscriptions.append((try await client.subscribe(to: layout.modeSet, qos: .atLeastOnce), .modeSet))
@@ -102,6 +109,7 @@ struct TopicAPIService: Service {
         case intentRequest(IntentSource)
         case peerState
         case remoteState(Device, MQTTDeviceEndpoint)
+        case peerRelay
         case rule
         case homeAssistantStatus
         case discoveryEcho
@@ -114,6 +122,7 @@ struct TopicAPIService: Service {
         case .intentRequest(let source): await intentRequest(message, source: source)
         case .peerState: await peerState(message)
         case .remoteState(let device, let endpoint): await remoteState(message, device, endpoint)
+        case .peerRelay: await peerRelay(message)
         case .rule: await gateway.mqttMessage(message)
         case .homeAssistantStatus:
             if message.string?.trimmingCharacters(in: .whitespacesAndNewlines) == "online" {
@@ -131,9 +140,13 @@ struct TopicAPIService: Service {
 
     // MARK: Commands
 
-    private func refuseRetained(_ message: MQTTMessage) -> Bool {
+    /// A command delivered as retained is a stale one waiting at the broker: it is never obeyed,
+    /// and it is cleared so that it does not come back at every (re)subscribe.
+    private func refuseRetained(_ message: MQTTMessage) async -> Bool {
         guard message.retain else { return false }
-        logger.warning("refused a retained command on \(message.topic): retained commands are never obeyed (clear it with an empty retained message)")
+        guard !message.payload.isEmpty else { return true }
+        logger.warning("refused a retained command on \(message.topic): retained commands are never obeyed; clearing it")
+        await gateway.publish(message.topic, "", retain: true)
         return true
     }
 
@@ -152,7 +165,7 @@ struct TopicAPIService: Service {
     }
 
     private func deviceSet(_ message: MQTTMessage, _ device: Device) async {
-        guard !refuseRetained(message) else { return }
+        guard await !refuseRetained(message) else { return }
         let command: DeviceSetCommand
         do {
             command = try CommandPayloadParser.deviceCommand(message.payload, topic: message.topic)
@@ -176,7 +189,7 @@ struct TopicAPIService: Service {
     }
 
     private func modeSet(_ message: MQTTMessage) async {
-        guard !refuseRetained(message) else { return }
+        guard await !refuseRetained(message) else { return }
         let command: ModeSetCommand
         do {
             command = try CommandPayloadParser.modeCommand(message.payload, topic: message.topic)
@@ -197,7 +210,7 @@ struct TopicAPIService: Service {
     }
 
     private func intentRequest(_ message: MQTTMessage, source: IntentSource) async {
-        guard !refuseRetained(message) else { return }
+        guard await !refuseRetained(message) else { return }
         let request: IntentRequest
         do {
             request = try CommandPayloadParser.intentRequest(message.payload, topic: message.topic)
@@ -211,6 +224,21 @@ struct TopicAPIService: Service {
         guard isNew(request.id, topic: message.topic) else { return }
         let answer = await gateway.answer(request, source: source)
         await reply(answer, to: request.replyTo ?? layout.intentResponse(id: request.id))
+    }
+
+    /// A relay command from the controller that resolved the intent (see `PeerRelayCommand`).
+    private func peerRelay(_ message: MQTTMessage) async {
+        guard await !refuseRetained(message) else { return }
+        guard let command = PeerRelayCommand.parse(message.payload) else {
+            logger.warning("refused: malformed relay command on \(message.topic): expected {\"device\":ID,\"state\":\"ON\"|\"OFF\"} or {\"device\":ID,\"pulse_ms\":N}")
+            return
+        }
+        let relayCommand: RelayCommand = command.pulse.map { .pulse($0) } ?? (command.state == .on ? .on : .off)
+        guard let result = await performRelay(command.device, relayCommand) else {
+            logger.warning("refused: relay command for \(command.device), which is not a relay of node \(node)")
+            return
+        }
+        logger.info("relay command from a peer: \(command.device) \(relayCommand): \(result)")
     }
 
     private func reply(_ reply: IntentReply, to topic: String) async {

@@ -1,0 +1,52 @@
+import Foundation
+
+/// A relay command from one controller to the node that owns the relay, on
+/// `<base>/node/<node>/relay`: the intent was already resolved, confirmed and permitted on the
+/// sending node, so the owner only carries it out (through its relay bank and its safety rules).
+/// `{"device":"garage-door","pulse_ms":1000}` or `{"device":"bedroom-fan","state":"ON"}`.
+public struct PeerRelayCommand: Sendable, Equatable, Codable {
+    public var device: String
+    public var state: DeviceState?
+    /// Pulse length in milliseconds.
+    public var pulseMilliseconds: Int64?
+
+    enum CodingKeys: String, CodingKey {
+        case device, state
+        case pulseMilliseconds = "pulse_ms"
+    }
+
+    public init(device: String, state: DeviceState) {
+        self.device = device
+        self.state = state
+        self.pulseMilliseconds = nil
+    }
+
+    public init(device: String, pulse: Duration) {
+        self.device = device
+        self.state = nil
+        let c = pulse.components
+        self.pulseMilliseconds = c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// The command topic of `node`.
+    public static func topic(base: String, node: String) -> String { "\(base)/node/\(node)/relay" }
+
+    /// The pulse length, if this is a pulse.
+    public var pulse: Duration? { pulseMilliseconds.map { .milliseconds($0) } }
+
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    /// Parses a payload; nil when it is not a valid peer command.
+    public static func parse(_ payload: [UInt8]) -> PeerRelayCommand? {
+        guard payload.count <= 4096,
+              let c = try? JSONDecoder().decode(PeerRelayCommand.self, from: Data(payload)),
+              !c.device.isEmpty, (c.state == nil) != (c.pulseMilliseconds == nil),
+              c.pulseMilliseconds.map({ $0 > 0 && $0 <= 600_000 }) ?? true
+        else { return nil }
+        return c
+    }
+}

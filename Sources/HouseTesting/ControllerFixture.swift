@@ -1,0 +1,96 @@
+import Foundation
+import HouseDaemon
+import HouseGPIO
+import HouseMQTT
+
+/// A controller running in-process for end-to-end tests: the example house (or another
+/// configuration), a simulated chip and a manual clock, the embedded broker on a free port (or an
+/// existing broker), and a state directory of its own.
+public struct ControllerFixture: Sendable {
+    public let controller: HouseController<ManualClock>
+    public let chip: SimulatedChip
+    public let clock: ManualClock
+    public let stateDirectory: String
+
+    /// The broker the controller uses.
+    public var port: Int { controller.brokerPort }
+
+    /// The physical level of a device's relay line (nil when it is not a relay of this node).
+    public func physicalLevel(of device: String) -> Bool? {
+        guard let line = controller.relays?.layout.channels.first(where: { $0.device == device })?.line else { return nil }
+        return chip.physicalLevel(line: line)
+    }
+
+    /// The recorded edges (writes after the power-on request) of a device's relay line.
+    public func edges(of device: String) -> [SimulatedChip.Edge] {
+        guard let line = controller.relays?.layout.channels.first(where: { $0.device == device })?.line else { return [] }
+        return chip.edges.filter { $0.line == line && $0.kind == .set }
+    }
+
+    /// A client of the controller's `intent/cli/request` topic.
+    public func client(timeout: Duration = .seconds(10)) -> DaemonClient {
+        DaemonClient(host: "127.0.0.1", port: port, baseTopic: controller.layout.base, timeout: timeout)
+    }
+
+    /// A connected MQTT client on the controller's broker; disconnect it when done.
+    public func mqttClient() async throws -> MQTTClient {
+        let client = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: port))
+        try await client.connect()
+        return client
+    }
+}
+
+/// The phrase templates shipped in config/phrases.yaml.
+public func defaultPhrases() throws -> PhraseSet {
+    try PhraseSet.load(contentsOf: URL(fileURLWithPath: HouseFixtures.repositoryRoot + "/config/phrases.yaml"))
+}
+
+/// Builds a controller, runs it until `body` returns, then shuts it down gracefully and waits for
+/// it to stop.
+///
+/// - Parameters:
+///   - start: the manual clock's start (a fixed date: no test depends on the real date).
+///   - stateDirectory: reuse a state directory (a restart); a fresh temporary one by default.
+///   - brokerPort: connect to this broker on 127.0.0.1 instead of starting the embedded one.
+///   - chip: reuse a simulated chip (a restart on the same hardware).
+@discardableResult
+public func withController<T: Sendable>(
+    configuration: HouseConfiguration? = nil,
+    node: String = "pi-main",
+    start: Date = Date(timeIntervalSince1970: 1_795_521_600),  // 2026-11-24 12:00 UTC, a Tuesday
+    routines: Bool = false,
+    stateDirectory: String? = nil,
+    brokerPort: Int? = nil,
+    chip: SimulatedChip? = nil,
+    clock: ManualClock? = nil,
+    _ body: @Sendable (ControllerFixture) async throws -> T
+) async throws -> T {
+    let config = try configuration ?? HouseFixtures.exampleConfiguration()
+    let clock = clock ?? ManualClock(start: start)
+    let chip = chip ?? SimulatedChip(clock: clock)
+    let directory = stateDirectory ?? NSTemporaryDirectory() + "housectl-test-\(UUID().uuidString)"
+    let settings = ControllerSettings(
+        configuration: config, clock: clock, node: node, stateDirectory: directory, chip: chip,
+        brokerOverride: brokerPort.map { (host: "127.0.0.1", port: $0) }, embeddedPort: 0,
+        clientID: "housectl-\(node)", reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500)),
+        phrases: try defaultPhrases(), routines: routines)
+    let controller = try await HouseController.build(settings)
+    let fixture = ControllerFixture(controller: controller, chip: chip, clock: clock, stateDirectory: directory)
+    return try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask {
+            try await controller.run(signals: [])
+            return nil
+        }
+        do {
+            try await withTimeout(.seconds(20), "the controller to be ready") { await controller.waitUntilReady() }
+            let result = try await body(fixture)
+            await controller.shutdown()
+            try await group.waitForAll()
+            return result
+        } catch {
+            await controller.shutdown()
+            try? await group.waitForAll()
+            throw error
+        }
+    }
+}

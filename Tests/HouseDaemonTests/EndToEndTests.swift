@@ -1,0 +1,143 @@
+import Foundation
+import HouseMQTT
+import HouseTesting
+import Testing
+@testable import HouseDaemon
+
+/// The controller end to end, in-process: the embedded broker on a free port, simulated relays,
+/// a manual clock. Every wait is on a message or a reply, bounded.
+@Suite(.serialized) struct EndToEndTests {
+    /// The next message on `subscription`, bounded.
+    func next(_ subscription: MQTTSubscription, _ what: String) async throws -> MQTTMessage {
+        try await withTimeout(.seconds(10), what) {
+            for try await m in subscription { return m }
+            throw TimeoutError(what: what, after: .zero)
+        }
+    }
+
+    /// Messages on `subscription` until one satisfies `predicate`.
+    func first(_ subscription: MQTTSubscription, _ what: String, where predicate: @escaping @Sendable (MQTTMessage) -> Bool) async throws -> MQTTMessage {
+        try await withTimeout(.seconds(10), what) {
+            for try await m in subscription where predicate(m) { return m }
+            throw TimeoutError(what: what, after: .zero)
+        }
+    }
+
+    @Test func phraseFromTheCommandLineSwitchesTheRelayAndTheRetainedStateAppears() async throws {
+        try await withController { f in
+            #expect(f.physicalLevel(of: "kitchen-light") == true)  // active-low board: off is high
+            let reply = try await f.client().send(.text("turn on the kitchen light"))
+            #expect(reply.status == "done")
+            #expect(reply.dialog.contains("kitchen"))
+            #expect(f.physicalLevel(of: "kitchen-light") == false)
+            let mqtt = try await f.mqttClient()
+            let state = try await mqtt.subscribe(to: "house/kitchen/kitchen-light/state")
+            let retained = try await first(state, "the retained kitchen light state") { $0.string == "ON" }
+            #expect(retained.retain)
+            await mqtt.disconnect()
+        }
+    }
+
+    @Test func aConfirmDeviceWaitsForTheYes() async throws {
+        try await withController { f in
+            let heaterOn = HouseIntent.control(HouseControlIntent(room: "bathroom", action: .on, device: "heater"))
+            let asked = try await f.client().send(.intent(heaterOn))
+            #expect(asked.status == "needsConfirmation")
+            #expect(asked.question?.isEmpty == false)
+            #expect(f.edges(of: "bathroom-heater").isEmpty)
+            let yes = try await f.client().send(.intent(heaterOn), answers: IntentAnswers(confirmed: true))
+            #expect(yes.status == "done")
+            #expect(f.edges(of: "bathroom-heater").count == 1)
+        }
+    }
+
+    @Test func setTopicsObeyPlainCommandsAndRefuseMalformedAndRepeatedOnes() async throws {
+        try await withController { f in
+            let mqtt = try await f.mqttClient()
+            let replies = try await mqtt.subscribe(to: "test/replies")
+            let fan = try await mqtt.subscribe(to: "house/office/office-fan/state")
+            // A malformed command with a reply topic gets an error reply.
+            try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"m1","state":"BRIGHT","reply_to":"test/replies"}"#, qos: .atLeastOnce)
+            let error = try JSONDecoder().decode(IntentReply.self, from: Data(try await next(replies, "the error reply").payload))
+            #expect(error.status == "error")
+            #expect(error.error?.contains("ON, OFF or TOGGLE") == true)
+            // A plain command works (the fan waits out its 5 s minimum interval after power-on).
+            try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c1","state":"TOGGLE","reply_to":"test/replies"}"#, qos: .atLeastOnce)
+            #expect(try JSONDecoder().decode(IntentReply.self, from: Data(try await next(replies, "the toggle reply").payload)).status == "done")
+            f.clock.advance(by: .seconds(6))
+            _ = try await first(fan, "the fan on") { $0.string == "ON" }
+            // The same id again is ignored (no reply, no edge); a new id is obeyed.
+            try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c1","state":"TOGGLE","reply_to":"test/replies"}"#, qos: .atLeastOnce)
+            try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c2","state":"OFF","reply_to":"test/replies"}"#, qos: .atLeastOnce)
+            let off = try JSONDecoder().decode(IntentReply.self, from: Data(try await next(replies, "the OFF reply").payload))
+            #expect(off.id == "c2")
+            f.clock.advance(by: .seconds(6))
+            _ = try await first(fan, "the fan off") { $0.string == "OFF" }
+            #expect(f.edges(of: "office-fan").map(\.logical) == [true, false])
+            await mqtt.disconnect()
+        }
+    }
+
+    @Test func aRetainedCommandWaitingAtTheBrokerIsRefusedAndCleared() async throws {
+        try await withTestBroker { broker in
+            let stale = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: broker.port))
+            try await stale.connect()
+            try await stale.publish(to: "house/hall/hall-light/set", payload: "ON", qos: .atLeastOnce, retain: true)
+            await stale.disconnect()
+            try await withController(brokerPort: broker.port) { f in
+                // The controller clears the stale command once it has refused it.
+                try await broker.waitUntil(timeout: .seconds(10), "the stale command cleared") { snapshot in
+                    snapshot.retained["house/hall/hall-light/set"] == nil
+                }
+                #expect(f.edges(of: "hall-light").isEmpty)
+                #expect(try f.controller.store.history().isEmpty)
+            }
+        }
+    }
+
+    @Test func aRuleFiresAnIntent() async throws {
+        try await withController { f in
+            let mqtt = try await f.mqttClient()
+            let hall = try await mqtt.subscribe(to: "house/hall/hall-light/state")
+            try await mqtt.publish(to: "zigbee2mqtt/hall-button/action", payload: "double", qos: .atLeastOnce)
+            try await mqtt.publish(to: "zigbee2mqtt/hall-button/action", payload: "single", qos: .atLeastOnce)
+            _ = try await first(hall, "the hall light toggled on by the rule") { $0.string == "ON" }
+            #expect(f.edges(of: "hall-light").count == 1)
+            let history = try f.controller.store.history()
+            #expect(history.contains { $0.source == "rule" && $0.outcome == "done" })
+            await mqtt.disconnect()
+        }
+    }
+
+    @Test func homeAssistantDiscoveryCarriesTheRequiredKeysAndIsSentAgain() async throws {
+        try await withController { f in
+            let mqtt = try await f.mqttClient()
+            let configs = try await mqtt.subscribe(to: "homeassistant/switch/+/kitchen_light/config")
+            let retained = try await next(configs, "the kitchen light discovery")
+            #expect(retained.retain)
+            let payload = try #require(try JSONSerialization.jsonObject(with: Data(retained.payload)) as? [String: Any])
+            for key in ["name", "unique_id", "command_topic", "state_topic", "availability", "device"] {
+                #expect(payload[key] != nil, "missing \(key)")
+            }
+            try await mqtt.publish(to: "homeassistant/status", payload: "online", qos: .atLeastOnce)
+            let again = try await next(configs, "discovery sent again")
+            #expect(again.payload == retained.payload)
+            await mqtt.disconnect()
+        }
+    }
+
+    @Test func aModeWithADurationRevertsOnTheClock() async throws {
+        try await withController(routines: true) { f in
+            let mqtt = try await f.mqttClient()
+            let modes = try await mqtt.subscribe(to: "house/mode/state")
+            #expect(try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: "day")))).status == "done")
+            _ = try await first(modes, "mode day") { $0.string == "day" }
+            let movie = try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: "evening", duration: .seconds(1800)))))
+            #expect(movie.status == "done")
+            _ = try await first(modes, "mode evening") { $0.string == "evening" }
+            f.clock.advance(by: .seconds(1801))
+            _ = try await first(modes, "mode back to day") { $0.string == "day" }
+            await mqtt.disconnect()
+        }
+    }
+}
