@@ -1,1 +1,109 @@
-// HouseBroker: see docs/ARCHITECTURE.md. Filled in by its own issue.
+import Logging
+import NIOCore
+import NIOPosix
+
+/// An MQTT 3.1.1 broker on SwiftNIO: a real broker on the wire, with inspection and fault
+/// injection for tests. `housectl serve` embeds it when no broker is configured.
+///
+/// All state lives on one event loop (like mosquitto's single thread), so routing a message takes
+/// no locks and no thread hops; the async methods here hop to that loop.
+public final class HouseBroker: Sendable {
+    /// The address the broker listens on.
+    public let host: String
+    /// The bound port (the chosen one when configured with port 0); restarts reuse it.
+    public let port: Int
+
+    let loop: EventLoop
+    let core: NIOLoopBound<BrokerCore>
+
+    private init(host: String, port: Int, loop: EventLoop, core: NIOLoopBound<BrokerCore>) {
+        self.host = host
+        self.port = port
+        self.loop = loop
+        self.core = core
+    }
+
+    /// Starts a broker with `configuration` and returns once it listens.
+    /// - Parameter eventLoopGroup: where to run; defaults to one loop of NIO's shared group.
+    public static func start(_ configuration: Configuration,
+                             eventLoopGroup: (any EventLoopGroup)? = nil) async throws -> HouseBroker {
+        let loop = (eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton).next()
+        let core = try await loop.submit { NIOLoopBound(BrokerCore(loop: loop, configuration: configuration), eventLoop: loop) }.get()
+        let channel = try await bindListener(core: core, loop: loop, host: configuration.host, port: configuration.port)
+        let port = channel.localAddress?.port ?? configuration.port
+        configuration.logger.info("MQTT broker listening on \(configuration.host):\(port)")
+        return HouseBroker(host: configuration.host, port: port, loop: loop, core: core)
+    }
+
+    /// Starts a broker with default settings on `host:port` (port 0: any free port).
+    public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> HouseBroker {
+        try await start(Configuration(host: host, port: port))
+    }
+
+    static func bindListener(core: NIOLoopBound<BrokerCore>, loop: EventLoop, host: String, port: Int) async throws -> Channel {
+        let maximumPacketSize = try await loop.submit { core.value.configuration.maximumPacketSize }.get()
+        let bootstrap = ServerBootstrap(group: loop)
+            .serverChannelOption(ChannelOptions.backlog, value: 256)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: .init(low: 64 * 1024, high: 512 * 1024))
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let connection = MQTTConnection(core: core.value)
+                    try channel.pipeline.syncOperations.addHandler(
+                        ByteToMessageHandler(MQTTPacketDecoder(maximumPacketSize: maximumPacketSize)))
+                    try channel.pipeline.syncOperations.addHandler(connection)
+                }
+            }
+        let channel: Channel
+        do {
+            channel = try await bootstrap.bind(host: host, port: port).get()
+        } catch {
+            throw HouseBrokerError.bindFailed(host: host, port: port, reason: "\(error)")
+        }
+        try await loop.submit {
+            core.value.serverChannel = channel
+            core.value.isShutDown = false
+        }.get()
+        return channel
+    }
+
+    /// Runs `body` on the broker's loop and flushes what it wrote.
+    func onLoop<T: Sendable>(_ body: @escaping @Sendable (BrokerCore) throws -> T) async throws -> T {
+        let core = self.core
+        return try await loop.submit {
+            let result = try body(core.value)
+            core.value.finishEvent()
+            return result
+        }.get()
+    }
+
+    /// Stops listening and closes every connection without publishing wills; state is kept.
+    /// Idempotent. After `shutdown()` the broker can still be `restart`ed.
+    public func shutdown() async {
+        let channel = try? await onLoop { core -> Channel? in
+            core.isShutDown = true
+            core.suppressWills = true
+            let channel = core.serverChannel
+            core.serverChannel = nil
+            core.closeAllConnections()
+            return channel
+        }
+        if let channel = channel ?? nil {
+            try? await channel.close()
+        }
+        // Wait until every connection has gone, so a restart starts clean.
+        _ = try? await waitUntil(timeout: .seconds(5), "all connections closed") { $0.connectedClients.isEmpty }
+        _ = try? await onLoop { core in
+            for connection in core.connections.values { connection.close() }
+            core.suppressWills = false
+            core.logger.info("MQTT broker stopped")
+        }
+    }
+
+    /// Whether the broker is listening.
+    public var isRunning: Bool {
+        get async { (try? await onLoop { $0.serverChannel != nil }) ?? false }
+    }
+}
+

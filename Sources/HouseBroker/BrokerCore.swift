@@ -1,0 +1,384 @@
+import Logging
+import NIOCore
+
+/// All broker state, confined to the broker's single event loop: sessions, the subscription tree,
+/// retained messages, statistics. Every client connection lives on the same loop, so packets are
+/// routed without locks or thread hops (the same model as mosquitto's single thread).
+final class BrokerCore {
+    let loop: EventLoop
+    var configuration: HouseBroker.Configuration
+    var logger: Logger
+
+    var sessions: [String: Session] = [:]
+    var tree = SubscriptionTree()
+    var retained: [String: HouseBroker.RetainedMessage] = [:]
+    var received = CircularBuffer<HouseBroker.ReceivedMessage>()
+    var statistics = HouseBroker.Statistics()
+
+    /// Every open connection, CONNECTed or not.
+    var connections: [ObjectIdentifier: MQTTConnection] = [:]
+    var connectedCount = 0
+    /// Connections with unflushed writes.
+    var dirty: [MQTTConnection] = []
+
+    var serverChannel: Channel?
+    var isShutDown = false
+    var refuseCode: HouseBroker.ConnectReturnCode?
+    var readingPaused = false
+    /// Set while stopping: connections closing then publish no will.
+    var suppressWills = false
+    private var assignedIDCounter = 0
+
+    struct Waiter {
+        let id: Int
+        let predicate: @Sendable (HouseBroker.Snapshot) -> Bool
+        let promise: EventLoopPromise<HouseBroker.Snapshot>
+        let timeout: Scheduled<Void>
+    }
+    var waiters: [Waiter] = []
+    var nextWaiterID = 0
+
+    init(loop: EventLoop, configuration: HouseBroker.Configuration) {
+        self.loop = loop
+        var configuration = configuration
+        // Keep the limits usable: packet ids must stay available, queues cannot be negative.
+        configuration.maximumInflightMessages = min(max(configuration.maximumInflightMessages, 1), 65_000)
+        configuration.maximumQueuedMessages = max(configuration.maximumQueuedMessages, 0)
+        configuration.maximumQueuedBytes = max(configuration.maximumQueuedBytes, 0)
+        configuration.maximumPacketSize = min(max(configuration.maximumPacketSize, 2), 268_435_455)
+        configuration.recordedMessageLimit = max(configuration.recordedMessageLimit, 0)
+        self.configuration = configuration
+        self.logger = configuration.logger
+    }
+
+    // MARK: - Bookkeeping after each event
+
+    /// Flushes connections written to during this event and wakes satisfied waiters.
+    func finishEvent() {
+        if !dirty.isEmpty {
+            let toFlush = dirty
+            dirty.removeAll(keepingCapacity: true)
+            for connection in toFlush { connection.flush() }
+        }
+        if !waiters.isEmpty { checkWaiters() }
+    }
+
+    func checkWaiters() {
+        let snapshot = makeSnapshot()
+        var remaining: [Waiter] = []
+        for waiter in waiters {
+            if waiter.predicate(snapshot) {
+                waiter.timeout.cancel()
+                waiter.promise.succeed(snapshot)
+            } else {
+                remaining.append(waiter)
+            }
+        }
+        waiters = remaining
+    }
+
+    func makeSnapshot() -> HouseBroker.Snapshot {
+        HouseBroker.Snapshot(
+            sessions: sessions.mapValues { $0.info() }, retained: retained, received: Array(received),
+            statistics: statistics, isRunning: serverChannel != nil)
+    }
+
+    // MARK: - CONNECT
+
+    func handleConnect(_ connection: MQTTConnection, _ packet: ConnectPacket) {
+        if let code = refuseCode {
+            return refuse(connection, code, "refusing connections (fault injection)")
+        }
+        if isShutDown || serverChannel == nil { return refuse(connection, .serverUnavailable, "shutting down") }
+        if connectedCount >= configuration.maximumConnections {
+            return refuse(connection, .serverUnavailable, "maximum of \(configuration.maximumConnections) connections reached")
+        }
+        var clientID = packet.clientID
+        if clientID.isEmpty {
+            guard packet.cleanSession else {
+                return refuse(connection, .identifierRejected, "empty client identifier with clean session 0")
+            }
+            assignedIDCounter += 1
+            clientID = "housebroker-\(assignedIDCounter)-\(UInt32.random(in: 0...UInt32.max))"
+        }
+        if let passwords = configuration.passwordFile {
+            if let user = packet.username {
+                guard passwords.check(user: user, password: packet.password ?? []) else {
+                    return refuse(connection, .badUsernameOrPassword, "bad user name or password for '\(user)'")
+                }
+            } else if !configuration.allowAnonymous {
+                return refuse(connection, .notAuthorized, "anonymous clients are not allowed")
+            }
+        }
+
+        var existing = sessions[clientID]
+        if let old = existing?.connection {
+            // Client takeover (MQTT-3.1.4-2): the old connection is closed; its will is published.
+            logger.info("client '\(clientID)' taken over by a new connection from \(connection.remoteAddress ?? "?")")
+            detach(old, publishWill: true)
+            old.close()
+            existing = sessions[clientID]
+        }
+        let session: Session
+        var sessionPresent = false
+        if let existing, !packet.cleanSession, !existing.cleanSession {
+            session = existing
+            sessionPresent = true
+        } else {
+            if let existing { discard(existing) }
+            session = Session(clientID: clientID, cleanSession: packet.cleanSession)
+            sessions[clientID] = session
+        }
+        session.username = packet.username
+        session.keepAlive = Int(packet.keepAlive)
+        session.connection = connection
+        connectedCount += 1
+        statistics.connectionsAccepted += 1
+        connection.accept(session: session, will: packet.will, keepAlive: packet.keepAlive)
+        logger.info("client '\(clientID)' connected from \(connection.remoteAddress ?? "?") (clean session \(packet.cleanSession ? 1 : 0), keepalive \(packet.keepAlive)s\(packet.username.map { ", user \($0)" } ?? ""))")
+        connection.send(.connack(sessionPresent: sessionPresent, returnCode: .accepted))
+
+        // Redeliver unacknowledged messages in their original order (MQTT-4.4.0-1, MQTT-4.6.0-1).
+        for entry in session.inflight {
+            switch entry.stage {
+            case .awaitingPuback, .awaitingPubrec:
+                sendPublish(entry.message, packetID: entry.packetID, dup: true, on: connection)
+            case .awaitingPubcomp:
+                connection.send(.pubrel(entry.packetID))
+            }
+        }
+        drain(session)
+    }
+
+    private func refuse(_ connection: MQTTConnection, _ code: HouseBroker.ConnectReturnCode, _ reason: String) {
+        statistics.connectionsRefused += 1
+        logger.notice("refusing connection from \(connection.remoteAddress ?? "?"): \(reason) (CONNACK \(code.rawValue))")
+        connection.send(.connack(sessionPresent: false, returnCode: code))
+        connection.flushAndClose()
+    }
+
+    // MARK: - Connection end
+
+    /// Detaches a CONNECTed connection from its session; publishes its will unless told not to.
+    func detach(_ connection: MQTTConnection, publishWill: Bool) {
+        guard let session = connection.session else { return }
+        connection.session = nil
+        connectedCount -= 1
+        let will = connection.will
+        connection.will = nil
+        if session.connection === connection {
+            session.connection = nil
+            if session.cleanSession {
+                discard(session)
+            } else {
+                // QoS 0 messages are not kept for offline clients.
+                session.removeQueuedQoS0()
+            }
+        }
+        logger.info("client '\(session.clientID)' disconnected")
+        if publishWill, !suppressWills, let will {
+            logger.info("publishing will of '\(session.clientID)' to \(will.topic)")
+            publish(topic: will.topic, payload: will.payload, qos: will.qos, retain: will.retain,
+                    from: session.clientID, username: session.username, isWill: true)
+        }
+    }
+
+    func connectionClosed(_ connection: MQTTConnection) {
+        connections[ObjectIdentifier(connection)] = nil
+        detach(connection, publishWill: true)
+        finishEvent()
+    }
+
+    /// Removes a session and its subscriptions.
+    func discard(_ session: Session) {
+        for filter in session.subscriptions.keys { tree.remove(filter: filter, clientID: session.clientID) }
+        session.subscriptions.removeAll()
+        if sessions[session.clientID] === session { sessions[session.clientID] = nil }
+    }
+
+    // MARK: - PUBLISH from a client
+
+    func handlePublish(_ connection: MQTTConnection, _ session: Session, _ packet: PublishPacket) {
+        switch packet.qos {
+        case .atMostOnce:
+            publish(topic: packet.topic, payload: packet.payload, qos: packet.qos, retain: packet.retain,
+                    from: session.clientID, username: session.username, isWill: false)
+        case .atLeastOnce:
+            publish(topic: packet.topic, payload: packet.payload, qos: packet.qos, retain: packet.retain,
+                    from: session.clientID, username: session.username, isWill: false)
+            connection.send(.puback(packet.packetID))
+        case .exactlyOnce:
+            // Method B of MQTT-4.3.3-2: deliver on PUBLISH, remember the id until PUBREL.
+            if session.incomingQoS2.insert(packet.packetID).inserted {
+                publish(topic: packet.topic, payload: packet.payload, qos: packet.qos, retain: packet.retain,
+                        from: session.clientID, username: session.username, isWill: false)
+            }
+            connection.send(.pubrec(packet.packetID))
+        }
+    }
+
+    func handlePubrel(_ connection: MQTTConnection, _ session: Session, _ id: UInt16) {
+        session.incomingQoS2.remove(id)
+        connection.send(.pubcomp(id))
+    }
+
+    /// Records, authorises, retains and routes one application message.
+    func publish(topic: String, payload: ByteBuffer, qos: HouseBroker.QoS, retain: Bool,
+                 from clientID: String, username: String?, isWill: Bool) {
+        statistics.messagesReceived += 1
+        if configuration.recordedMessageLimit > 0 {
+            if received.count >= configuration.recordedMessageLimit { received.removeFirst() }
+            received.append(HouseBroker.ReceivedMessage(clientID: clientID, topic: topic, buffer: payload,
+                                                        qos: qos, retain: retain, isWill: isWill))
+        }
+        if let acl = configuration.accessControl, !acl.mayPublish(topic: topic, user: username, clientID: clientID) {
+            statistics.publishesDenied += 1
+            logger.notice("ACL: '\(clientID)' may not publish to \(topic); dropped")
+            return
+        }
+        logger.debug("publish from '\(clientID)' to \(topic) (\(qos), \(payload.readableBytes) bytes\(retain ? ", retained" : ""))")
+        if retain {
+            if payload.readableBytes == 0 {
+                retained[topic] = nil
+            } else {
+                retained[topic] = HouseBroker.RetainedMessage(topic: topic, buffer: payload, qos: qos)
+            }
+        }
+        for (subscriber, subscriptionQoS) in tree.subscribers(matching: topic) {
+            guard let session = sessions[subscriber] else { continue }
+            deliver(OutgoingMessage(topic: topic, payload: payload, qos: min(qos, subscriptionQoS), retain: false), to: session)
+        }
+    }
+
+    // MARK: - Delivery to a client
+
+    /// Sends now if possible, else queues (bounded; drops are counted).
+    func deliver(_ message: OutgoingMessage, to session: Session) {
+        if let connection = session.connection, session.queue.isEmpty, connection.isWritable {
+            if message.qos == .atMostOnce {
+                sendPublish(message, packetID: 0, dup: false, on: connection)
+                return
+            }
+            if session.inflight.count < configuration.maximumInflightMessages {
+                sendInflight(message, session: session, on: connection)
+                return
+            }
+        }
+        if session.connection == nil && message.qos == .atMostOnce { return }
+        // Like mosquitto: the message limit counts QoS 1/2; the byte limit bounds everything.
+        let overCount = message.qos != .atMostOnce && session.queuedReliable >= configuration.maximumQueuedMessages
+        let overBytes = session.queuedBytes + message.size > configuration.maximumQueuedBytes
+        if overCount || overBytes {
+            session.droppedCount += 1
+            statistics.messagesDropped += 1
+            if session.droppedCount == 1 || session.droppedCount % 1000 == 0 {
+                logger.warning("queue of '\(session.clientID)' is full (\(session.queuedReliable) QoS 1/2 messages, \(session.queuedBytes) bytes); \(session.droppedCount) messages dropped so far")
+            }
+            return
+        }
+        session.enqueue(message)
+    }
+
+    private func sendInflight(_ message: OutgoingMessage, session: Session, on connection: MQTTConnection) {
+        let id = session.nextPacketID()
+        session.inflight.append(InflightMessage(
+            packetID: id, message: message,
+            stage: message.qos == .atLeastOnce ? .awaitingPuback : .awaitingPubrec))
+        sendPublish(message, packetID: id, dup: false, on: connection)
+    }
+
+    func sendPublish(_ message: OutgoingMessage, packetID: UInt16, dup: Bool, on connection: MQTTConnection) {
+        statistics.messagesSent += 1
+        connection.send(.publish(PublishPacket(topic: message.topic, payload: message.payload, qos: message.qos,
+                                               retain: message.retain, dup: dup, packetID: packetID)))
+    }
+
+    /// Sends queued messages while the socket takes them and the in-flight window allows.
+    func drain(_ session: Session) {
+        guard let connection = session.connection else { return }
+        while let next = session.queue.first, connection.isWritable {
+            if next.qos == .atMostOnce {
+                _ = session.dequeue()
+                sendPublish(next, packetID: 0, dup: false, on: connection)
+            } else if session.inflight.count < configuration.maximumInflightMessages {
+                _ = session.dequeue()
+                sendInflight(next, session: session, on: connection)
+            } else {
+                break
+            }
+        }
+    }
+
+    func handleAck(_ connection: MQTTConnection, _ session: Session, _ packet: MQTTPacket) {
+        switch packet {
+        case .puback(let id):
+            if let index = session.inflight.firstIndex(where: { $0.packetID == id && $0.stage == .awaitingPuback }) {
+                session.inflight.remove(at: index)
+                drain(session)
+            }
+        case .pubrec(let id):
+            if let index = session.inflight.firstIndex(where: { $0.packetID == id && $0.stage != .awaitingPuback }) {
+                session.inflight[index].stage = .awaitingPubcomp
+            }
+            connection.send(.pubrel(id))
+        case .pubcomp(let id):
+            if let index = session.inflight.firstIndex(where: { $0.packetID == id && $0.stage == .awaitingPubcomp }) {
+                session.inflight.remove(at: index)
+                drain(session)
+            }
+        default:
+            break
+        }
+    }
+
+    // MARK: - SUBSCRIBE / UNSUBSCRIBE
+
+    func handleSubscribe(_ connection: MQTTConnection, _ session: Session, packetID: UInt16,
+                         filters: [(filter: String, qos: UInt8)]) {
+        var codes: [UInt8] = []
+        var retainedToSend: [OutgoingMessage] = []
+        for (filter, requested) in filters {
+            guard TopicName.isValidFilter(filter) else {
+                logger.notice("'\(session.clientID)' sent the invalid topic filter '\(filter)'; refused")
+                codes.append(0x80)
+                continue
+            }
+            if let acl = configuration.accessControl,
+               !acl.maySubscribe(filter: filter, user: session.username, clientID: session.clientID) {
+                logger.notice("ACL: '\(session.clientID)' may not subscribe to \(filter); refused")
+                codes.append(0x80)
+                continue
+            }
+            let granted = HouseBroker.QoS(rawValue: requested) ?? .exactlyOnce
+            session.subscriptions[filter] = granted
+            tree.insert(filter: filter, clientID: session.clientID, qos: granted)
+            codes.append(granted.rawValue)
+            logger.info("'\(session.clientID)' subscribed to \(filter) at \(granted)")
+            for message in retained.values where TopicName.matches(filter: filter, topic: message.topic) {
+                retainedToSend.append(OutgoingMessage(topic: message.topic, payload: message.buffer,
+                                                      qos: min(message.qos, granted), retain: true))
+            }
+        }
+        connection.send(.suback(packetID: packetID, codes: codes))
+        for message in retainedToSend { deliver(message, to: session) }
+    }
+
+    func handleUnsubscribe(_ connection: MQTTConnection, _ session: Session, packetID: UInt16, filters: [String]) {
+        for filter in filters where session.subscriptions.removeValue(forKey: filter) != nil {
+            tree.remove(filter: filter, clientID: session.clientID)
+            logger.info("'\(session.clientID)' unsubscribed from \(filter)")
+        }
+        connection.send(.unsuback(packetID))
+    }
+
+    // MARK: - Fault injection and lifecycle
+
+    func closeAllConnections() {
+        for connection in connections.values { connection.close() }
+    }
+
+    func setReadingPaused(_ paused: Bool) {
+        readingPaused = paused
+        for connection in connections.values { connection.setAutoRead(!paused) }
+    }
+}

@@ -1,0 +1,45 @@
+import NIOCore
+
+extension HouseBroker {
+    /// Closes every client connection as a network failure would: wills are published and
+    /// persistent sessions stay. The broker keeps listening.
+    public func dropAllConnections() async {
+        _ = try? await onLoop { $0.closeAllConnections() }
+    }
+
+    /// Stops reading from every client (current and new) until `resumeReading()`: their packets
+    /// pile up in the kernel, as with a stalled broker. Keepalive is not enforced while paused.
+    public func pauseReading() async {
+        _ = try? await onLoop { $0.setReadingPaused(true) }
+    }
+
+    /// Resumes reading after `pauseReading()`.
+    public func resumeReading() async {
+        _ = try? await onLoop { $0.setReadingPaused(false) }
+    }
+
+    /// Answers every new CONNECT with `code` (and closes), or admits clients again with `nil`.
+    public func refuseConnections(with code: ConnectReturnCode?) async {
+        let code = code == .accepted ? nil : code
+        _ = try? await onLoop { $0.refuseCode = code }
+    }
+
+    /// Stops (as `shutdown()`) and listens again on the same port, optionally forgetting retained
+    /// messages and sessions, as a broker restarted with or without persistence would.
+    public func restart(keepingRetained: Bool = true, keepingSessions: Bool = true) async throws {
+        await shutdown()
+        try await onLoop { core in
+            if !keepingRetained { core.retained.removeAll() }
+            if !keepingSessions {
+                core.sessions.removeAll()
+                core.tree = SubscriptionTree()
+            }
+        }
+        let core = self.core
+        let loop = self.loop
+        let host = self.host
+        let port = self.port
+        _ = try await Self.bindListener(core: core, loop: loop, host: host, port: port)
+        try await onLoop { $0.logger.info("MQTT broker listening again on \(host):\(port)") }
+    }
+}

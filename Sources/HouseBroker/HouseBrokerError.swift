@@ -1,0 +1,35 @@
+/// Everything that can go wrong in the broker: protocol violations by a client (which close only
+/// that client's connection), configuration files that cannot be read, and lifecycle misuse.
+public enum HouseBrokerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The bytes received are not a well-formed MQTT 3.1.1 packet.
+    case malformedPacket(String)
+    /// The packet is well-formed but not allowed at this point (e.g. a second CONNECT).
+    case protocolViolation(String)
+    /// CONNECT asked for a protocol level other than 4 (MQTT 3.1.1); answered with CONNACK 1.
+    case unacceptableProtocolLevel(name: String, level: UInt8)
+    /// A password or ACL file could not be read or parsed.
+    case invalidConfigurationFile(path: String, line: Int, message: String)
+    /// Binding the listening socket failed.
+    case bindFailed(host: String, port: Int, reason: String)
+    /// The operation needs a running broker.
+    case notRunning
+    /// The operation needs a stopped broker.
+    case alreadyRunning
+    /// A wait in the test API ran out of time.
+    case timedOut(String)
+
+    public var description: String {
+        switch self {
+        case .malformedPacket(let why): "malformed packet: \(why)"
+        case .protocolViolation(let why): "protocol violation: \(why)"
+        case .unacceptableProtocolLevel(let name, let level):
+            "unacceptable protocol \(name) level \(level) (only MQTT 3.1.1, level 4, is supported)"
+        case .invalidConfigurationFile(let path, let line, let message):
+            line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)"
+        case .bindFailed(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        case .notRunning: "the broker is not running"
+        case .alreadyRunning: "the broker is already running"
+        case .timedOut(let what): "timed out waiting for \(what)"
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import NIOCore
+
+/// A message on its way to one client.
+struct OutgoingMessage {
+    var topic: String
+    var payload: ByteBuffer
+    var qos: HouseBroker.QoS
+    var retain: Bool
+
+    /// Bytes counted against a client's queue budget.
+    var size: Int { topic.utf8.count + payload.readableBytes }
+}
+
+/// A QoS 1/2 message sent to a client and not yet fully acknowledged.
+struct InflightMessage {
+    enum Stage { case awaitingPuback, awaitingPubrec, awaitingPubcomp }
+    var packetID: UInt16
+    var message: OutgoingMessage
+    var stage: Stage
+}
+
+/// The server side of an MQTT session (MQTT 3.1.1 section 4.1); lives on the broker's event loop.
+final class Session {
+    let clientID: String
+    var cleanSession: Bool
+    var username: String?
+    var keepAlive: Int = 0
+    var subscriptions: [String: HouseBroker.QoS] = [:]
+    var connection: MQTTConnection?
+    var inflight = CircularBuffer<InflightMessage>()
+    /// Messages waiting to be sent, in order; change it only through the methods below.
+    private(set) var queue = CircularBuffer<OutgoingMessage>()
+    /// Topic and payload bytes waiting in `queue`.
+    private(set) var queuedBytes = 0
+    /// QoS 1/2 messages waiting in `queue`.
+    private(set) var queuedReliable = 0
+    /// QoS 2 packet ids received and answered with PUBREC, waiting for PUBREL.
+    var incomingQoS2: Set<UInt16> = []
+    var droppedCount = 0
+    private var lastPacketID: UInt16 = 0
+
+    init(clientID: String, cleanSession: Bool) {
+        self.clientID = clientID
+        self.cleanSession = cleanSession
+    }
+
+    func enqueue(_ message: OutgoingMessage) {
+        queue.append(message)
+        queuedBytes += message.size
+        if message.qos != .atMostOnce { queuedReliable += 1 }
+    }
+
+    func dequeue() -> OutgoingMessage? {
+        guard let message = queue.popFirst() else { return nil }
+        queuedBytes -= message.size
+        if message.qos != .atMostOnce { queuedReliable -= 1 }
+        return message
+    }
+
+    /// Drops queued QoS 0 messages (they are not kept for offline clients).
+    func removeQueuedQoS0() {
+        queue.removeAll { $0.qos == .atMostOnce }
+        queuedBytes = queue.reduce(0) { $0 + $1.size }
+    }
+
+    /// The next packet identifier not in use by an in-flight message.
+    func nextPacketID() -> UInt16 {
+        while true {
+            lastPacketID = lastPacketID == UInt16.max ? 1 : lastPacketID + 1
+            let candidate = lastPacketID
+            if inflight.isEmpty || !inflight.contains(where: { $0.packetID == candidate }) { return candidate }
+        }
+    }
+
+    func info() -> HouseBroker.ClientInfo {
+        HouseBroker.ClientInfo(
+            clientID: clientID, isConnected: connection != nil, username: username, cleanSession: cleanSession,
+            keepAlive: keepAlive, subscriptions: subscriptions, inflightCount: inflight.count,
+            queuedCount: queue.count, droppedCount: droppedCount, remoteAddress: connection?.remoteAddress)
+    }
+}

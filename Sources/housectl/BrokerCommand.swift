@@ -1,0 +1,98 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import HouseBroker
+import Logging
+
+/// `housectl broker`: runs the built-in MQTT 3.1.1 broker in the foreground until SIGINT/SIGTERM.
+struct BrokerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "broker",
+        abstract: "Run the built-in MQTT 3.1.1 broker until interrupted.",
+        discussion: """
+            Password file: one 'user:password' per line, or 'user:$sha256$SALT$HEX' where HEX is the \
+            SHA-256 of SALT followed by the password (printf '%s' SALTpassword | sha256sum). \
+            ACL file: 'user NAME' lines followed by 'topic [read|write|readwrite] FILTER' lines; \
+            'pattern ...' lines apply to everyone (%u user name, %c client id); lines before any \
+            'user' apply to anonymous clients.
+            """
+    )
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "Port to listen on (0 picks a free one).")
+    var port = 1883
+
+    @Option(name: .customLong("password-file"), help: "Require these user names and passwords.")
+    var passwordFile: String?
+
+    @Flag(name: .customLong("allow-anonymous"), help: "With --password-file, still admit clients without a user name.")
+    var allowAnonymous = false
+
+    @Option(name: .customLong("acl"), help: "Limit publishing and subscribing to what this ACL file grants.")
+    var aclFile: String?
+
+    @Option(name: .customLong("max-queued"), help: "QoS 1/2 messages queued per client before new ones are dropped.")
+    var maximumQueued = 1000
+
+    @Option(name: .customLong("max-queued-bytes"), help: "Bytes queued per client (any QoS) before new messages are dropped.")
+    var maximumQueuedBytes = 64 * 1024 * 1024
+
+    @Flag(name: .shortAndLong, help: "Log connects, subscriptions and publishes.")
+    var verbose = false
+
+    func run() async throws {
+        var logger = Logger(label: "housectl.broker", factory: { label in StreamLogHandler.standardError(label: label) })
+        logger.logLevel = verbose ? .debug : .notice
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+
+        var configuration = HouseBroker.Configuration(host: host, port: port, logger: logger)
+        do {
+            configuration.passwordFile = try passwordFile.map { try PasswordFile(path: $0) }
+            configuration.accessControl = try aclFile.map { try AccessControlList(path: $0) }
+        } catch let error as HouseBrokerError {
+            throw ValidationError(error.description)
+        }
+        configuration.allowAnonymous = allowAnonymous
+        configuration.maximumQueuedMessages = maximumQueued
+        configuration.maximumQueuedBytes = maximumQueuedBytes
+        configuration.recordedMessageLimit = 0
+
+        let broker: HouseBroker
+        do {
+            broker = try await HouseBroker.start(configuration)
+        } catch let error as HouseBrokerError {
+            FileHandle.standardError.write(Data("housectl broker: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+        let features = (passwordFile == nil ? "" : ", passwords required") + (aclFile == nil ? "" : ", ACL in force")
+        FileHandle.standardOutput.write(Data("housectl broker: MQTT 3.1.1 listening on \(host):\(broker.port)\(features) (Ctrl-C to stop)\n".utf8))
+        let signal = await Self.waitForTerminationSignal()
+        print("housectl broker: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
+        await broker.shutdown()
+    }
+
+    /// Suspends until SIGINT or SIGTERM arrives; returns which.
+    private static func waitForTerminationSignal() async -> Int32 {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Int32, Never>) in
+            let queue = DispatchQueue(label: "housectl.broker.signals")
+            let lock = NSLock()
+            nonisolated(unsafe) var done = false
+            let numbers = [SIGINT, SIGTERM]
+            let sources = numbers.map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
+            for (number, source) in zip(numbers, sources) {
+                Foundation.signal(number, SIG_IGN)
+                source.setEventHandler {
+                    lock.lock()
+                    defer { lock.unlock() }
+                    guard !done else { return }
+                    done = true
+                    sources.forEach { $0.cancel() }
+                    continuation.resume(returning: number)
+                }
+            }
+            sources.forEach { $0.resume() }
+        }
+    }
+}

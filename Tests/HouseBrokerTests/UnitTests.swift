@@ -1,0 +1,48 @@
+@testable import HouseBroker
+import Testing
+
+@Suite("Topic rules, subscription tree and SHA-256")
+struct UnitTests {
+    @Test("SHA-256 known answers")
+    func sha256() {
+        #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    @Test("filter validation", arguments: [
+        ("#", true), ("a/#", true), ("+", true), ("+/+/#", true), ("/", true), ("a//b", true),
+        ("", false), ("a/#/b", false), ("a#", false), ("a+/b", false), ("#/", false),
+    ])
+    func filters(filter: String, valid: Bool) {
+        #expect(TopicName.isValidFilter(filter) == valid)
+    }
+
+    @Test("tree removal prunes and keeps other subscribers")
+    func tree() {
+        let tree = SubscriptionTree()
+        tree.insert(filter: "a/+", clientID: "x", qos: .atLeastOnce)
+        tree.insert(filter: "a/#", clientID: "y", qos: .atMostOnce)
+        tree.insert(filter: "a/b", clientID: "x", qos: .exactlyOnce)
+        #expect(tree.subscribers(matching: "a/b") == ["x": .exactlyOnce, "y": .atMostOnce])
+        tree.remove(filter: "a/b", clientID: "x")
+        #expect(tree.subscribers(matching: "a/b") == ["x": .atLeastOnce, "y": .atMostOnce])
+        tree.remove(filter: "a/+", clientID: "x")
+        tree.remove(filter: "a/#", clientID: "y")
+        #expect(tree.subscribers(matching: "a/b").isEmpty)
+        #expect(tree.subscribers(matching: "a").isEmpty)
+    }
+
+    @Test("tree agrees with the reference matcher")
+    func treeAgreesWithMatcher() {
+        let filters = ["#", "+", "+/+", "a/#", "a/+/c", "a/b/c", "/+", "+/b/#", "$SYS/#", "a//c", "a/+/+/#"]
+        let topics = ["a", "a/b", "a/b/c", "a/x/c", "/a", "a//c", "$SYS/x", "b/b/b", "a/b/c/d", "x"]
+        let tree = SubscriptionTree()
+        for (index, filter) in filters.enumerated() { tree.insert(filter: filter, clientID: "\(index)", qos: .atMostOnce) }
+        for topic in topics {
+            let expected = Set(filters.indices.filter { TopicName.matches(filter: filters[$0], topic: topic) }.map { "\($0)" })
+            #expect(Set(tree.subscribers(matching: topic).keys) == expected, "\(topic)")
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+
+/// `housectl broker` end to end: the built binary serves the Debian mosquitto clients.
+@Suite("housectl broker")
+struct BrokerCommandTests {
+    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+    static var mosquittoAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_pub") }
+
+    /// The housectl binary next to the test bundle (.build/<config>/housectl).
+    static var binary: URL {
+        let candidates = [
+            Bundle.main.bundleURL,
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+        ].map { $0.appendingPathComponent("housectl") }
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[0]
+    }
+
+    /// Runs a program to completion (bounded), returning status and combined output.
+    static func run(_ path: String, _ arguments: [String], timeout: Duration = .seconds(15)) async throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let exited = AsyncStream<Int32> { continuation in
+            process.terminationHandler = { continuation.yield($0.terminationStatus); continuation.finish() }
+        }
+        try process.run()
+        let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
+            group.addTask { await exited.first { _ in true } }
+            group.addTask { try await Task.sleep(for: timeout); return nil }  // deadline only
+            let first = try await group.next()!
+            group.cancelAll()
+            if first == nil { kill(process.processIdentifier, SIGKILL) }
+            return first ?? -1
+        }
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (status, output)
+    }
+
+    @Test("serves mosquitto_pub and mosquitto_sub, with a password file", .enabled(if: mosquittoAvailable || isCI))
+    func servesMosquittoClients() async throws {
+        try #require(Self.mosquittoAvailable, "mosquitto-clients are not installed")
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path), "housectl not built at \(Self.binary.path)")
+        let passwords = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-pw-\(UUID().uuidString)")
+        try "alice:secret\n".write(to: passwords, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: passwords) }
+
+        let broker = Process()
+        broker.executableURL = Self.binary
+        broker.arguments = ["broker", "--port", "0", "--password-file", passwords.path, "-v"]
+        let stdout = Pipe()
+        broker.standardOutput = stdout
+        broker.standardError = FileHandle.nullDevice
+        // The first stdout line announces the port.
+        let lines = AsyncStream<String> { continuation in
+            stdout.fileHandleForReading.readabilityHandler = { handle in
+                let data = handle.availableData
+                if data.isEmpty { continuation.finish() } else { continuation.yield(String(decoding: data, as: UTF8.self)) }
+            }
+        }
+        try broker.run()
+        defer {
+            kill(broker.processIdentifier, SIGKILL)  // async tests block SIGTERM in children
+            stdout.fileHandleForReading.readabilityHandler = nil
+        }
+        let announcement = try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask {
+                var text = ""
+                for await chunk in lines {
+                    text += chunk
+                    if text.contains("\n") { return text }
+                }
+                return text
+            }
+            group.addTask { try await Task.sleep(for: .seconds(15)); return nil }  // deadline only
+            let first = try await group.next()!
+            group.cancelAll()
+            return first ?? ""
+        }
+        let port = try #require(announcement.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) },
+                                "no port in: \(announcement)")
+
+        async let subscriber = Self.run("/usr/bin/mosquitto_sub", [
+            "-h", "127.0.0.1", "-p", "\(port)", "-u", "alice", "-P", "secret", "-t", "cli/#", "-q", "1",
+            "-C", "1", "-W", "10", "-F", "%r %t %p"])
+        // The retained message reaches the subscriber whether it subscribes before or after.
+        let (pubStatus, pubOutput) = try await Self.run("/usr/bin/mosquitto_pub", [
+            "-h", "127.0.0.1", "-p", "\(port)", "-u", "alice", "-P", "secret", "-t", "cli/hello", "-m", "world",
+            "-q", "1", "-r"])
+        #expect(pubStatus == 0, "\(pubOutput)")
+        let (subStatus, subOutput) = try await subscriber
+        #expect(subStatus == 0)
+        #expect(subOutput.hasSuffix("cli/hello world\n"), "\(subOutput)")
+
+        let (badStatus, badOutput) = try await Self.run("/usr/bin/mosquitto_pub", [
+            "-h", "127.0.0.1", "-p", "\(port)", "-u", "alice", "-P", "wrong", "-t", "x", "-m", "y"])
+        #expect(badStatus != 0)
+        #expect(badOutput.contains("bad user name or password"), "\(badOutput)")
+    }
+
+    @Test("a bad ACL file is a clear error")
+    func badACL() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path))
+        let acl = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-acl-\(UUID().uuidString)")
+        try "user bob\ntopic sometimes house/#\n".write(to: acl, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: acl) }
+        let (status, output) = try await Self.run(Self.binary.path, ["broker", "--port", "0", "--acl", acl.path])
+        #expect(status != 0)
+        #expect(output.contains("\(acl.path):2: access must be read, write or readwrite"), "\(output)")
+    }
+}
