@@ -54,7 +54,7 @@ struct PhraseAutomatonBuilder {
     struct Template: Sendable {
         var intent: String
         var sentence: String
-        var fixedSlots: [String: String]
+        var fixedSlots: [PhraseSlot]
     }
 
     /// A slot list: a trie of token ids, or a built-in parser.
@@ -115,7 +115,7 @@ struct PhraseAutomatonBuilder {
             for sentence in group.sentences {
                 let expr = try PhraseExpression.parse(sentence)
                 let templateIndex = Int32(templates.count)
-                templates.append(Template(intent: group.intent, sentence: sentence, fixedSlots: group.slots))
+                templates.append(Template(intent: group.intent, sentence: sentence, fixedSlots: group.slots.map { PhraseSlot(name: $0.key, value: $0.value) }))
                 let accept = addNode(.accept, arg: templateIndex)
                 var expanding: [String] = []
                 let start = try compile(expr, next: accept, sentence: sentence, rules: rules, expanding: &expanding,

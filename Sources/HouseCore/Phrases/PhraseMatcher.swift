@@ -161,7 +161,7 @@ public struct PhraseMatcher: Sendable {
         for candidate in raw {
             let duplicate = result.contains { kept in
                 if let intent = candidate.intent { return kept.intent == intent }
-                return kept.intent == nil && kept.intentName == candidate.intentName && kept.slots == candidate.slots
+                return kept.intent == nil && kept.intentName == candidate.intentName && kept.slotList == candidate.slotList
             }
             if !duplicate { result.append(candidate) }
         }
@@ -296,21 +296,23 @@ public struct PhraseMatcher: Sendable {
         }
         return found.map { hit in
             let template = a.templates[Int(hit.template)]
-            var slots = [String: String](minimumCapacity: 8)
+            var slots: [PhraseSlot] = []
+            slots.reserveCapacity(8)
             var c = hit.caps
             while c >= 0 {
                 let capture = captures[Int(c)]
                 let name = a.slotNames[Int(capture.slot)]
-                if slots[name] == nil {
-                    slots[name] = capture.valueIndex >= 0 ? a.valueStrings[Int(capture.valueIndex)] : String(capture.number)
+                if !slots.contains(where: { $0.name == name }) {
+                    let value = capture.valueIndex >= 0 ? a.valueStrings[Int(capture.valueIndex)] : String(capture.number)
+                    slots.append(PhraseSlot(name: name, value: value))
                 }
                 c = capture.parent
             }
-            for (name, value) in template.fixedSlots where slots[name] == nil { slots[name] = value }
-            return PhraseCandidate(
-                intentName: template.intent, slots: slots,
-                intent: PhraseIntentBuilder.intent(name: template.intent, slots: slots),
-                template: template.sentence, score: hit.score)
+            for fixed in template.fixedSlots where !slots.contains(where: { $0.name == fixed.name }) { slots.append(fixed) }
+            slots.sort { $0.name < $1.name }
+            let intent = PhraseIntentBuilder.intent(name: template.intent) { name in slots.first { $0.name == name }?.value }
+            return PhraseCandidate(intentName: template.intent, slotList: slots, intent: intent,
+                                   template: template.sentence, score: hit.score)
         }
     }
 }
