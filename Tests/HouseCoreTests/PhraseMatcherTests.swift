@@ -83,6 +83,12 @@ struct PhraseMatcherTests {
         #expect(clock.now - start < .seconds(2))
     }
 
+    @Test func absurdNumbersAreNotUnderstoodRatherThanCrashing() {
+        #expect(PhraseFixture.matcher.interpret("we're out for 99999999999999999999h").commands.isEmpty)
+        #expect(PhraseFixture.matcher.interpret("we're out for 9999999999999 hours").commands.isEmpty)
+        #expect(PhraseFixture.matcher.interpret("how much energy did we use in the last 0 hours").intents.isEmpty)
+    }
+
     @Test func tooLongTextIsRefusedNotMatchedSlowly() {
         let text = String(repeating: "lights off ", count: PhraseMatcher.maxWords)
         #expect(PhraseFixture.matcher.interpret(text).commands.isEmpty)
