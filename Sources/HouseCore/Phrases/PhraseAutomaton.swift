@@ -21,6 +21,7 @@ final class PhraseAutomaton: Sendable {
     let tokenTable: PhraseTokenTable
     let slotNames: [String]
     let lists: [ListMatcher]
+    let listNames: [String]
     let templates: [Template]
     let valueStrings: [String]
 
@@ -41,6 +42,7 @@ final class PhraseAutomaton: Sendable {
         tokenTable = PhraseTokenTable(b.vocabulary)
         slotNames = b.slotNames
         lists = b.lists
+        listNames = b.listNames
         templates = b.templates
         valueStrings = b.valueStrings
     }

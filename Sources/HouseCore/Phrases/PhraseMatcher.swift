@@ -11,7 +11,7 @@ public struct PhraseMatcher: Sendable {
     /// All slot lists, the phrase file's and the house's (built-ins `number` and `duration` excluded).
     public let lists: [String: PhraseList]
     let automaton: PhraseAutomaton
-    let examples: [(text: String, tokens: [String])]
+    let suggester: PhraseSuggester
     /// Skip words as token sequences, longest first.
     let skipWords: [[String]]
 
@@ -33,16 +33,8 @@ public struct PhraseMatcher: Sendable {
         all.merge(extra) { _, new in new }
         self.lists = all
         self.automaton = try PhraseAutomaton(phraseSet, extraLists: extra)
-        var examples: [(String, [String])] = []
-        var seen: Set<String> = []
         let sampler = try PhraseSampler(phraseSet: phraseSet, lists: all)
-        for template in automaton.templates {
-            for tokens in sampler.expansions(of: template.sentence, limit: 24) {
-                let text = tokens.joined(separator: " ")
-                if seen.insert(text).inserted { examples.append((text, tokens)) }
-            }
-        }
-        self.examples = examples
+        self.suggester = PhraseSuggester(automaton: automaton, sampler: sampler, listNames: automaton.listNames)
         self.skipWords = phraseSet.skipWords.map(PhraseNormalizer.tokens).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
     }
 
@@ -124,31 +116,7 @@ public struct PhraseMatcher: Sendable {
     }
 
     func suggestions(for words: [String], limit: Int = 3) -> [String] {
-        if words.isEmpty { return Array(examples.prefix(limit).map(\.text)) }
-        var scored: [(distance: Int, text: String)] = []
-        scored.reserveCapacity(examples.count)
-        for example in examples {
-            scored.append((Self.editDistance(words, example.tokens), example.text))
-        }
-        scored.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.text.count < $1.text.count }
-        return Array(scored.prefix(limit).map(\.text))
-    }
-
-    /// Word-level Levenshtein distance.
-    static func editDistance(_ a: [String], _ b: [String]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = Array(repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+        suggester.suggest(words: words, automaton: automaton, limit: limit)
     }
 
     /// Ranked candidates for one command's words: best score first, one per distinct intent.
