@@ -55,6 +55,14 @@ struct PhraseMatcherTests {
         #expect(matcher.interpret("turn off the lights in the bed and breakfast").intents == [
             .control(HouseControlIntent(room: "Bed and Breakfast", action: .off, device: "light", plural: true)),
         ])
+        // a part that only makes sense with the start of the one before
+        let borrowed = PhraseFixture.matcher.interpret("turn off the kettle and the tv and the lights in the hall")
+        #expect(borrowed.intents == [
+            .control(HouseControlIntent(action: .off, device: "kettle")),
+            .control(HouseControlIntent(action: .off, device: "tv")),
+            .control(HouseControlIntent(room: "Hall", action: .off, device: "light", plural: true)),
+        ])
+        #expect(borrowed.commands.map(\.text) == ["turn off the kettle", "turn off the tv", "turn off the lights in the hall"])
         // one understood part and one not: no silent half-execution
         if case .commands = PhraseFixture.matcher.interpret("turn on the kettle and fly to the moon") {
             Issue.record("half-understood text must not match")

@@ -71,30 +71,40 @@ public struct PhraseMatcher: Sendable {
 
         let ands = words.indices.filter { words[$0] == "and" }
         if !ands.isEmpty {
-            var memo: [Int: [PhraseCommand]?] = [:]
-            func cover(_ start: Int) -> [PhraseCommand]? {
-                if let known = memo[start] { return known }
+            // A part that does not stand on its own may borrow the start of the part before it:
+            // "turn off the kettle and the tv" -> "turn off the tv".
+            func command(_ part: [String], after previous: [String]?) -> PhraseCommand? {
+                guard !part.isEmpty else { return nil }
+                let found = candidates(ids: part.map(automaton.tokenTable.id), words: part)
+                if !found.isEmpty { return PhraseCommand(words: part, candidates: found) }
+                guard let previous, previous.count > 1 else { return nil }
+                for k in 1..<previous.count {
+                    let borrowed = Array(previous[..<k]) + part
+                    let found = candidates(ids: borrowed.map(automaton.tokenTable.id), words: borrowed)
+                    if !found.isEmpty { return PhraseCommand(words: borrowed, candidates: found) }
+                }
+                return nil
+            }
+            var memo: [String: [PhraseCommand]?] = [:]
+            func cover(_ start: Int, after previous: [String]?) -> [PhraseCommand]? {
+                let key = "\(start)|" + (previous?.joined(separator: " ") ?? "")
+                if let known = memo[key] { return known }
                 var result: [PhraseCommand]? = nil
                 for cut in ands where cut > start {
-                    let part = candidates(ids: Array(ids[start..<cut]), words: Array(words[start..<cut]))
-                    guard !part.isEmpty else { continue }
-                    let restIDs = Array(ids[(cut + 1)...])
-                    let restWords = Array(words[(cut + 1)...])
-                    let restWhole = restWords.isEmpty ? [] : candidates(ids: restIDs, words: restWords)
-                    let head = PhraseCommand(words: Array(words[start..<cut]), candidates: part)
-                    if !restWhole.isEmpty {
-                        result = [head, PhraseCommand(words: restWords, candidates: restWhole)]
+                    guard let head = command(Array(words[start..<cut]), after: previous) else { continue }
+                    if let rest = command(Array(words[(cut + 1)...]), after: head.words) {
+                        result = [head, rest]
                         break
                     }
-                    if let tail = cover(cut + 1) {
+                    if let tail = cover(cut + 1, after: head.words) {
                         result = [head] + tail
                         break
                     }
                 }
-                memo[start] = .some(result)
+                memo[key] = .some(result)
                 return result
             }
-            if let commands = cover(0) { return .commands(commands) }
+            if let commands = cover(0, after: nil) { return .commands(commands) }
         }
         return .noMatch(text: words.joined(separator: " "), suggestions: suggest ? suggestions(for: words) : [])
     }
