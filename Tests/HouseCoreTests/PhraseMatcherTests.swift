@@ -103,6 +103,16 @@ struct PhraseMatcherTests {
         #expect(PhraseFixture.matcher.interpret("how much energy did we use in the last 0 hours").intents.isEmpty)
     }
 
+    @Test func manyAndsStayFast() {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let text = "turn off the kettle" + String(repeating: " and the x", count: 60)
+        #expect(PhraseFixture.matcher.interpret(text, suggest: false).commands.isEmpty)
+        let fine = "turn off the tv" + String(repeating: " and the kettle", count: 60)
+        #expect(PhraseFixture.matcher.interpret(fine, suggest: false).commands.count == 61)
+        #expect(clock.now - start < .seconds(2))
+    }
+
     @Test func tooLongTextIsRefusedNotMatchedSlowly() {
         let text = String(repeating: "lights off ", count: PhraseMatcher.maxWords)
         #expect(PhraseFixture.matcher.interpret(text).commands.isEmpty)
