@@ -10,7 +10,7 @@ struct Housectl: AsyncParsableCommand {
         subcommands: [
             ConfigCommand.self, ControlCommand.self, ModeCommand.self,
             ShortcutsCommand.self, RoutinesCommand.self,
-            RelaysCommand.self, DeployCommand.self, BrokerCommand.self,
+            RelaysCommand.self, DeployCommand.self, BrokerCommand.self, PhraseBenchCommand.self,
         ]
     )
 }

@@ -1,0 +1,86 @@
+/// Maps a template match (hassil intent name and slot values) to a typed `HouseIntent`.
+///
+/// Intent names and slots understood:
+/// - `HouseControl`: `action` (on/off/toggle/open/close), `device`, `room`, `plural` ("true");
+/// - `SetHouseMode`: `mode`, `duration` (seconds), `room`;
+/// - `QueryHouseStatus`: `query` (device-states/mode/energy), `time_range`
+///   (today/yesterday/this-week/last-hours), `hours`, `room`, `device`;
+/// - `RunRoutine`: `routine`.
+public enum PhraseIntentBuilder {
+    /// The typed intent, or nil when the name is not a house intent or a slot value is unusable.
+    public static func intent(name: String, slots: [String: String]) -> HouseIntent? {
+        intent(name: name) { slots[$0] }
+    }
+
+    /// The typed intent from a slot lookup (the matcher passes its small slot list).
+    static func intent(name: String, slot: (String) -> String?) -> HouseIntent? {
+        switch name {
+        case "HouseControl":
+            var action: HouseAction? = nil
+            if let a = slot("action") {
+                guard let parsed = HouseAction(rawValue: a) else { return nil }
+                action = parsed
+            }
+            return .control(HouseControlIntent(room: slot("room"), action: action, device: slot("device"),
+                                               plural: slot("plural") == "true"))
+        case "SetHouseMode":
+            var duration: Duration? = nil
+            if let d = slot("duration") {
+                guard let seconds = Int(d), seconds > 0 else { return nil }
+                duration = .seconds(seconds)
+            }
+            return .setMode(SetHouseModeIntent(mode: slot("mode"), duration: duration, rooms: slot("room").map { [$0] }))
+        case "QueryHouseStatus":
+            var query: QueryType? = nil
+            if let q = slot("query") {
+                guard let parsed = QueryType(rawValue: q) else { return nil }
+                query = parsed
+            }
+            var range: TimeRange? = nil
+            switch slot("time_range") {
+            case nil: range = nil
+            case "today": range = .today
+            case "yesterday": range = .yesterday
+            case "this-week": range = .thisWeek
+            case "last-hours":
+                guard let hours = Int(slot("hours") ?? "1"), hours > 0 else { return nil }
+                range = .lastHours(hours)
+            default: return nil
+            }
+            return .query(QueryHouseStatusIntent(queryType: query, timeRange: range, room: slot("room"), device: slot("device")))
+        case "RunRoutine":
+            return .runRoutine(RunRoutineIntent(routine: slot("routine")))
+        default:
+            return nil
+        }
+    }
+
+    /// A short description of an intent for questions and dry runs.
+    public static func describe(_ intent: HouseIntent) -> String {
+        switch intent {
+        case .control(let c):
+            let action = c.action?.rawValue ?? "switch"
+            let verb = (c.action == .open || c.action == .close || c.action == .toggle) ? action : "turn \(action)"
+            var what: String
+            if let device = c.device {
+                what = c.plural ? "all \(PhraseVocabulary.pluralize(device))" : device
+            } else {
+                what = "everything"
+            }
+            if let room = c.room { what += " in \(room)" }
+            return "\(verb) \(what)"
+        case .setMode(let m):
+            var text = "set \(m.rooms.map { $0.joined(separator: ", ") } ?? "the house") to \(m.mode ?? "?") mode"
+            if let d = m.duration { text += " for \(DurationParser.format(d))" }
+            return text
+        case .query(let q):
+            var text = "ask about \(q.queryType?.rawValue ?? "the house")"
+            if let device = q.device { text += " of \(device)" }
+            if let room = q.room { text += " in \(room)" }
+            if let range = q.timeRange { text += " (\(range))" }
+            return text
+        case .runRoutine(let r):
+            return "run routine \"\(r.routine ?? "?")\""
+        }
+    }
+}

@@ -1,0 +1,296 @@
+/// Turns what people type ("bedroom lights off", "we're out for two hours") into ranked, typed
+/// house intents.
+///
+/// Compile once from a `PhraseSet` (hassil templates) and a house (which fills the `room`,
+/// `device`, `devices`, `mode` and `routine` lists), then call `interpret(_:)` as often as needed,
+/// from any thread. Matching is a set-of-states simulation over one token-level automaton:
+/// linear in the words typed, whatever the templates.
+public struct PhraseMatcher: Sendable {
+    /// The templates this matcher was compiled from.
+    public let phraseSet: PhraseSet
+    /// All slot lists, the phrase file's and the house's (built-ins `number` and `duration` excluded).
+    public let lists: [String: PhraseList]
+    let automaton: PhraseAutomaton
+    let suggester: PhraseSuggester
+    /// Skip words as token sequences, longest first.
+    let skipWords: [[String]]
+
+    /// The most words a single command may have; longer text is refused rather than matched slowly.
+    public static let maxWords = 200
+    /// Live threads kept per automaton state and position (only counted when a position has many
+    /// threads); bounds the ways ambiguous lists can split the same words.
+    static let maxThreadsPerState = 16
+
+    /// Compiles `phraseSet` with the house's slot lists.
+    public init(phraseSet: PhraseSet, house: HouseConfiguration) throws(PhraseError) {
+        try self.init(phraseSet: phraseSet, lists: PhraseVocabulary.lists(for: house))
+    }
+
+    /// Compiles `phraseSet` with extra slot lists (overriding the file's by name).
+    public init(phraseSet: PhraseSet, lists extra: [String: PhraseList]) throws(PhraseError) {
+        self.phraseSet = phraseSet
+        var all = phraseSet.lists
+        all.merge(extra) { _, new in new }
+        self.lists = all
+        self.automaton = try PhraseAutomaton(phraseSet, extraLists: extra)
+        let sampler = try PhraseSampler(phraseSet: phraseSet, lists: all)
+        self.suggester = PhraseSuggester(automaton: automaton, sampler: sampler, listNames: automaton.listNames)
+        self.skipWords = phraseSet.skipWords.map(PhraseNormalizer.tokens).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+    }
+
+    /// The normalised words of `text` without skip words.
+    func words(_ text: String) -> [String] {
+        let tokens = PhraseNormalizer.tokens(text)
+        guard !skipWords.isEmpty, tokens.contains(where: { t in skipWords.contains { $0[0] == t } }) else { return tokens }
+        var result: [String] = []
+        result.reserveCapacity(tokens.count)
+        var i = 0
+        outer: while i < tokens.count {
+            for skip in skipWords where i + skip.count <= tokens.count && tokens[i] == skip[0] {
+                if tokens[i..<(i + skip.count)].elementsEqual(skip) { i += skip.count; continue outer }
+            }
+            result.append(tokens[i])
+            i += 1
+        }
+        return result
+    }
+
+    /// Interprets a line of text: one command, or several joined by "and".
+    ///
+    /// The whole text is tried first, so an "and" inside a name ("bed and breakfast room") or a
+    /// duration ("an hour and a half") stays whole; otherwise the text is split at the "and"s
+    /// that leave every part understood.
+    /// `suggest: false` skips computing the closest phrases when nothing matches.
+    public func interpret(_ text: String, suggest: Bool = true) -> PhraseInterpretation {
+        let words = words(text)
+        guard !words.isEmpty else { return .noMatch(text: "", suggestions: suggestions(for: [])) }
+        guard words.count <= Self.maxWords else { return .noMatch(text: words.joined(separator: " "), suggestions: []) }
+        let ids = words.map(automaton.tokenTable.id)
+        let whole = candidates(ids: ids, words: words)
+        if !whole.isEmpty { return .commands([PhraseCommand(words: words, candidates: whole)]) }
+
+        let ands = words.indices.filter { words[$0] == "and" }
+        if !ands.isEmpty {
+            // A part that does not stand on its own may borrow the start of the part before it:
+            // "turn off the kettle and the tv" -> "turn off the tv".
+            func command(_ part: [String], after previous: [String]?) -> PhraseCommand? {
+                guard !part.isEmpty else { return nil }
+                let found = candidates(ids: part.map(automaton.tokenTable.id), words: part)
+                if !found.isEmpty { return PhraseCommand(words: part, candidates: found) }
+                guard let previous, previous.count > 1 else { return nil }
+                for k in 1..<previous.count {
+                    let borrowed = Array(previous[..<k]) + part
+                    let found = candidates(ids: borrowed.map(automaton.tokenTable.id), words: borrowed)
+                    if !found.isEmpty { return PhraseCommand(words: borrowed, candidates: found) }
+                }
+                return nil
+            }
+            var memo: [String: [PhraseCommand]?] = [:]
+            func cover(_ start: Int, after previous: [String]?) -> [PhraseCommand]? {
+                let key = "\(start)|" + (previous?.joined(separator: " ") ?? "")
+                if let known = memo[key] { return known }
+                var result: [PhraseCommand]? = nil
+                for cut in ands where cut > start {
+                    guard let head = command(Array(words[start..<cut]), after: previous) else { continue }
+                    if let rest = command(Array(words[(cut + 1)...]), after: head.words) {
+                        result = [head, rest]
+                        break
+                    }
+                    if let tail = cover(cut + 1, after: head.words) {
+                        result = [head] + tail
+                        break
+                    }
+                }
+                memo[key] = .some(result)
+                return result
+            }
+            if let commands = cover(0, after: nil) { return .commands(commands) }
+        }
+        return .noMatch(text: words.joined(separator: " "), suggestions: suggest ? suggestions(for: words) : [])
+    }
+
+    /// The best whole-text match as (intent name, slots), without splitting at "and"; what
+    /// hassil's `recognize` answers, for comparisons.
+    public func bestMatch(_ text: String) -> (intent: String, slots: [String: String])? {
+        let words = words(text)
+        guard !words.isEmpty, words.count <= Self.maxWords else { return nil }
+        let ids = words.map(automaton.tokenTable.id)
+        guard let best = candidates(ids: ids, words: words).first else { return nil }
+        return (best.intentName, best.slots)
+    }
+
+    /// The closest phrases this matcher knows to `text` (examples generated from the templates),
+    /// best first.
+    public func suggestions(for text: String, limit: Int = 3) -> [String] {
+        suggestions(for: PhraseNormalizer.tokens(text), limit: limit)
+    }
+
+    func suggestions(for words: [String], limit: Int = 3) -> [String] {
+        suggester.suggest(words: words, automaton: automaton, limit: limit)
+    }
+
+    /// Ranked candidates for one command's words: best score first, one per distinct intent.
+    func candidates(ids: [Int32], words: [String]) -> [PhraseCandidate] {
+        var raw = match(ids: ids, words: words)
+        raw.sort { $0.score > $1.score }
+        if raw.count < 2 { return raw }
+        var result: [PhraseCandidate] = []
+        result.reserveCapacity(raw.count)
+        for candidate in raw {
+            let duplicate = result.contains { kept in
+                if let intent = candidate.intent { return kept.intent == intent }
+                return kept.intent == nil && kept.intentName == candidate.intentName && kept.slotList == candidate.slotList
+            }
+            if !duplicate { result.append(candidate) }
+        }
+        return result
+    }
+
+    private struct Thread {
+        var node: Int32
+        var caps: Int32
+        var literals: Int16
+        var slots: Int16
+    }
+
+    /// A captured slot value: an index into the automaton's list values, or a number (built-ins).
+    private struct Capture {
+        var slot: Int32
+        var valueIndex: Int32
+        var number: Int
+        var parent: Int32
+    }
+
+    /// Every complete match of the words, unranked.
+    func match(ids: [Int32], words: [String]) -> [PhraseCandidate] {
+        let a = automaton
+        let n = ids.count
+        guard n > 0 else { return [] }
+        let kinds = a.kinds, args = a.args, nexts = a.nexts, slotsOf = a.slotsOf
+        let closureOffset = a.closureOffset, closureCount = a.closureCount, closurePool = a.closurePool
+        // Threads at the current position, at the next one, and further ahead (multi-word list values).
+        var current: [Thread] = []
+        var next: [Thread] = []
+        var future: [(at: Int, thread: Thread)] = []
+        current.reserveCapacity(32)
+        next.reserveCapacity(32)
+        var captures: [Capture] = []
+        var found: [(template: Int32, caps: Int32, score: Int)] = []
+        var listHits: [(end: Int, value: Int32)] = []
+        var numberHits: [(end: Int, value: Int)] = []
+        var seen = Set<Int64>()
+        var seenSmall: [Int64] = []
+        seenSmall.reserveCapacity(64)
+
+        for node in a.rootOther { current.append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
+        if ids[0] >= 0 {
+            for node in a.rootByToken[Int(ids[0])] { current.append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
+        }
+        var p = 0
+        while p <= n {
+            let count = current.count
+            let small = count <= 64
+            if small { seenSmall.removeAll(keepingCapacity: true) } else { seen.removeAll(keepingCapacity: true) }
+            var perState: [Int32: Int] = [:]
+            let token: Int32 = p < n ? ids[p] : -2
+            var index = 0
+            while index < count {
+                let t = current[index]
+                index += 1
+                let node = Int(t.node)
+                let kind = kinds[node]
+                if kind == .word && args[node] != token { continue }
+                let key = Int64(t.node) << 32 | Int64(UInt32(bitPattern: t.caps))
+                if small {
+                    if seenSmall.contains(key) { continue }
+                    seenSmall.append(key)
+                } else {
+                    guard seen.insert(key).inserted else { continue }
+                    if count > 256 {
+                        let c = perState[t.node, default: 0]
+                        guard c < Self.maxThreadsPerState else { continue }
+                        perState[t.node] = c + 1
+                    }
+                }
+                switch kind {
+                case .word:
+                    let target = Int(nexts[node])
+                    let offset = Int(closureOffset[target])
+                    for i in offset..<(offset + Int(closureCount[target])) {
+                        next.append(Thread(node: closurePool[i], caps: t.caps, literals: t.literals + 1, slots: t.slots))
+                    }
+                case .list:
+                    guard p < n else { continue }
+                    listHits.removeAll(keepingCapacity: true)
+                    numberHits.removeAll(keepingCapacity: true)
+                    switch a.lists[Int(args[node])] {
+                    case .trie(let box):
+                        box.matches(ids, from: p, into: &listHits)
+                    case .number:
+                        numberHits = PhraseSpokenNumbers.numbers(words, from: p)
+                    case .duration:
+                        for hit in PhraseSpokenNumbers.durations(words, from: p)
+                        where !numberHits.contains(where: { $0.end == hit.end && $0.value == hit.seconds }) {
+                            numberHits.append((hit.end, hit.seconds))
+                        }
+                    }
+                    let target = Int(nexts[node])
+                    let offset = Int(closureOffset[target])
+                    let range = offset..<(offset + Int(closureCount[target]))
+                    func advance(to end: Int, capture: Capture) {
+                        captures.append(capture)
+                        let caps = Int32(captures.count - 1)
+                        for i in range {
+                            let thread = Thread(node: closurePool[i], caps: caps, literals: t.literals, slots: t.slots + 1)
+                            if end == p + 1 { next.append(thread) } else { future.append((end, thread)) }
+                        }
+                    }
+                    for hit in listHits where hit.end <= n {
+                        advance(to: hit.end, capture: Capture(slot: slotsOf[node], valueIndex: hit.value, number: 0, parent: t.caps))
+                    }
+                    for hit in numberHits where hit.end <= n {
+                        advance(to: hit.end, capture: Capture(slot: slotsOf[node], valueIndex: -1, number: hit.value, parent: t.caps))
+                    }
+                case .accept:
+                    if p == n { found.append((args[node], t.caps, Int(t.literals) * 100 + 99 - Int(t.slots))) }
+                case .split:
+                    continue
+                }
+            }
+            p += 1
+            swap(&current, &next)
+            next.removeAll(keepingCapacity: true)
+            if !future.isEmpty {
+                for f in future where f.at == p { current.append(f.thread) }
+                future.removeAll { $0.at == p }
+            }
+            if current.isEmpty && future.isEmpty { break }
+        }
+
+        if found.count > 1 {
+            var unique: [(template: Int32, caps: Int32, score: Int)] = []
+            for f in found where !unique.contains(where: { $0.template == f.template && $0.caps == f.caps }) { unique.append(f) }
+            found = unique
+        }
+        return found.map { hit in
+            let template = a.templates[Int(hit.template)]
+            var slots: [PhraseSlot] = []
+            slots.reserveCapacity(8)
+            var c = hit.caps
+            while c >= 0 {
+                let capture = captures[Int(c)]
+                let name = a.slotNames[Int(capture.slot)]
+                if !slots.contains(where: { $0.name == name }) {
+                    let value = capture.valueIndex >= 0 ? a.valueStrings[Int(capture.valueIndex)] : String(capture.number)
+                    slots.append(PhraseSlot(name: name, value: value))
+                }
+                c = capture.parent
+            }
+            for fixed in template.fixedSlots where !slots.contains(where: { $0.name == fixed.name }) { slots.append(fixed) }
+            slots.sort { $0.name < $1.name }
+            let intent = PhraseIntentBuilder.intent(name: template.intent) { name in slots.first { $0.name == name }?.value }
+            return PhraseCandidate(intentName: template.intent, slotList: slots, intent: intent,
+                                   template: template.sentence, score: hit.score)
+        }
+    }
+}

@@ -1,0 +1,92 @@
+/// Builds the slot lists a house provides to the phrase templates:
+///
+/// - `room`: room names, aliases and ids;
+/// - `device`: device names, ids and kinds, singular ("lamp", "garage door", "light");
+/// - `devices`: the same in the plural ("lamps", "lights"), each standing for its singular name;
+/// - `mode`: mode names and ids;
+/// - `routine`: routine shortcut phrases.
+///
+/// Slot values are the names as configured (the spoken words' canonical spelling), so
+/// resolution can match them exactly; ids spoken with spaces ("living room") give the id.
+/// `number` and `duration` are built into the matcher (see `PhraseSpokenNumbers`).
+public enum PhraseVocabulary {
+    /// Names of the lists implemented in code rather than by values.
+    public static let builtInLists: Set<String> = ["number", "duration"]
+
+    /// The house's slot lists.
+    public static func lists(for house: HouseConfiguration) -> [String: PhraseList] {
+        var rooms = ListBuilder()
+        for room in house.rooms {
+            rooms.add(room.name, value: room.name)
+            for alias in room.aliases { rooms.add(alias, value: alias) }
+        }
+        for room in house.rooms { rooms.add(room.id, value: room.id) }
+
+        var devices = ListBuilder()
+        var plurals = ListBuilder()
+        func addDevice(_ name: String) {
+            devices.add(name, value: name)
+            plurals.add(pluralize(name), value: name)
+        }
+        for device in house.devices { for name in device.names { addDevice(name) } }
+        for kind in Set(house.devices.map(\.kind)).sorted(by: { $0.rawValue < $1.rawValue }) { addDevice(kind.rawValue) }
+        for device in house.devices where !isRoomPlusName(device, in: house) { addDevice(device.id) }
+
+        var modes = ListBuilder()
+        for mode in house.modes {
+            for name in mode.names { modes.add(name, value: name) }
+            modes.add(mode.id, value: mode.id)
+        }
+        var routines = ListBuilder()
+        for routine in house.routines where !routine.shortcut.isEmpty {
+            routines.add(routine.shortcut, value: routine.shortcut)
+        }
+        return [
+            "room": rooms.list, "device": devices.list, "devices": plurals.list,
+            "mode": modes.list, "routine": routines.list,
+        ]
+    }
+
+    /// True when a device id just says its room and one of its names ("bedroom-light"): saying it
+    /// is the same as saying room and name, so the id is not added as a name of its own.
+    static func isRoomPlusName(_ device: Device, in house: HouseConfiguration) -> Bool {
+        let id = PhraseNormalizer.normalize(device.id)
+        let names = (device.names + [device.kind.rawValue]).map(PhraseNormalizer.normalize)
+        var roomNames = [device.room]
+        if let room = house.room(id: device.room) { roomNames += [room.name] + room.aliases }
+        for r in roomNames.map(PhraseNormalizer.normalize) {
+            for n in names where id == r + " " + n || id == n { return true }
+        }
+        return false
+    }
+
+    /// Simple English plural of the last word: "light" -> "lights", "switch" -> "switches",
+    /// "battery" -> "batteries"; words already ending in "s" are left as they are.
+    public static func pluralize(_ name: String) -> String {
+        let words = PhraseNormalizer.tokens(name)
+        guard var last = words.last else { return name }
+        let vowels: Set<Character> = ["a", "e", "i", "o", "u"]
+        if last.hasSuffix("ss") || last.hasSuffix("x") || last.hasSuffix("z") || last.hasSuffix("ch") || last.hasSuffix("sh") {
+            last += "es"
+        } else if last.hasSuffix("s") {
+            // already plural-looking ("blinds")
+        } else if last.hasSuffix("y"), last.count > 1, !vowels.contains(last[last.index(last.endIndex, offsetBy: -2)]) {
+            last = String(last.dropLast()) + "ies"
+        } else {
+            last += "s"
+        }
+        return (words.dropLast() + [last]).joined(separator: " ")
+    }
+
+    /// Collects values, keeping the first value for each normalised spoken form.
+    private struct ListBuilder {
+        var seen: Set<String> = []
+        var list = PhraseList(values: [])
+
+        mutating func add(_ spoken: String, value: String) {
+            let key = PhraseNormalizer.normalize(spoken)
+            guard !key.isEmpty, seen.insert(key).inserted else { return }
+            list.values.append(PhraseListValue(spoken: key, value: value))
+        }
+    }
+}

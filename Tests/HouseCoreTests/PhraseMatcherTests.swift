@@ -1,0 +1,146 @@
+import Foundation
+import Testing
+@testable import HouseCore
+
+@Suite("Phrase matcher behaviour")
+struct PhraseMatcherTests {
+    @Test func aNameThatIsBothARoomAndADeviceIsAQuestion() throws {
+        let result = PhraseFixture.matcher.interpret("turn off the office")
+        let command = try #require(result.commands.first)
+        #expect(command.isAmbiguous)
+        let tied = command.tied.compactMap(\.intent)
+        #expect(tied.count == 2)
+        #expect(tied.contains(.control(HouseControlIntent(action: .off, device: "office"))))
+        #expect(tied.contains(.control(HouseControlIntent(room: "Office", action: .off, plural: true))))
+        let question = try #require(command.disambiguationQuestion)
+        #expect(question.contains("turn off office"))
+        #expect(question.contains("turn off everything in Office"))
+    }
+
+    @Test func noMatchGivesTheClosestPhrases() throws {
+        let result = PhraseFixture.matcher.interpret("turn of the kettle")
+        guard case .noMatch(let text, let suggestions) = result else {
+            Issue.record("expected no match, got \(result)")
+            return
+        }
+        #expect(text == "turn of the kettle")
+        #expect(suggestions.count == 3)
+        // the user's own device name is kept in the closest phrase
+        #expect(suggestions.first == "turn on the kettle")
+        guard case .noMatch(_, let nearDuration) = PhraseFixture.matcher.interpret("we're gone for 2 hours") else {
+            Issue.record("expected no match")
+            return
+        }
+        #expect(nearDuration.first == "we're out for 2 hours")
+        let message = try #require(result.message)
+        #expect(message.contains("I don't understand \"turn of the kettle\""))
+        #expect(message.contains("Closest phrases I know"))
+        #expect(PhraseFixture.matcher.interpret("   ?! ").message == "Nothing to understand. Closest phrases I know: " +
+                PhraseFixture.matcher.suggestions(for: "").map { "\"\($0)\"" }.joined(separator: ", ") + ".")
+    }
+
+    @Test func andSplitsCommandsButNotNamesOrDurations() throws {
+        let three = PhraseFixture.intents("turn on the kettle and lights off and night mode")
+        #expect(three == [
+            .control(HouseControlIntent(action: .on, device: "kettle")),
+            .control(HouseControlIntent(action: .off, device: "light", plural: true)),
+            .setMode(SetHouseModeIntent(mode: "night")),
+        ])
+        #expect(PhraseFixture.intents("set the house to away for an hour and a half") == [
+            .setMode(SetHouseModeIntent(mode: "away", duration: .seconds(5400))),
+        ])
+        var house = PhraseBenchmark.sampleHouse
+        house.rooms.append(Room(id: "bnb", name: "Bed and Breakfast"))
+        let matcher = try PhraseMatcher(phraseSet: PhraseFixture.matcher.phraseSet, house: house)
+        #expect(matcher.interpret("turn off the lights in the bed and breakfast").intents == [
+            .control(HouseControlIntent(room: "Bed and Breakfast", action: .off, device: "light", plural: true)),
+        ])
+        // a part that only makes sense with the start of the one before
+        let borrowed = PhraseFixture.matcher.interpret("turn off the kettle and the tv and the lights in the hall")
+        #expect(borrowed.intents == [
+            .control(HouseControlIntent(action: .off, device: "kettle")),
+            .control(HouseControlIntent(action: .off, device: "tv")),
+            .control(HouseControlIntent(room: "Hall", action: .off, device: "light", plural: true)),
+        ])
+        #expect(borrowed.commands.map(\.text) == ["turn off the kettle", "turn off the tv", "turn off the lights in the hall"])
+        // one understood part and one not: no silent half-execution
+        if case .commands = PhraseFixture.matcher.interpret("turn on the kettle and fly to the moon") {
+            Issue.record("half-understood text must not match")
+        }
+    }
+
+    @Test func listValuesAreTheConfiguredNames() {
+        #expect(PhraseFixture.intents("turn off the light in the living room") == [
+            .control(HouseControlIntent(room: "Living Room", action: .off, device: "light")),
+        ])
+        #expect(PhraseFixture.intents("turn on the office fan") == [.control(HouseControlIntent(action: .on, device: "office-fan"))])
+    }
+
+    @Test func houseWithoutRoutinesOrModesStillCompiles() throws {
+        let house = HouseConfiguration(house: PhraseBenchmark.sampleHouse.house)
+        let matcher = try PhraseMatcher(phraseSet: PhraseFixture.matcher.phraseSet, house: house)
+        #expect(matcher.interpret("we're out for two hours").intents == [.setMode(SetHouseModeIntent(mode: "away", duration: .seconds(7200)))])
+        #expect(matcher.interpret("turn on the kettle").commands.isEmpty)
+    }
+
+    @Test func pathologicalTemplatesStayLinear() throws {
+        // 40 nested optionals over the same word: a backtracking matcher explores 2^40 paths.
+        let template = String(repeating: "[a] ", count: 40) + "b"
+        let set = PhraseSet(groups: [PhraseTemplateGroup(intent: "X", sentences: [template, String(repeating: "[{l}] ", count: 20) + "c"])])
+        let matcher = try PhraseMatcher(phraseSet: set, lists: ["l": PhraseList(values: [PhraseListValue(spoken: "a", value: "A"), PhraseListValue(spoken: "a a", value: "AA")])])
+        let clock = ContinuousClock()
+        let start = clock.now
+        let input = String(repeating: "a ", count: 40)
+        #expect(matcher.interpret(input + "b").commands.count == 1)
+        #expect(matcher.interpret(input + "x", suggest: false).commands.isEmpty)
+        #expect(matcher.interpret(String(repeating: "a ", count: 20) + "c").commands.count == 1)
+        #expect(clock.now - start < .seconds(2))
+    }
+
+    @Test func absurdNumbersAreNotUnderstoodRatherThanCrashing() {
+        #expect(PhraseFixture.matcher.interpret("we're out for 99999999999999999999h").commands.isEmpty)
+        #expect(PhraseFixture.matcher.interpret("we're out for 9999999999999 hours").commands.isEmpty)
+        #expect(PhraseFixture.matcher.interpret("how much energy did we use in the last 0 hours").intents.isEmpty)
+    }
+
+    @Test func manyAndsStayFast() {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let text = "turn off the kettle" + String(repeating: " and the x", count: 60)
+        #expect(PhraseFixture.matcher.interpret(text, suggest: false).commands.isEmpty)
+        let fine = "turn off the tv" + String(repeating: " and the kettle", count: 60)
+        #expect(PhraseFixture.matcher.interpret(fine, suggest: false).commands.count == 61)
+        #expect(clock.now - start < .seconds(2))
+    }
+
+    @Test func tooLongTextIsRefusedNotMatchedSlowly() {
+        let text = String(repeating: "lights off ", count: PhraseMatcher.maxWords)
+        #expect(PhraseFixture.matcher.interpret(text).commands.isEmpty)
+    }
+
+    @Test func benchmarkCorpusIsReproducibleAndUnderstood() throws {
+        let a = try PhraseBenchmark.corpus(matcher: PhraseFixture.matcher, perTemplate: 3, seed: 1)
+        let b = try PhraseBenchmark.corpus(matcher: PhraseFixture.matcher, perTemplate: 3, seed: 1)
+        #expect(a == b)
+        #expect(a.count == PhraseFixture.matcher.phraseSet.groups.reduce(0) { $0 + $1.sentences.count } * 3)
+        for sentence in a { #expect(PhraseFixture.matcher.bestMatch(sentence) != nil, "\(sentence)") }
+        let m = PhraseBenchmark.measure(matcher: PhraseFixture.matcher, sentences: a, minimumSeconds: 0)
+        #expect(m.sentences == a.count && m.matched == a.count)
+    }
+
+    @Test func hassilExportIsAnIntentsFileWithEveryList() throws {
+        let data = try PhraseBenchmark.hassilExport(matcher: PhraseFixture.matcher)
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let lists = try #require(object["lists"] as? [String: Any])
+        for name in ["room", "device", "devices", "mode", "routine", "action", "time_range", "number", "duration"] {
+            #expect(lists[name] != nil, "\(name)")
+        }
+        #expect((object["intents"] as? [String: Any])?.keys.sorted() == ["HouseControl", "QueryHouseStatus", "RunRoutine", "SetHouseMode"])
+        let answers = try PhraseBenchmark.readAnswers(Data("""
+            {"text": "lights off", "intent": "HouseControl", "slots": {"action": "off", "device": "light", "plural": "true"}}
+            {"text": "night mode", "intent": null, "slots": {}}
+            """.utf8))
+        let c = PhraseBenchmark.compare(matcher: PhraseFixture.matcher, with: answers)
+        #expect(c.bothMatched == 1 && c.same == 1 && c.onlyOurs == 1 && c.onlyHassil == 0)
+    }
+}
