@@ -44,6 +44,7 @@ final class BrokerCore {
         // Keep the limits usable: packet ids must stay available, queues cannot be negative.
         configuration.maximumInflightMessages = min(max(configuration.maximumInflightMessages, 1), 65_000)
         configuration.maximumQueuedMessages = max(configuration.maximumQueuedMessages, 0)
+        configuration.maximumQueuedBytes = max(configuration.maximumQueuedBytes, 0)
         configuration.maximumPacketSize = min(max(configuration.maximumPacketSize, 2), 268_435_455)
         configuration.recordedMessageLimit = max(configuration.recordedMessageLimit, 0)
         self.configuration = configuration
@@ -171,7 +172,7 @@ final class BrokerCore {
                 discard(session)
             } else {
                 // QoS 0 messages are not kept for offline clients.
-                session.queue.removeAll { $0.qos == .atMostOnce }
+                session.removeQueuedQoS0()
             }
         }
         logger.info("client '\(session.clientID)' disconnected")
@@ -264,15 +265,18 @@ final class BrokerCore {
             }
         }
         if session.connection == nil && message.qos == .atMostOnce { return }
-        if session.queue.count >= configuration.maximumQueuedMessages {
+        // Like mosquitto: the message limit counts QoS 1/2; the byte limit bounds everything.
+        let overCount = message.qos != .atMostOnce && session.queuedReliable >= configuration.maximumQueuedMessages
+        let overBytes = session.queuedBytes + message.size > configuration.maximumQueuedBytes
+        if overCount || overBytes {
             session.droppedCount += 1
             statistics.messagesDropped += 1
             if session.droppedCount == 1 || session.droppedCount % 1000 == 0 {
-                logger.warning("queue of '\(session.clientID)' is full (\(configuration.maximumQueuedMessages)); \(session.droppedCount) messages dropped so far")
+                logger.warning("queue of '\(session.clientID)' is full (\(session.queuedReliable) QoS 1/2 messages, \(session.queuedBytes) bytes); \(session.droppedCount) messages dropped so far")
             }
             return
         }
-        session.queue.append(message)
+        session.enqueue(message)
     }
 
     private func sendInflight(_ message: OutgoingMessage, session: Session, on connection: MQTTConnection) {
@@ -294,10 +298,10 @@ final class BrokerCore {
         guard let connection = session.connection else { return }
         while let next = session.queue.first, connection.isWritable {
             if next.qos == .atMostOnce {
-                session.queue.removeFirst()
+                _ = session.dequeue()
                 sendPublish(next, packetID: 0, dup: false, on: connection)
             } else if session.inflight.count < configuration.maximumInflightMessages {
-                session.queue.removeFirst()
+                _ = session.dequeue()
                 sendInflight(next, session: session, on: connection)
             } else {
                 break

@@ -15,9 +15,12 @@ extension HouseBroker {
         public var accessControl: AccessControlList?
         /// Unacknowledged QoS 1/2 messages in flight to one client; further messages wait in its queue.
         public var maximumInflightMessages: Int
-        /// Messages waiting for one client (offline session, full in-flight window or slow socket);
-        /// beyond this new messages are dropped and counted.
+        /// QoS 1/2 messages waiting for one client (offline session, full in-flight window or slow
+        /// socket); beyond this new ones are dropped and counted (mosquitto's `max_queued_messages`).
         public var maximumQueuedMessages: Int
+        /// Topic and payload bytes waiting for one client, all QoS levels; beyond this new messages
+        /// are dropped and counted. Bounds QoS 0 traffic to a slow online subscriber.
+        public var maximumQueuedBytes: Int
         /// Largest accepted packet (remaining length), in bytes; larger packets close the connection.
         public var maximumPacketSize: Int
         /// Connected clients beyond this are refused with CONNACK 3 (server unavailable).
@@ -29,7 +32,8 @@ extension HouseBroker {
         /// Where connects, subscriptions and publishes (debug level) and errors are logged.
         public var logger: Logger
 
-        /// A configuration with mosquitto-like defaults: anonymous access, 20 in flight, 1000 queued.
+        /// A configuration with mosquitto-like defaults: anonymous access, 20 in flight, 1000 QoS 1/2
+        /// messages and 64 MiB queued per client.
         public init(
             host: String = "127.0.0.1",
             port: Int = 1883,
@@ -38,6 +42,7 @@ extension HouseBroker {
             accessControl: AccessControlList? = nil,
             maximumInflightMessages: Int = 20,
             maximumQueuedMessages: Int = 1000,
+            maximumQueuedBytes: Int = 64 * 1024 * 1024,
             maximumPacketSize: Int = 16 * 1024 * 1024,
             maximumConnections: Int = 10_000,
             connectTimeout: Duration = .seconds(10),
@@ -51,6 +56,7 @@ extension HouseBroker {
             self.accessControl = accessControl
             self.maximumInflightMessages = maximumInflightMessages
             self.maximumQueuedMessages = maximumQueuedMessages
+            self.maximumQueuedBytes = maximumQueuedBytes
             self.maximumPacketSize = maximumPacketSize
             self.maximumConnections = maximumConnections
             self.connectTimeout = connectTimeout

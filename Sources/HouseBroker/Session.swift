@@ -6,6 +6,9 @@ struct OutgoingMessage {
     var payload: ByteBuffer
     var qos: HouseBroker.QoS
     var retain: Bool
+
+    /// Bytes counted against a client's queue budget.
+    var size: Int { topic.utf8.count + payload.readableBytes }
 }
 
 /// A QoS 1/2 message sent to a client and not yet fully acknowledged.
@@ -25,7 +28,12 @@ final class Session {
     var subscriptions: [String: HouseBroker.QoS] = [:]
     var connection: MQTTConnection?
     var inflight = CircularBuffer<InflightMessage>()
-    var queue = CircularBuffer<OutgoingMessage>()
+    /// Messages waiting to be sent, in order; change it only through the methods below.
+    private(set) var queue = CircularBuffer<OutgoingMessage>()
+    /// Topic and payload bytes waiting in `queue`.
+    private(set) var queuedBytes = 0
+    /// QoS 1/2 messages waiting in `queue`.
+    private(set) var queuedReliable = 0
     /// QoS 2 packet ids received and answered with PUBREC, waiting for PUBREL.
     var incomingQoS2: Set<UInt16> = []
     var droppedCount = 0
@@ -34,6 +42,25 @@ final class Session {
     init(clientID: String, cleanSession: Bool) {
         self.clientID = clientID
         self.cleanSession = cleanSession
+    }
+
+    func enqueue(_ message: OutgoingMessage) {
+        queue.append(message)
+        queuedBytes += message.size
+        if message.qos != .atMostOnce { queuedReliable += 1 }
+    }
+
+    func dequeue() -> OutgoingMessage? {
+        guard let message = queue.popFirst() else { return nil }
+        queuedBytes -= message.size
+        if message.qos != .atMostOnce { queuedReliable -= 1 }
+        return message
+    }
+
+    /// Drops queued QoS 0 messages (they are not kept for offline clients).
+    func removeQueuedQoS0() {
+        queue.removeAll { $0.qos == .atMostOnce }
+        queuedBytes = queue.reduce(0) { $0 + $1.size }
     }
 
     /// The next packet identifier not in use by an in-flight message.

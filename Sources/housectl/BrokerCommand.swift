@@ -33,8 +33,11 @@ struct BrokerCommand: AsyncParsableCommand {
     @Option(name: .customLong("acl"), help: "Limit publishing and subscribing to what this ACL file grants.")
     var aclFile: String?
 
-    @Option(name: .customLong("max-queued"), help: "Messages queued per client before new ones are dropped.")
+    @Option(name: .customLong("max-queued"), help: "QoS 1/2 messages queued per client before new ones are dropped.")
     var maximumQueued = 1000
+
+    @Option(name: .customLong("max-queued-bytes"), help: "Bytes queued per client (any QoS) before new messages are dropped.")
+    var maximumQueuedBytes = 64 * 1024 * 1024
 
     @Flag(name: .shortAndLong, help: "Log connects, subscriptions and publishes.")
     var verbose = false
@@ -53,6 +56,7 @@ struct BrokerCommand: AsyncParsableCommand {
         }
         configuration.allowAnonymous = allowAnonymous
         configuration.maximumQueuedMessages = maximumQueued
+        configuration.maximumQueuedBytes = maximumQueuedBytes
         configuration.recordedMessageLimit = 0
 
         let broker: HouseBroker

@@ -32,8 +32,11 @@ struct PhraseBenchCommand: ParsableCommand {
     @Option(help: "hassil's answers (JSON lines) to compare with.")
     var hassilAnswers: String?
 
-    @Option(help: "hassil's rate in sentences per second, to print the ratio.")
+    @Option(help: "hassil's best-pass rate in sentences per second, to print the ratio.")
     var hassilRate: Double?
+
+    @Option(help: "hassil's mean rate, printed next to the best-pass ratio.")
+    var hassilMean: Double?
 
     @Option(help: "Measure for at least this many seconds.")
     var seconds = 3.0
@@ -58,10 +61,11 @@ struct PhraseBenchCommand: ParsableCommand {
         }
         let m = PhraseBenchmark.measure(matcher: matcher, sentences: corpus, minimumSeconds: seconds)
         let matchedPerPass = m.matched * corpus.count / max(m.sentences, 1)
-        print("housectl: \(String(format: "%.0f", m.rate)) sentences/s (\(corpus.count) sentences, \(matchedPerPass) understood, \(m.sentences) matched in \(String(format: "%.2f", m.seconds)) s)")
+        print("housectl: best pass \(String(format: "%.0f", m.bestRate)) sentences/s, mean \(String(format: "%.0f", m.rate)) (\(corpus.count) sentences, \(matchedPerPass) understood, \(m.sentences) matched in \(String(format: "%.2f", m.seconds)) s)")
         if let hassilRate, hassilRate > 0 {
-            print("hassil:   \(String(format: "%.0f", hassilRate)) sentences/s")
-            print("ratio:    \(String(format: "%.1f", m.rate / hassilRate))x hassil")
+            print("hassil:   best pass \(String(format: "%.0f", hassilRate)) sentences/s" + (hassilMean.map { String(format: ", mean %.0f", $0) } ?? ""))
+            print("ratio:    \(String(format: "%.1f", m.bestRate / hassilRate))x hassil (best pass against best pass)" +
+                  (hassilMean.map { String(format: "; %.1fx mean against mean", m.rate / $0) } ?? ""))
         }
         if let hassilAnswers {
             let answers = try PhraseBenchmark.readAnswers(Data(contentsOf: URL(fileURLWithPath: hassilAnswers)))

@@ -259,6 +259,34 @@ struct PublishTests {
         }
     }
 
+    @Test("QoS 0 backlog is bounded by bytes, not by the QoS 1/2 message limit")
+    func byteBoundedQueue() async throws {
+        try await withTestBroker(configure: {
+            $0.maximumInflightMessages = 1
+            $0.maximumQueuedMessages = 1
+            $0.maximumQueuedBytes = 100
+        }) { broker in
+            let subscriber = try await RawMQTTClient.connect(port: broker.port, clientID: "slow")
+            try await subscriber.subscribe("b", qos: 1)
+            let publisher = try await RawMQTTClient.connect(port: broker.port, clientID: "pub")
+            try await publisher.publish("b", "first", qos: 1)   // in flight, not acked yet
+            try await publisher.publish("b", "second", qos: 1)  // queued: 7 bytes
+            let payload = String(repeating: "x", count: 39)    // 40 bytes with the topic
+            // QoS 0 queues behind it (order is kept): 47, 87 bytes fit, the third would make 127.
+            for _ in 0..<3 { try await publisher.publish("b", payload, qos: 0) }
+            let snapshot = try await broker.waitUntil { $0.statistics.messagesDropped == 1 }
+            #expect(snapshot.sessions["slow"]?.queuedCount == 3)
+            let first = try await subscriber.expectPublish()
+            try await subscriber.send(RawMQTT.puback(first.packetID))
+            let second = try await subscriber.expectPublish()
+            #expect(second.payloadString == "second")
+            try await subscriber.send(RawMQTT.puback(second.packetID))
+            #expect(try await subscriber.expectPublish().payloadString == payload)
+            #expect(try await subscriber.expectPublish().payloadString == payload)
+            try await subscriber.expectNothingPending()
+        }
+    }
+
     @Test("the inspection API records received messages with their client")
     func inspection() async throws {
         try await withTestBroker { broker in

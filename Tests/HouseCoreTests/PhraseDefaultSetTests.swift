@@ -47,6 +47,7 @@ struct PhraseDefaultSetTests {
         ("shut the garage door", .control(.init(action: .close, device: "garage door"))),
         // modes
         ("night mode", .setMode(.init(mode: "night"))),
+        ("set away mode for two hours", .setMode(.init(mode: "away", duration: .seconds(7200)))),
         ("turn on bedtime mode for 8 hours", .setMode(.init(mode: "bedtime", duration: .seconds(8 * 3600)))),
         ("set the house to away for two hours", .setMode(.init(mode: "away", duration: .seconds(7200)))),
         ("put the house into night mode for an hour and a half", .setMode(.init(mode: "night", duration: .seconds(5400)))),

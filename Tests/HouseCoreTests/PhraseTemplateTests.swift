@@ -73,7 +73,8 @@ struct PhraseSpokenNumbersTests {
         #expect(Self.duration(text) == seconds, "\(text)")
     }
 
-    @Test(arguments: ["hours", "two", "for two hours", "1h30x", ""])
+    @Test(arguments: ["hours", "two", "for two hours", "1h30x", "", "99999999999999999999h", "99999999999.5 hours",
+                      "9999999999999999999 hours", "400 days"])
     func notDurations(_ text: String) {
         #expect(Self.duration(text) == nil, "\(text)")
     }
@@ -84,5 +85,6 @@ struct PhraseSpokenNumbersTests {
         #expect(PhraseSpokenNumbers.numbers(["twelve"], from: 0).map(\.value) == [12])
         #expect(PhraseSpokenNumbers.numbers(["lamp"], from: 0).isEmpty)
         #expect(PhraseSpokenNumbers.numbers(["12abc"], from: 0).isEmpty)
+        #expect(PhraseSpokenNumbers.numbers(["99999999999999999999999"], from: 0).isEmpty)
     }
 }

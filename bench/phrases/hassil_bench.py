@@ -28,16 +28,22 @@ def main() -> None:
             slots = {name: str(entity.value) for name, entity in result.entities.items()}
             out.write(json.dumps({"text": text, "intent": result.intent.name, "slots": slots}) + "\n")
 
+    # Passes over the corpus for at least min_seconds; the fastest pass is the one least disturbed
+    # by other load on the machine (both sides are measured the same way).
     done = 0
+    best = float("inf")
     start = time.perf_counter()
     elapsed = 0.0
-    while elapsed < min_seconds:
+    while elapsed < min_seconds or done == 0:
+        pass_start = time.perf_counter()
         for text in sentences:
             recognize(text, intents)
+        best = min(best, time.perf_counter() - pass_start)
         done += len(sentences)
         elapsed = time.perf_counter() - start
-    print(f"hassil: {done / elapsed:.0f} sentences/s ({len(sentences)} sentences, {done} matched in {elapsed:.2f} s)")
-    print(f"rate {done / elapsed:.3f}")
+    print(f"hassil: best pass {len(sentences) / best:.0f} sentences/s, mean {done / elapsed:.0f} ({len(sentences)} sentences, {done} matched in {elapsed:.2f} s)")
+    print(f"rate {len(sentences) / best:.3f}")
+    print(f"mean {done / elapsed:.3f}")
 
 
 if __name__ == "__main__":

@@ -34,4 +34,5 @@ COMMON=(--phrases config/phrases.yaml --natural bench/phrases/natural.txt --per-
 echo "hassil version $("$VENV/bin/pip" show hassil 2>/dev/null | awk '/^Version/ {print $2}')"
 "$VENV/bin/python" bench/phrases/hassil_bench.py "$WORK/intents.json" "$WORK/corpus.txt" "$WORK/hassil.jsonl" "$SECS" | tee "$WORK/hassil.out"
 RATE=$(awk '/^rate / {print $2}' "$WORK/hassil.out")
-"$BIN" phrase-bench "${COMMON[@]}" --seconds "$SECS" --hassil-answers "$WORK/hassil.jsonl" --hassil-rate "$RATE"
+MEAN=$(awk '/^mean / {print $2}' "$WORK/hassil.out")
+"$BIN" phrase-bench "${COMMON[@]}" --seconds "$SECS" --hassil-answers "$WORK/hassil.jsonl" --hassil-rate "$RATE" --hassil-mean "$MEAN"

@@ -21,6 +21,7 @@ final class PhraseAutomaton: Sendable {
     let tokenTable: PhraseTokenTable
     let slotNames: [String]
     let lists: [ListMatcher]
+    let listNames: [String]
     let templates: [Template]
     let valueStrings: [String]
 
@@ -41,6 +42,7 @@ final class PhraseAutomaton: Sendable {
         tokenTable = PhraseTokenTable(b.vocabulary)
         slotNames = b.slotNames
         lists = b.lists
+        listNames = b.listNames
         templates = b.templates
         valueStrings = b.valueStrings
     }
@@ -54,7 +56,7 @@ struct PhraseAutomatonBuilder {
     struct Template: Sendable {
         var intent: String
         var sentence: String
-        var fixedSlots: [String: String]
+        var fixedSlots: [PhraseSlot]
     }
 
     /// A slot list: a trie of token ids, or a built-in parser.
@@ -115,7 +117,7 @@ struct PhraseAutomatonBuilder {
             for sentence in group.sentences {
                 let expr = try PhraseExpression.parse(sentence)
                 let templateIndex = Int32(templates.count)
-                templates.append(Template(intent: group.intent, sentence: sentence, fixedSlots: group.slots))
+                templates.append(Template(intent: group.intent, sentence: sentence, fixedSlots: group.slots.map { PhraseSlot(name: $0.key, value: $0.value) }))
                 let accept = addNode(.accept, arg: templateIndex)
                 var expanding: [String] = []
                 let start = try compile(expr, next: accept, sentence: sentence, rules: rules, expanding: &expanding,

@@ -2,8 +2,12 @@
 public struct PhraseCandidate: Sendable, Equatable {
     /// The hassil intent name of the template ("HouseControl", or a user's own).
     public var intentName: String
-    /// Slot values: captured from the words plus the template's fixed slots.
-    public var slots: [String: String]
+    /// Slot values, sorted by name: captured from the words plus the template's fixed slots.
+    public var slotList: [PhraseSlot]
+    /// Slot values by name.
+    public var slots: [String: String] {
+        Dictionary(slotList.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
     /// The typed intent, when the intent name and slots make one (nil for unknown intents).
     public var intent: HouseIntent?
     /// The template that matched.
@@ -13,8 +17,13 @@ public struct PhraseCandidate: Sendable, Equatable {
     public var score: Int
 
     public init(intentName: String, slots: [String: String], intent: HouseIntent?, template: String, score: Int) {
+        self.init(intentName: intentName, slotList: slots.map { PhraseSlot(name: $0.key, value: $0.value) }.sorted { $0.name < $1.name },
+                  intent: intent, template: template, score: score)
+    }
+
+    init(intentName: String, slotList: [PhraseSlot], intent: HouseIntent?, template: String, score: Int) {
         self.intentName = intentName
-        self.slots = slots
+        self.slotList = slotList
         self.intent = intent
         self.template = template
         self.score = score
@@ -23,6 +32,17 @@ public struct PhraseCandidate: Sendable, Equatable {
     /// A short human description ("turn off light in Bedroom"), used in questions.
     public var summary: String {
         intent.map(PhraseIntentBuilder.describe) ?? "\(intentName) \(slots.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
+    }
+}
+
+/// A slot's name and value.
+public struct PhraseSlot: Sendable, Equatable, Hashable {
+    public var name: String
+    public var value: String
+
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
     }
 }
 

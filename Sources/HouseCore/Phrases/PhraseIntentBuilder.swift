@@ -9,42 +9,47 @@
 public enum PhraseIntentBuilder {
     /// The typed intent, or nil when the name is not a house intent or a slot value is unusable.
     public static func intent(name: String, slots: [String: String]) -> HouseIntent? {
+        intent(name: name) { slots[$0] }
+    }
+
+    /// The typed intent from a slot lookup (the matcher passes its small slot list).
+    static func intent(name: String, slot: (String) -> String?) -> HouseIntent? {
         switch name {
         case "HouseControl":
             var action: HouseAction? = nil
-            if let a = slots["action"] {
+            if let a = slot("action") {
                 guard let parsed = HouseAction(rawValue: a) else { return nil }
                 action = parsed
             }
-            return .control(HouseControlIntent(room: slots["room"], action: action, device: slots["device"],
-                                               plural: slots["plural"] == "true"))
+            return .control(HouseControlIntent(room: slot("room"), action: action, device: slot("device"),
+                                               plural: slot("plural") == "true"))
         case "SetHouseMode":
             var duration: Duration? = nil
-            if let d = slots["duration"] {
+            if let d = slot("duration") {
                 guard let seconds = Int(d), seconds > 0 else { return nil }
                 duration = .seconds(seconds)
             }
-            return .setMode(SetHouseModeIntent(mode: slots["mode"], duration: duration, rooms: slots["room"].map { [$0] }))
+            return .setMode(SetHouseModeIntent(mode: slot("mode"), duration: duration, rooms: slot("room").map { [$0] }))
         case "QueryHouseStatus":
             var query: QueryType? = nil
-            if let q = slots["query"] {
+            if let q = slot("query") {
                 guard let parsed = QueryType(rawValue: q) else { return nil }
                 query = parsed
             }
             var range: TimeRange? = nil
-            switch slots["time_range"] {
+            switch slot("time_range") {
             case nil: range = nil
             case "today": range = .today
             case "yesterday": range = .yesterday
             case "this-week": range = .thisWeek
             case "last-hours":
-                guard let hours = Int(slots["hours"] ?? "1"), hours > 0 else { return nil }
+                guard let hours = Int(slot("hours") ?? "1"), hours > 0 else { return nil }
                 range = .lastHours(hours)
             default: return nil
             }
-            return .query(QueryHouseStatusIntent(queryType: query, timeRange: range, room: slots["room"], device: slots["device"]))
+            return .query(QueryHouseStatusIntent(queryType: query, timeRange: range, room: slot("room"), device: slot("device")))
         case "RunRoutine":
-            return .runRoutine(RunRoutineIntent(routine: slots["routine"]))
+            return .runRoutine(RunRoutineIntent(routine: slot("routine")))
         default:
             return nil
         }

@@ -11,7 +11,7 @@ public struct PhraseMatcher: Sendable {
     /// All slot lists, the phrase file's and the house's (built-ins `number` and `duration` excluded).
     public let lists: [String: PhraseList]
     let automaton: PhraseAutomaton
-    let examples: [(text: String, tokens: [String])]
+    let suggester: PhraseSuggester
     /// Skip words as token sequences, longest first.
     let skipWords: [[String]]
 
@@ -33,16 +33,8 @@ public struct PhraseMatcher: Sendable {
         all.merge(extra) { _, new in new }
         self.lists = all
         self.automaton = try PhraseAutomaton(phraseSet, extraLists: extra)
-        var examples: [(String, [String])] = []
-        var seen: Set<String> = []
         let sampler = try PhraseSampler(phraseSet: phraseSet, lists: all)
-        for template in automaton.templates {
-            for tokens in sampler.expansions(of: template.sentence, limit: 24) {
-                let text = tokens.joined(separator: " ")
-                if seen.insert(text).inserted { examples.append((text, tokens)) }
-            }
-        }
-        self.examples = examples
+        self.suggester = PhraseSuggester(automaton: automaton, sampler: sampler, listNames: automaton.listNames)
         self.skipWords = phraseSet.skipWords.map(PhraseNormalizer.tokens).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
     }
 
@@ -79,30 +71,40 @@ public struct PhraseMatcher: Sendable {
 
         let ands = words.indices.filter { words[$0] == "and" }
         if !ands.isEmpty {
-            var memo: [Int: [PhraseCommand]?] = [:]
-            func cover(_ start: Int) -> [PhraseCommand]? {
-                if let known = memo[start] { return known }
+            // A part that does not stand on its own may borrow the start of the part before it:
+            // "turn off the kettle and the tv" -> "turn off the tv".
+            func command(_ part: [String], after previous: [String]?) -> PhraseCommand? {
+                guard !part.isEmpty else { return nil }
+                let found = candidates(ids: part.map(automaton.tokenTable.id), words: part)
+                if !found.isEmpty { return PhraseCommand(words: part, candidates: found) }
+                guard let previous, previous.count > 1 else { return nil }
+                for k in 1..<previous.count {
+                    let borrowed = Array(previous[..<k]) + part
+                    let found = candidates(ids: borrowed.map(automaton.tokenTable.id), words: borrowed)
+                    if !found.isEmpty { return PhraseCommand(words: borrowed, candidates: found) }
+                }
+                return nil
+            }
+            var memo: [String: [PhraseCommand]?] = [:]
+            func cover(_ start: Int, after previous: [String]?) -> [PhraseCommand]? {
+                let key = "\(start)|" + (previous?.joined(separator: " ") ?? "")
+                if let known = memo[key] { return known }
                 var result: [PhraseCommand]? = nil
                 for cut in ands where cut > start {
-                    let part = candidates(ids: Array(ids[start..<cut]), words: Array(words[start..<cut]))
-                    guard !part.isEmpty else { continue }
-                    let restIDs = Array(ids[(cut + 1)...])
-                    let restWords = Array(words[(cut + 1)...])
-                    let restWhole = restWords.isEmpty ? [] : candidates(ids: restIDs, words: restWords)
-                    let head = PhraseCommand(words: Array(words[start..<cut]), candidates: part)
-                    if !restWhole.isEmpty {
-                        result = [head, PhraseCommand(words: restWords, candidates: restWhole)]
+                    guard let head = command(Array(words[start..<cut]), after: previous) else { continue }
+                    if let rest = command(Array(words[(cut + 1)...]), after: head.words) {
+                        result = [head, rest]
                         break
                     }
-                    if let tail = cover(cut + 1) {
+                    if let tail = cover(cut + 1, after: head.words) {
                         result = [head] + tail
                         break
                     }
                 }
-                memo[start] = .some(result)
+                memo[key] = .some(result)
                 return result
             }
-            if let commands = cover(0) { return .commands(commands) }
+            if let commands = cover(0, after: nil) { return .commands(commands) }
         }
         return .noMatch(text: words.joined(separator: " "), suggestions: suggest ? suggestions(for: words) : [])
     }
@@ -124,31 +126,7 @@ public struct PhraseMatcher: Sendable {
     }
 
     func suggestions(for words: [String], limit: Int = 3) -> [String] {
-        if words.isEmpty { return Array(examples.prefix(limit).map(\.text)) }
-        var scored: [(distance: Int, text: String)] = []
-        scored.reserveCapacity(examples.count)
-        for example in examples {
-            scored.append((Self.editDistance(words, example.tokens), example.text))
-        }
-        scored.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.text.count < $1.text.count }
-        return Array(scored.prefix(limit).map(\.text))
-    }
-
-    /// Word-level Levenshtein distance.
-    static func editDistance(_ a: [String], _ b: [String]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = Array(repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+        suggester.suggest(words: words, automaton: automaton, limit: limit)
     }
 
     /// Ranked candidates for one command's words: best score first, one per distinct intent.
@@ -161,7 +139,7 @@ public struct PhraseMatcher: Sendable {
         for candidate in raw {
             let duplicate = result.contains { kept in
                 if let intent = candidate.intent { return kept.intent == intent }
-                return kept.intent == nil && kept.intentName == candidate.intentName && kept.slots == candidate.slots
+                return kept.intent == nil && kept.intentName == candidate.intentName && kept.slotList == candidate.slotList
             }
             if !duplicate { result.append(candidate) }
         }
@@ -296,21 +274,23 @@ public struct PhraseMatcher: Sendable {
         }
         return found.map { hit in
             let template = a.templates[Int(hit.template)]
-            var slots = [String: String](minimumCapacity: 8)
+            var slots: [PhraseSlot] = []
+            slots.reserveCapacity(8)
             var c = hit.caps
             while c >= 0 {
                 let capture = captures[Int(c)]
                 let name = a.slotNames[Int(capture.slot)]
-                if slots[name] == nil {
-                    slots[name] = capture.valueIndex >= 0 ? a.valueStrings[Int(capture.valueIndex)] : String(capture.number)
+                if !slots.contains(where: { $0.name == name }) {
+                    let value = capture.valueIndex >= 0 ? a.valueStrings[Int(capture.valueIndex)] : String(capture.number)
+                    slots.append(PhraseSlot(name: name, value: value))
                 }
                 c = capture.parent
             }
-            for (name, value) in template.fixedSlots where slots[name] == nil { slots[name] = value }
-            return PhraseCandidate(
-                intentName: template.intent, slots: slots,
-                intent: PhraseIntentBuilder.intent(name: template.intent, slots: slots),
-                template: template.sentence, score: hit.score)
+            for fixed in template.fixedSlots where !slots.contains(where: { $0.name == fixed.name }) { slots.append(fixed) }
+            slots.sort { $0.name < $1.name }
+            let intent = PhraseIntentBuilder.intent(name: template.intent) { name in slots.first { $0.name == name }?.value }
+            return PhraseCandidate(intentName: template.intent, slotList: slots, intent: intent,
+                                   template: template.sentence, score: hit.score)
         }
     }
 }

@@ -63,6 +63,51 @@ public struct PhraseSampler: Sendable {
         }
     }
 
+    /// Up to `limit` expansions of a template with slots left as placeholders (the template's
+    /// skeletons), words as written in the template.
+    func skeletons(of sentence: String, limit: Int) -> [[PhraseSuggester.Part]] {
+        guard let expr = try? PhraseExpression.parse(sentence, normalizing: false) else { return [] }
+        return skeleton(expr, limit: limit, depth: 0)
+    }
+
+    private func skeleton(_ expr: PhraseExpression, limit: Int, depth: Int) -> [[PhraseSuggester.Part]] {
+        guard depth < 32 else { return [[]] }
+        switch expr {
+        case .words(let words):
+            var parts: [PhraseSuggester.Part] = []
+            for word in words {
+                for (i, norm) in PhraseNormalizer.tokens(word).enumerated() {
+                    parts.append(.word(display: i == 0 ? word : "", norm: norm))
+                }
+            }
+            return [parts]
+        case .list(let list, _): return [[.slot(list: list)]]
+        case .rule(let name): return rawRules[name].map { skeleton($0, limit: limit, depth: depth + 1) } ?? [[]]
+        case .optional(let inner): return Array(([[]] + skeleton(inner, limit: limit, depth: depth + 1)).prefix(limit))
+        case .alternatives(let alts):
+            var out: [[PhraseSuggester.Part]] = []
+            for alt in alts where out.count < limit { out += skeleton(alt, limit: limit - out.count, depth: depth + 1) }
+            return out
+        case .sequence(let items):
+            var out: [[PhraseSuggester.Part]] = [[]]
+            for item in items {
+                let parts = skeleton(item, limit: limit, depth: depth + 1)
+                var next: [[PhraseSuggester.Part]] = []
+                outer: for prefix in out {
+                    for part in parts {
+                        next.append(prefix + part)
+                        if next.count >= limit { break outer }
+                    }
+                }
+                out = next
+            }
+            return out
+        }
+    }
+
+    /// A sample spoken value for a list (for filling placeholders).
+    func sample(of list: String) -> String { samples(of: list)[0] }
+
     /// One random expansion of a template: each alternative, optional part and list value chosen
     /// with `random`, as text.
     public func random(of sentence: String, using random: inout some RandomNumberGenerator) -> String {

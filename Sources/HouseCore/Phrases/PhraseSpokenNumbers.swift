@@ -20,6 +20,9 @@ public enum PhraseSpokenNumbers {
         "day": 86400, "days": 86400,
     ]
 
+    /// Durations longer than this (a year) are not read as durations.
+    static let maxSeconds = 366 * 86400
+
     /// Whole numbers: digits ("25") or words ("twenty five", "twelve").
     public static func numbers(_ tokens: [String], from start: Int) -> [(end: Int, value: Int)] {
         guard start < tokens.count else { return [] }
@@ -77,17 +80,18 @@ public enum PhraseSpokenNumbers {
             }
         }
         // compact "1h30", "2h", "90m", "45min"
-        if let f = t.utf8.first, f >= 48, f <= 57, t.utf8.contains(where: { $0 >= 97 && $0 <= 122 }),
-           let d = DurationParser.parse(t) {
+        if t.utf8.count <= 12, let f = t.utf8.first, f >= 48, f <= 57, t.utf8.contains(where: { $0 >= 97 && $0 <= 122 }),
+           let d = DurationParser.parse(t), d.components.seconds <= maxSeconds {
             let s = Int(d.components.seconds)
             result.append((start + 1, s, s >= 3600 ? 3600 : (s >= 60 ? 60 : 1)))
         }
         for q in quantities(tokens, from: start) {
-            guard q.end < tokens.count, let u = unitSeconds[tokens[q.end]] else { continue }
+            guard q.end < tokens.count, let u = unitSeconds[tokens[q.end]], q.value * Double(u) <= Double(maxSeconds) else { continue }
             var value = q.value
             var end = q.end + 1
             result.append((end, Int((value * Double(u)).rounded()), u))
-            if end + 2 < tokens.count, tokens[end] == "and", tokens[end + 1] == "a", tokens[end + 2] == "half" {
+            if end + 2 < tokens.count, tokens[end] == "and", tokens[end + 1] == "a", tokens[end + 2] == "half",
+               (value + 0.5) * Double(u) <= Double(maxSeconds) {
                 value += 0.5
                 end += 3
                 result.append((end, Int((value * Double(u)).rounded()), u))
