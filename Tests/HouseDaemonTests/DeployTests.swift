@@ -157,7 +157,7 @@ enum DeployTools {
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
     ) throws -> Result {
         let outputPath = "/tmp/housectl-deploy-out-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         defer { try? output.close() }

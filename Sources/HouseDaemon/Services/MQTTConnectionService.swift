@@ -11,7 +11,7 @@ struct MQTTConnectionService: Service {
     let logger: Logger
 
     func run() async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await client.run() }
             try? await gracefulShutdown()
             if client.connectionState.isConnected {
