@@ -87,6 +87,7 @@ extension MQTTClient {
     }
 
     /// Connects, runs `body`, and disconnects whatever happens.
+    @discardableResult
     public static func withConnection<Result: Sendable>(
         _ configuration: MQTTConfiguration,
         logger: Logger = Logger(label: "housectl.mqtt"),
@@ -171,7 +172,7 @@ extension MQTTClient {
     func maintain(startConnected: Bool) async {
         var connected = startConnected
         var immediate = !startConnected
-        var failures = 0
+        var retries = 0  // backoff steps since the last successful connect
         while !closeSignal.isFulfilled && !Task.isCancelled {
             if connected {
                 guard let loss = state.withLock({ $0.lossSignal }) else { return }
@@ -180,7 +181,9 @@ extension MQTTClient {
                 connected = false
             }
             if !immediate {
-                let delay = state.withLock { s in configuration.reconnect.delay(forAttempt: failures, using: &s.random) }
+                let step = retries
+                let delay = state.withLock { s in configuration.reconnect.delay(forAttempt: step, using: &s.random) }
+                retries += 1
                 logger.debug("reconnecting to \(endpoint) in \(delay)")
                 guard case .timedOut = await clock.wait(for: closeSignal, timeout: delay, interruptedBy: nil) else { return }
             }
@@ -188,11 +191,11 @@ extension MQTTClient {
             do {
                 try await attempt()
                 connected = true
-                failures = 0
+                retries = 0
             } catch MQTTError.clientClosed {
                 return
             } catch {
-                failures += 1
+                continue
             }
         }
     }
