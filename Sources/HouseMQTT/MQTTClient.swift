@@ -103,7 +103,13 @@ public final class MQTTClient: Sendable {
         switch event {
         case .log(let level, let text):
             if level == MosquittoHandle.logError {
-                state.withLock { $0.lastErrorLog = text }
+                // A failed TLS handshake ends libmosquitto's thread without a disconnect callback;
+                // its OpenSSL error log line is the event that tells us.
+                let attempt: OneShot<Result<Bool, MQTTError>>? = state.withLock { s in
+                    s.lastErrorLog = text
+                    return s.phase == .connecting && text.hasPrefix("OpenSSL Error") ? s.attemptSignal : nil
+                }
+                attempt?.fulfill(.failure(.tlsFailed(endpoint: endpoint, reason: text)))
                 logger.debug("libmosquitto: \(text)")
             } else {
                 logger.trace("libmosquitto: \(text)")
