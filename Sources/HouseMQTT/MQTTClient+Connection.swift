@@ -54,9 +54,12 @@ extension MQTTClient {
         }
         guard let plan else { return }
         closeSignal.fulfill(())
-        if plan.wasConnected, handle.disconnect() == MosquittoHandle.success {
-            // Wait for DISCONNECT to be written (the disconnect callback), bounded.
-            _ = await ClientClock(ContinuousClock()).wait(for: plan.signal, timeout: .seconds(2), interruptedBy: nil)
+        if plan.wasConnected {
+            await quiesce()
+            if handle.disconnect() == MosquittoHandle.success {
+                // Wait for DISCONNECT to be written (the disconnect callback), bounded.
+                _ = await ClientClock(ContinuousClock()).wait(for: plan.signal, timeout: .seconds(2), interruptedBy: nil)
+            }
         }
         plan.task?.cancel()
         await plan.task?.value
@@ -73,7 +76,7 @@ extension MQTTClient {
                 case .publish(_, let c): fx.add { c.resume(throwing: MQTTError.clientClosed) }
                 case .subscribe(let c): fx.add { c.resume(returning: nil) }
                 case .unsubscribe(let c): fx.add { c.resume() }
-                case .resubscribe, .ignore: break
+                case .resubscribe, .ignore, .ignoreRetried: break
                 }
             }
             s.pending.removeAll()
@@ -106,6 +109,31 @@ extension MQTTClient {
     }
 
     // MARK: Internals
+
+    /// Before DISCONNECT: libmosquitto 2.0 drops the connection without sending DISCONNECT (so
+    /// the broker publishes the last will) when any packet arrives after `mosquitto_disconnect`.
+    /// So first let in-flight acknowledgements arrive and, for clean sessions, unsubscribe so no
+    /// more messages come; bounded by 2 seconds.
+    func quiesce() async {
+        let quiesced = OneShot<Void>()
+        let filters: [String] = state.withLock { s in
+            configuration.cleanSession ? Array(Set(s.subscriptions.values.map(\.filter))).sorted() : []
+        }
+        var unsubscribed: [Int32] = []
+        for filter in filters {
+            let (rc, mid) = handle.unsubscribe(filter)
+            if rc == MosquittoHandle.success { unsubscribed.append(mid) }
+        }
+        var fx = Effects()
+        let done: Bool = state.withLock { s in
+            for mid in unsubscribed { s.register(mid, .ignore, &fx) }
+            s.quiesced = quiesced
+            return s.pending.isEmpty || s.phase != .closing
+        }
+        fx.run()
+        if done { return }
+        _ = await ClientClock(ContinuousClock()).wait(for: quiesced, timeout: .seconds(2), interruptedBy: nil)
+    }
 
     /// One connect attempt: waits for CONNACK, a failure, the connect timeout or `disconnect()`.
     @discardableResult
@@ -152,19 +180,33 @@ extension MQTTClient {
             logger.info("connected to \(endpoint)\(sessionPresent ? " (session present)" : "")")
             return sessionPresent
         case .failure(let error):
-            await worker.run { [handle] in handle.stopLoop() }
+            enum Next { case tearDown, raceWon, leave }
             var fx = Effects()
-            state.withLock { s in
-                s.attemptSignal = nil
-                s.statistics.failedConnectAttempts += 1
-                if s.phase == .connecting {
+            let next: Next = state.withLock { s in
+                switch s.phase {
+                case .connecting:
+                    s.attemptSignal = nil
+                    s.statistics.failedConnectAttempts += 1
                     s.phase = .disconnected
                     s.transition(to: .disconnected(error), &fx)
+                    return .tearDown
+                case .connected:
+                    return .raceWon  // CONNACK arrived just as the timeout fired: keep the connection
+                case .idle, .disconnected, .closing, .closed:
+                    return .leave  // disconnect() is closing the connection; leave it to it
                 }
             }
             fx.run()
-            logger.warning("\(error)")
-            throw error
+            switch next {
+            case .raceWon:
+                return false
+            case .tearDown:
+                await worker.run { [handle] in handle.stopLoop() }
+                logger.warning("\(error)")
+                throw error
+            case .leave:
+                throw error
+            }
         }
     }
 

@@ -64,7 +64,7 @@ public final class MosquittoBroker: Sendable {
         var lines = [
             "per_listener_settings false",
             "persistence false",
-            "log_dest stdout",
+            "log_dest stderr",  // unbuffered: the log file is complete even after SIGKILL
             "log_type all",
             "listener \(broker.port) 127.0.0.1",
             "set_tcp_nodelay true",

@@ -3,7 +3,7 @@ import HouseTesting
 import Testing
 @testable import HouseMQTT
 
-@Suite("MQTT connect failures against a real mosquitto", .enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed (CI=true makes this a failure)"))
+@Suite("MQTT connect failures against a real mosquitto", .enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed (CI=true makes this a failure)"), .timeLimit(.minutes(2)))
 struct FailureTests {
     @Test func wrongPasswordIsAnAuthenticationError() async throws {
         let directory = try temporaryDirectory()
@@ -70,7 +70,7 @@ struct FailureTests {
     }
 }
 
-@Suite("MQTT connect to an unreachable host")
+@Suite("MQTT connect to an unreachable host", .timeLimit(.minutes(1)))
 struct UnreachableTests {
     @Test func unreachableHostFailsWithinABoundedTime() async throws {
         let client = try MQTTClient(configuration: MQTTConfiguration(host: "10.255.255.1", port: 9, connectTimeout: .seconds(2)))

@@ -37,6 +37,14 @@ func waitFor(_ client: MQTTClient, _ what: String, _ predicate: @escaping @Senda
     }
 }
 
+/// Waits until `condition` holds, re-checking it on every connection state change of `client`.
+func waitUntil(_ client: MQTTClient, _ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
+    try await withTimeout(.seconds(30), what) {
+        for await _ in client.connectionStates() where condition() { return }
+        throw TimeoutError(what: "\(what) (state stream ended)", after: .zero)
+    }
+}
+
 func isDisconnected(_ state: MQTTConnectionState) -> Bool {
     if case .disconnected = state { return true }
     return false

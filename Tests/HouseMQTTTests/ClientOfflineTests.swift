@@ -5,7 +5,7 @@ import Testing
 
 /// Client behaviour that needs no broker: validation, configuration, the offline queue and the
 /// reconnect loop against a closed local port, on a `ManualClock`.
-@Suite("MQTTClient without a broker")
+@Suite("MQTTClient without a broker", .timeLimit(.minutes(1)))
 struct ClientOfflineTests {
     func makeClient(_ tweak: (inout MQTTConfiguration) -> Void = { _ in }, clock: ManualClock = ManualClock(start: Date(timeIntervalSince1970: 0))) throws -> MQTTClient {
         var configuration = MQTTConfiguration(host: "127.0.0.1", port: 1, clientID: "offline-test")
@@ -122,6 +122,23 @@ struct ClientOfflineTests {
             try await group.waitForAll()
         }
         #expect(client.statistics.failedConnectAttempts >= 4)
+        #expect(client.connectionState == .closed)
+    }
+}
+
+@Suite("MQTT connect timeout", .timeLimit(.minutes(1)))
+struct ConnectTimeoutTests {
+    @Test func aBrokerThatNeverAnswersTimesOutAfterTheConnectTimeout() async throws {
+        let listener = try SilentTCPListener()
+        let client = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: listener.port, connectTimeout: .seconds(1)))
+        let clock = ContinuousClock()
+        let start = clock.now
+        await #expect(throws: MQTTError.connectTimedOut(endpoint: "127.0.0.1:\(listener.port)", after: .seconds(1))) {
+            try await client.connect()
+        }
+        #expect(clock.now - start < .seconds(10))
+        #expect(client.connectionState == .disconnected(.connectTimedOut(endpoint: "127.0.0.1:\(listener.port)", after: .seconds(1))))
+        await client.disconnect()
         #expect(client.connectionState == .closed)
     }
 }
