@@ -161,7 +161,13 @@ extension MQTTClient {
                 handle.connect(host: c.host, port: c.port, keepAlive: c.keepAliveSeconds, username: username, password: password)
             }
             if let failure {
-                result = .failure(failure)
+                // A TLS failure inside mosquitto_connect_async: its OpenSSL log line says why.
+                let detail = state.withLock { $0.lastErrorLog }
+                if case .tlsFailed(let endpoint, _) = failure, let detail {
+                    result = .failure(.tlsFailed(endpoint: endpoint, reason: detail))
+                } else {
+                    result = .failure(failure)
+                }
             } else {
                 switch await clock.wait(for: signal, timeout: configuration.connectTimeout, interruptedBy: closeSignal) {
                 case .value(let value): result = value
