@@ -5,8 +5,11 @@ import Foundation
 public enum ChildProcess {
     /// Thrown when a tool exits with a non-zero status.
     public struct Failure: Error, CustomStringConvertible {
+        /// The command line that failed.
         public let command: String
+        /// Its exit status.
         public let status: Int32
+        /// Its combined stdout and stderr.
         public let output: String
         public var description: String { "`\(command)` exited with status \(status): \(output)" }
     }

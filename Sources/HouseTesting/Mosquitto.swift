@@ -17,7 +17,9 @@ public final class MosquittoBroker: Sendable {
 
     /// Thrown when the broker exits or does not accept connections in time.
     public struct StartFailed: Error, CustomStringConvertible {
+        /// What went wrong.
         public let reason: String
+        /// The broker's output so far.
         public let log: String
         public var description: String { "mosquitto did not start: \(reason)\n--- mosquitto log ---\n\(log)" }
     }

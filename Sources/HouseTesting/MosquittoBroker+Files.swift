@@ -17,6 +17,7 @@ extension MosquittoBroker {
         public let caFile: URL
         /// Server certificate for CN=localhost, SAN localhost and 127.0.0.1.
         public let serverCertificate: URL
+        /// The server certificate's private key.
         public let serverKey: URL
         /// Config lines for a TLS listener using these files.
         public var listenerLines: [String] {
