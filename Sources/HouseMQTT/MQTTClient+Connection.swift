@@ -39,9 +39,10 @@ extension MQTTClient {
         await disconnect()
     }
 
-    /// Sends DISCONNECT (so the broker does not publish the last will), stops the network thread,
-    /// ends every subscription stream and fails waiting operations with `clientClosed`.
-    /// Idempotent.
+    /// Closes the client for good: lets in-flight acknowledgements arrive (and, with a clean
+    /// session, unsubscribes) for at most 2 s, sends DISCONNECT so the broker does not publish the
+    /// last will, stops the network thread, ends every subscription and state stream and fails
+    /// waiting operations with `clientClosed`. Idempotent.
     public func disconnect() async {
         let plan: (wasConnected: Bool, task: Task<Void, Never>?, signal: OneShot<Void>)? = state.withLock { s in
             if s.isClosing { return nil }

@@ -142,3 +142,35 @@ struct MessagingTests {
         }
     }
 }
+
+@Suite("MQTT client started before its broker", .enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed (CI=true makes this a failure)"), .timeLimit(.minutes(2)))
+struct EarlyStartTests {
+    @Test func runKeepsTryingAndSendsSubscriptionsAndQueuedMessagesOnceTheBrokerIsUp() async throws {
+        let port = try MosquittoBroker.freeLoopbackPort()
+        let client = try MQTTClient(configuration: MQTTConfiguration(
+            host: "127.0.0.1", port: port, clientID: "early-\(UUID().uuidString.prefix(8))",
+            reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(300))))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await client.run() }
+            let subscription = try await client.subscribe(to: "early/#", qos: .atLeastOnce)
+            #expect(subscription.grantedQoS == nil)  // not connected yet: sent with the CONNACK
+            #expect(try await client.publish(to: "early/hello", payload: "queued", qos: .atLeastOnce) == .queued)
+            try await waitUntil(client, "a failed attempt") { client.statistics.failedConnectAttempts >= 1 }
+
+            let broker = try await MosquittoBroker.start(port: port)
+            do {
+                let message = try await next(subscription, "the queued message, delivered back to us")
+                #expect(message.string == "queued")
+                #expect(client.statistics.messagesFlushed == 1)
+                #expect(client.connectionState.isConnected)
+            } catch {
+                await broker.stop()
+                throw error
+            }
+            await client.disconnect()  // run() returns
+            try await group.waitForAll()
+            await broker.stop()
+        }
+        #expect(client.connectionState == .closed)
+    }
+}
