@@ -1,6 +1,8 @@
 # housectl: `make run` starts the controller, `make test` runs every test.
 SWIFT ?= swift
 CONFIG ?= config/house.yaml
+NODE ?= pi-main
+GPIO ?= sim
 
 .PHONY: run test build deps clean
 
@@ -13,8 +15,9 @@ build: deps
 test: deps
 	$(SWIFT) test
 
+# The example house on this machine: embedded MQTT broker on 127.0.0.1:1883, simulated relays.
 run: build
-	$(SWIFT) run housectl serve --config $(CONFIG)
+	$(SWIFT) run housectl serve --config $(CONFIG) --node $(NODE) --gpio $(GPIO)
 
 clean:
 	rm -rf .build

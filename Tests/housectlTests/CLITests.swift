@@ -140,9 +140,11 @@ import HouseTesting
         #expect(throws: (any Error).self) { try ModeSetCommand.parse(["night", "--for", "soon"]) }
     }
 
-    @Test func withoutDryRunSaysTheDaemonIsNeeded() async throws {
-        let out = try await ModeSetCommand.parse(["night", "--config", config]).execute()
-        #expect(out.exitCode == 1)
-        #expect(out.errors.contains("Only --dry-run is available"))
+    @Test func withoutADaemonSaysWhichBrokerWasTried() async throws {
+        // Nothing listens on port 1: the connection is refused at once.
+        let out = try await ModeSetCommand.parse(["night", "--config", config, "--broker", "127.0.0.1:1"]).execute()
+        #expect(out.exitCode == ExitStatus.noController.rawValue)
+        #expect(out.errors.contains("127.0.0.1:1"))
+        #expect(out.errors.contains("housectl serve"))
     }
 }
