@@ -29,6 +29,8 @@ public struct ControllerSettings<C: WallClock>: Sendable {
     public var phrases: PhraseSet?
     /// Whether the primary node runs the routines (tests of other parts turn them off).
     public var routines: Bool
+    /// How long the history is kept (90 days by default).
+    public var historyRetention: Duration
     public var logger: Logger
 
     public init(
@@ -37,7 +39,7 @@ public struct ControllerSettings<C: WallClock>: Sendable {
         stateDirectory: String = DaemonOptions.defaultStateDirectory(), chip: (any GPIOChip)? = nil, gpio: String? = nil,
         brokerOverride: (host: String, port: Int)? = nil, embeddedPort: Int? = nil, recordBrokerMessages: Int = 0,
         clientID: String? = nil, reconnect: MQTTReconnectPolicy = MQTTReconnectPolicy(), phrases: PhraseSet? = nil,
-        routines: Bool = true,
+        routines: Bool = true, historyRetention: Duration = .seconds(90 * 86_400),
         logger: Logger = Logger(label: "housectl")
     ) {
         self.configuration = configuration
@@ -54,6 +56,7 @@ public struct ControllerSettings<C: WallClock>: Sendable {
         self.reconnect = reconnect
         self.phrases = phrases
         self.routines = routines
+        self.historyRetention = historyRetention
         self.logger = logger
     }
 }

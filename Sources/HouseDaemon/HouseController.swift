@@ -37,6 +37,7 @@ public final class HouseController<C: WallClock>: Sendable {
     let runner: RoutineRunner<C, SystemRandomNumberGenerator>
     let restoredMode: Bool
     let runsRoutines: Bool
+    let historyRetention: Duration
     let logger: Logger
     private let readiness: ReadySignal
 
@@ -173,6 +174,7 @@ public final class HouseController<C: WallClock>: Sendable {
             runner.modeWasSet(mode, duration: remaining > .zero ? remaining : .milliseconds(1))
         }
         runsRoutines = s.routines
+        historyRetention = s.historyRetention
         readiness = ReadySignal()
     }
 
@@ -190,6 +192,8 @@ public final class HouseController<C: WallClock>: Sendable {
                               successTerminationBehavior: .ignore, serviceName: "relay-events"))
             list.append(.init(service: RelayService(bank: relays, logger: logger), serviceName: "relays"))
         }
+        list.append(.init(service: RetentionService(store: store, clock: clock, retention: historyRetention, logger: logger),
+                          serviceName: "retention"))
         if isPrimary && runsRoutines {
             list.append(.init(service: RoutineService(runner: runner, gateway: gateway, store: store, restoredMode: restoredMode,
                                                       logger: logger),
