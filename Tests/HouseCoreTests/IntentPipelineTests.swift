@@ -306,6 +306,11 @@ import HouseTesting
         #expect(mode.dialog == "The house is not in any mode.")
         let none = await h.pipeline.process(.query(QueryHouseStatusIntent()), source: .cli)
         #expect(none.status == .needsValue)
+        let hall = await h.pipeline.process(.query(QueryHouseStatusIntent(queryType: .deviceStates, device: "hall light")), source: .cli)
+        #expect(hall.dialog == "Hall light is on.")
+        // A push-button garage door has no position sensor: the answer says so instead of guessing.
+        let door = await h.pipeline.process(.query(QueryHouseStatusIntent(queryType: .deviceStates, device: "garage door")), source: .cli)
+        #expect(door.dialog.contains("can't tell whether the garage door is open"))
     }
 }
 

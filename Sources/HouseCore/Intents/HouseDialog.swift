@@ -127,6 +127,16 @@ public enum HouseDialog {
         devices.isEmpty ? "Everything is off." : "On: \(list(devices, conjunction: "and"))."
     }
 
+    /// The state of one device asked about by name. A door switched by a pulse relay has no
+    /// position sensor, so its answer says what housectl can know.
+    public static func deviceState(_ label: String, _ state: DeviceState, kind: DeviceKind, pulsed: Bool) -> String {
+        if kind == .door && pulsed {
+            return "I can't tell whether the \(label) is open: it is worked by a push-button relay, which is \(state == .on ? "pressed" : "released"), and has no position sensor."
+        }
+        let name = label.prefix(1).uppercased() + label.dropFirst()
+        return "\(name) is \(state == .on ? "on" : "off")."
+    }
+
     public static func energy(kWh: Double, range: TimeRange) -> String {
         "The house used \(formatKWh(kWh)) kWh \(rangeName(range))."
     }

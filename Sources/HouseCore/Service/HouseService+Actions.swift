@@ -57,6 +57,10 @@ extension HouseService {
         switch type {
         case .deviceStates:
             let all = scope.map { HouseResponse.DeviceStatus(device: $0.id, room: $0.room, state: state(of: $0.id)) }
+            if let devices, devices.count == 1, let d = devices.first {
+                let dialog = HouseDialog.deviceState(configuration.label(for: d), state(of: d.id), kind: d.kind, pulsed: d.pulse != nil)
+                return HouseResponse(dialog: dialog, devices: all)
+            }
             let on = scope.filter { state(of: $0.id) == .on }.map(configuration.label(for:))
             return HouseResponse(dialog: HouseDialog.devicesOn(on), devices: all)
         case .mode:
