@@ -17,6 +17,24 @@ struct ConfigOptions: ParsableArguments {
     }
 }
 
+extension ConfigOptions {
+    /// Loads the configuration and prints what `make` reports about it; any error goes to
+    /// standard error with exit status 1.
+    func report(_ make: (HouseConfiguration) throws -> String) -> CommandOutput {
+        switch load() {
+        case .failure(let error):
+            return CommandOutput(text: "", exitCode: 1, errors: error.description)
+        case .success(let configuration):
+            do {
+                let text = try make(configuration)
+                return CommandOutput(text: text.hasSuffix("\n") ? String(text.dropLast()) : text, exitCode: 0)
+            } catch {
+                return CommandOutput(text: "", exitCode: 1, errors: "\(error)")
+            }
+        }
+    }
+}
+
 /// What a subcommand prints and the exit code it ends with; `run()` prints it, tests read it.
 struct CommandOutput: Equatable {
     var text: String

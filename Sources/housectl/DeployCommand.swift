@@ -26,17 +26,7 @@ struct BootConfigCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func execute() -> CommandOutput {
-        let configuration: HouseConfiguration
-        switch options.load() {
-        case .success(let c): configuration = c
-        case .failure(let error): return CommandOutput(text: "", exitCode: 1, errors: error.description)
-        }
-        do {
-            let text = try RelayReports.bootConfig(configuration: configuration, node: node)
-            return CommandOutput(text: text.hasSuffix("\n") ? String(text.dropLast()) : text, exitCode: 0)
-        } catch {
-            return CommandOutput(text: "", exitCode: 1, errors: error.description)
-        }
+        options.report { try RelayReports.bootConfig(configuration: $0, node: node) }
     }
 
     func run() async throws { try execute().emit() }

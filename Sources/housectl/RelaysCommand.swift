@@ -19,17 +19,7 @@ struct RelaysCommand: AsyncParsableCommand {
     @OptionGroup var options: ConfigOptions
 
     func execute() -> CommandOutput {
-        let configuration: HouseConfiguration
-        switch options.load() {
-        case .success(let c): configuration = c
-        case .failure(let error): return CommandOutput(text: "", exitCode: 1, errors: error.description)
-        }
-        do {
-            let text = try RelayReports.relays(configuration: configuration, node: node, gpio: gpio)
-            return CommandOutput(text: text.hasSuffix("\n") ? String(text.dropLast()) : text, exitCode: 0)
-        } catch {
-            return CommandOutput(text: "", exitCode: 1, errors: error.description)
-        }
+        options.report { try RelayReports.relays(configuration: $0, node: node, gpio: gpio) }
     }
 
     func run() async throws { try execute().emit() }

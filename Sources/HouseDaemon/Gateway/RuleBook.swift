@@ -1,5 +1,6 @@
 import Foundation
 import HouseCore
+import HouseMQTT
 
 /// The configured rules, which triggers fire them, and the guard that stops a rule firing itself
 /// in a loop: a chain of rules deeper than `maximumDepth` stops, and a rule firing more than
@@ -73,17 +74,7 @@ struct RuleBook: Sendable {
 
     /// MQTT topic filter matching (`+` one level, `#` the rest; `$` topics not by a leading wildcard).
     static func topic(_ topic: String, matches filter: String) -> Bool {
-        let t = topic.split(separator: "/", omittingEmptySubsequences: false)
-        let f = filter.split(separator: "/", omittingEmptySubsequences: false)
-        if topic.hasPrefix("$"), let first = f.first, first == "+" || first == "#" { return false }
-        var i = 0
-        while i < f.count {
-            if f[i] == "#" { return true }
-            guard i < t.count else { return false }
-            if f[i] != "+" && f[i] != t[i] { return false }
-            i += 1
-        }
-        return i == t.count
+        MQTTTopic.matches(topic: topic, filter: filter)
     }
 
     /// Whether a payload matches a rule's payload or JSON field condition (none: any payload).

@@ -165,18 +165,8 @@ struct TopicAPIService: Service {
     }
 
     private func deviceSet(_ message: MQTTMessage, _ device: Device) async {
-        guard await !refuseRetained(message) else { return }
-        let command: DeviceSetCommand
-        do {
-            command = try CommandPayloadParser.deviceCommand(message.payload, topic: message.topic)
-        } catch {
-            logger.warning("refused: \(error)")
-            if let target = CommandPayloadParser.replyTarget(message.payload, layout: layout) {
-                await reply(IntentReply(id: target.id, error: error.description), to: target.topic)
-            }
-            return
-        }
-        guard isNew(command.id, topic: message.topic) else { return }
+        guard let command = await accept(message, CommandPayloadParser.deviceCommand), isNew(command.id, topic: message.topic)
+        else { return }
         let intent = HouseIntent.control(HouseControlIntent(room: device.room, action: command.action, device: device.id))
         let outcome = await gateway.process(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed),
                                             requestID: command.id)
@@ -189,18 +179,8 @@ struct TopicAPIService: Service {
     }
 
     private func modeSet(_ message: MQTTMessage) async {
-        guard await !refuseRetained(message) else { return }
-        let command: ModeSetCommand
-        do {
-            command = try CommandPayloadParser.modeCommand(message.payload, topic: message.topic)
-        } catch {
-            logger.warning("refused: \(error)")
-            if let target = CommandPayloadParser.replyTarget(message.payload, layout: layout) {
-                await reply(IntentReply(id: target.id, error: error.description), to: target.topic)
-            }
-            return
-        }
-        guard isNew(command.id, topic: message.topic) else { return }
+        guard let command = await accept(message, CommandPayloadParser.modeCommand), isNew(command.id, topic: message.topic)
+        else { return }
         let outcome = await gateway.process(
             .setMode(SetHouseModeIntent(mode: command.mode, duration: command.duration, rooms: command.rooms)),
             source: .mqtt, requestID: command.id)
@@ -210,17 +190,7 @@ struct TopicAPIService: Service {
     }
 
     private func intentRequest(_ message: MQTTMessage, source: IntentSource) async {
-        guard await !refuseRetained(message) else { return }
-        let request: IntentRequest
-        do {
-            request = try CommandPayloadParser.intentRequest(message.payload, topic: message.topic)
-        } catch {
-            logger.warning("refused: \(error)")
-            if let target = CommandPayloadParser.replyTarget(message.payload, layout: layout) {
-                await reply(IntentReply(id: target.id, error: error.description), to: target.topic)
-            }
-            return
-        }
+        guard let request = await accept(message, CommandPayloadParser.intentRequest) else { return }
         guard isNew(request.id, topic: message.topic) else { return }
         let answer = await gateway.answer(request, source: source)
         await reply(answer, to: request.replyTo ?? layout.intentResponse(id: request.id))
@@ -239,6 +209,23 @@ struct TopicAPIService: Service {
             return
         }
         logger.info("relay command from a peer: \(command.device) \(relayCommand): \(result)")
+    }
+
+    /// Parses a command, refusing a retained one; a malformed one is logged and, when the
+    /// sender named a reply topic (or an id), answered with the reason. Nil when refused.
+    private func accept<Command>(
+        _ message: MQTTMessage, _ parse: ([UInt8], String) throws(DaemonError) -> Command
+    ) async -> Command? {
+        guard await !refuseRetained(message) else { return nil }
+        do {
+            return try parse(message.payload, message.topic)
+        } catch {
+            logger.warning("refused: \(error)")
+            if let target = CommandPayloadParser.replyTarget(message.payload, layout: layout) {
+                await reply(IntentReply(id: target.id, error: error.description), to: target.topic)
+            }
+            return nil
+        }
     }
 
     private func reply(_ reply: IntentReply, to topic: String) async {
