@@ -7,11 +7,11 @@ struct Housectl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "housectl",
         abstract: "A smart-home controller for the Raspberry Pi: relays, MQTT, routines and shortcut phrases.",
+        version: HousectlVersion.current,
         subcommands: [
-            ConfigCommand.self, ControlCommand.self, ModeCommand.self,
-            ShortcutsCommand.self, RoutinesCommand.self,
-            RelaysCommand.self, DeployCommand.self, BrokerCommand.self, PhraseBenchCommand.self,
-            ServeCommand.self, SayCommand.self, StatusCommand.self, HistoryCommand.self,
+            ServeCommand.self, SayCommand.self, StatusCommand.self, ControlCommand.self, ModeCommand.self,
+            HistoryCommand.self, ShortcutsCommand.self, RoutinesCommand.self, RelaysCommand.self,
+            ConfigCommand.self, DeployCommand.self, BrokerCommand.self, PhraseBenchCommand.self,
         ]
     )
 }
