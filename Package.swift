@@ -83,8 +83,9 @@ let package = Package(
         .executableTarget(
             name: "housectl",
             dependencies: [
-                "HouseDaemon",
+                "HouseDaemon", "HouseCore", "HouseGPIO", "HouseMQTT", "HouseBroker",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -92,7 +93,14 @@ let package = Package(
         .testTarget(name: "HouseCoreTests", dependencies: ["HouseCore", "HouseTesting"]),
         .testTarget(name: "HouseMQTTTests", dependencies: ["HouseMQTT", "HouseTesting"]),
         .testTarget(name: "HouseMQTTMosquittoTests", dependencies: ["HouseMQTT", "HouseTesting"]),
-        .testTarget(name: "HouseBrokerTests", dependencies: ["HouseBroker", "HouseMQTT", "HouseTesting"]),
+        .testTarget(
+            name: "HouseBrokerTests",
+            dependencies: [
+                "HouseBroker", "HouseMQTT", "HouseTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         .testTarget(
             name: "HouseGPIOTests",
             dependencies: [
