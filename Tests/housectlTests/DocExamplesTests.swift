@@ -475,6 +475,41 @@ enum ShellWords {
         }
     }
 
+    /// The documented publishes, sent to a controller in document order: every request that
+    /// gets a reply is answered, with `"status":"error"` exactly when the doc says `# malformed`.
+    @Test func documentedRequestsAreAnswered() async throws {
+        let docs = try DocExamples.consoleCommands().filter { $0.words.first == "mosquitto_pub" }
+        let layout = TopicLayout()
+        let answered = try await withController { fixture in
+            var answered = 0
+            let client = try await fixture.mqttClient()
+            let replies = try await client.subscribe(to: "house/intent/response/#")
+            for doc in docs {
+                let args = MosquittoArgs(Array(doc.words.dropFirst()))
+                guard let topic = args.topics.first, let message = args.message else { continue }
+                try await client.publish(to: topic, payload: message, qos: .atLeastOnce)
+                let object = (try? JSONSerialization.jsonObject(with: Data(message.utf8))) as? [String: Any]
+                guard let id = object?["id"] as? String else { continue }
+                let malformed = doc.comment == "malformed"
+                let isRequest = topic == layout.intentRequest || topic == layout.cliRequest
+                let replyTo = object?["reply_to"] as? String
+                guard isRequest || replyTo != nil || malformed else { continue }
+                let expected = replyTo ?? layout.intentResponse(id: id)
+                guard expected.hasPrefix("house/intent/response/") else { continue }
+                let reply = try await withTimeout(.seconds(10), "the reply to \(doc)") {
+                    for try await m in replies where m.topic == expected { return m }
+                    throw DocError("the subscription ended")
+                }
+                let decoded = try JSONDecoder().decode(IntentReply.self, from: Data(reply.payload))
+                #expect((decoded.status == "error") == malformed, "\(doc): the reply is \(decoded.status): \(decoded.dialog)")
+                answered += 1
+            }
+            await client.disconnect()
+            return answered
+        }
+        #expect(answered >= 10)
+    }
+
     @Test func everyConfigurationExampleLoads() throws {
         let boards = HouseFixtures.boards()
         for block in try DocExamples.allBlocks() where block.language == "yaml" {
