@@ -17,8 +17,10 @@ import Yams
 //               The lines under a command are its expected output, compared line by line
 //               (`...` skips any number of lines). `# exit N` after a command: expected exit code.
 //               `$ mosquitto_pub` payloads are parsed with the daemon's payload parsers for their
-//               topic (`# malformed`: the parser must refuse it); `$ mosquitto_sub` filters are
-//               checked. No other command may appear in a console block.
+//               topic (`# malformed`: the parser must refuse it), then sent to an in-process
+//               controller in document order: a request that gets a reply must get one, an error
+//               exactly when malformed. `$ mosquitto_sub` filters are checked. No other command
+//               may appear in a console block.
 // - ```yaml test-house     a complete house.yaml; must load without errors.
 // - ```yaml test-fragment  part of a house.yaml, merged into config/house.yaml (list items replace
 //                          those with the same id, or are added); must load without errors.
