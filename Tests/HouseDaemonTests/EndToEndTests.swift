@@ -7,22 +7,6 @@ import Testing
 /// The controller end to end, in-process: the embedded broker on a free port, simulated relays,
 /// a manual clock. Every wait is on a message or a reply, bounded.
 @Suite(.serialized) struct EndToEndTests {
-    /// The next message on `subscription`, bounded.
-    func next(_ subscription: MQTTSubscription, _ what: String) async throws -> MQTTMessage {
-        try await withTimeout(.seconds(10), what) {
-            for try await m in subscription { return m }
-            throw TimeoutError(what: what, after: .zero)
-        }
-    }
-
-    /// Messages on `subscription` until one satisfies `predicate`.
-    func first(_ subscription: MQTTSubscription, _ what: String, where predicate: @escaping @Sendable (MQTTMessage) -> Bool) async throws -> MQTTMessage {
-        try await withTimeout(.seconds(10), what) {
-            for try await m in subscription where predicate(m) { return m }
-            throw TimeoutError(what: what, after: .zero)
-        }
-    }
-
     @Test func phraseFromTheCommandLineSwitchesTheRelayAndTheRetainedStateAppears() async throws {
         try await withController { f in
             #expect(f.physicalLevel(of: "kitchen-light") == true)  // active-low board: off is high
@@ -32,7 +16,7 @@ import Testing
             #expect(f.physicalLevel(of: "kitchen-light") == false)
             let mqtt = try await f.mqttClient()
             let state = try await mqtt.subscribe(to: "house/kitchen/kitchen-light/state")
-            let retained = try await first(state, "the retained kitchen light state") { $0.string == "ON" }
+            let retained = try await state.first("the retained kitchen light state") { $0.string == "ON" }
             #expect(retained.retain)
             await mqtt.disconnect()
         }
@@ -58,21 +42,21 @@ import Testing
             let fan = try await mqtt.subscribe(to: "house/office/office-fan/state")
             // A malformed command with a reply topic gets an error reply.
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"m1","state":"BRIGHT","reply_to":"test/replies"}"#, qos: .atLeastOnce)
-            let error = try JSONDecoder().decode(IntentReply.self, from: Data(try await next(replies, "the error reply").payload))
+            let error = try JSONDecoder().decode(IntentReply.self, from: Data(try await replies.next("the error reply").payload))
             #expect(error.status == "error")
             #expect(error.error?.contains("ON, OFF or TOGGLE") == true)
             // A plain command works (the fan waits out its 5 s minimum interval after power-on).
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c1","state":"TOGGLE","reply_to":"test/replies"}"#, qos: .atLeastOnce)
-            #expect(try JSONDecoder().decode(IntentReply.self, from: Data(try await next(replies, "the toggle reply").payload)).status == "done")
+            #expect(try JSONDecoder().decode(IntentReply.self, from: Data(try await replies.next("the toggle reply").payload)).status == "done")
             f.clock.advance(by: .seconds(6))
-            _ = try await first(fan, "the fan on") { $0.string == "ON" }
+            _ = try await fan.first("the fan on") { $0.string == "ON" }
             // The same id again is ignored (no reply, no edge); a new id is obeyed.
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c1","state":"TOGGLE","reply_to":"test/replies"}"#, qos: .atLeastOnce)
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c2","state":"OFF","reply_to":"test/replies"}"#, qos: .atLeastOnce)
-            let off = try JSONDecoder().decode(IntentReply.self, from: Data(try await next(replies, "the OFF reply").payload))
+            let off = try JSONDecoder().decode(IntentReply.self, from: Data(try await replies.next("the OFF reply").payload))
             #expect(off.id == "c2")
             f.clock.advance(by: .seconds(6))
-            _ = try await first(fan, "the fan off") { $0.string == "OFF" }
+            _ = try await fan.first("the fan off") { $0.string == "OFF" }
             #expect(f.edges(of: "office-fan").map(\.logical) == [true, false])
             await mqtt.disconnect()
         }
@@ -101,7 +85,7 @@ import Testing
             let hall = try await mqtt.subscribe(to: "house/hall/hall-light/state")
             try await mqtt.publish(to: "zigbee2mqtt/hall-button/action", payload: "double", qos: .atLeastOnce)
             try await mqtt.publish(to: "zigbee2mqtt/hall-button/action", payload: "single", qos: .atLeastOnce)
-            _ = try await first(hall, "the hall light toggled on by the rule") { $0.string == "ON" }
+            _ = try await hall.first("the hall light toggled on by the rule") { $0.string == "ON" }
             #expect(f.edges(of: "hall-light").count == 1)
             let history = try f.controller.store.history()
             #expect(history.contains { $0.source == "rule" && $0.outcome == "done" })
@@ -113,14 +97,14 @@ import Testing
         try await withController { f in
             let mqtt = try await f.mqttClient()
             let configs = try await mqtt.subscribe(to: "homeassistant/switch/+/kitchen_light/config")
-            let retained = try await next(configs, "the kitchen light discovery")
+            let retained = try await configs.next("the kitchen light discovery")
             #expect(retained.retain)
             let payload = try #require(try JSONSerialization.jsonObject(with: Data(retained.payload)) as? [String: Any])
             for key in ["name", "unique_id", "command_topic", "state_topic", "availability", "device"] {
                 #expect(payload[key] != nil, "missing \(key)")
             }
             try await mqtt.publish(to: "homeassistant/status", payload: "online", qos: .atLeastOnce)
-            let again = try await next(configs, "discovery sent again")
+            let again = try await configs.next("discovery sent again")
             #expect(again.payload == retained.payload)
             await mqtt.disconnect()
         }
@@ -131,12 +115,12 @@ import Testing
             let mqtt = try await f.mqttClient()
             let modes = try await mqtt.subscribe(to: "house/mode/state")
             #expect(try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: "day")))).status == "done")
-            _ = try await first(modes, "mode day") { $0.string == "day" }
+            _ = try await modes.first("mode day") { $0.string == "day" }
             let movie = try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: "evening", duration: .seconds(1800)))))
             #expect(movie.status == "done")
-            _ = try await first(modes, "mode evening") { $0.string == "evening" }
+            _ = try await modes.first("mode evening") { $0.string == "evening" }
             f.clock.advance(by: .seconds(1801))
-            _ = try await first(modes, "mode back to day") { $0.string == "day" }
+            _ = try await modes.first("mode back to day") { $0.string == "day" }
             await mqtt.disconnect()
         }
     }

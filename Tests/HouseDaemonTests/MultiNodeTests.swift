@@ -6,34 +6,27 @@ import Testing
 
 /// Two controllers on one broker, and the controller against a real mosquitto.
 @Suite(.serialized) struct MultiNodeTests {
-    func first(_ subscription: MQTTSubscription, _ what: String, where predicate: @escaping @Sendable (MQTTMessage) -> Bool) async throws -> MQTTMessage {
-        try await withTimeout(.seconds(10), what) {
-            for try await m in subscription where predicate(m) { return m }
-            throw TimeoutError(what: what, after: .zero)
-        }
-    }
-
     @Test func twoNodesShareOneHouse() async throws {
         try await withController(node: "pi-main") { main in
             try await withController(node: "pi-garage", brokerPort: main.port) { garage in
                 let mqtt = try await main.mqttClient()
                 let door = try await mqtt.subscribe(to: "house/garage/garage-door/state")
-                _ = try await first(door, "the door's retained state") { $0.string == "OFF" }
+                _ = try await door.first("the door's retained state") { $0.string == "OFF" }
                 // Resolved and confirmed on the primary, carried out by the node that owns the relay.
                 let open = HouseIntent.control(HouseControlIntent(room: "garage", action: .open, device: "garage door"))
                 let asked = try await main.client().send(.intent(open))
                 #expect(asked.status == "needsConfirmation")
                 let reply = try await main.client().send(.intent(open), answers: IntentAnswers(confirmed: true))
                 #expect(reply.status == "done")
-                _ = try await first(door, "the door relay pressed") { $0.string == "ON" }
+                _ = try await door.first("the door relay pressed") { $0.string == "ON" }
                 garage.clock.advance(by: .seconds(1))
-                _ = try await first(door, "the door relay released") { $0.string == "OFF" }
+                _ = try await door.first("the door relay released") { $0.string == "OFF" }
                 #expect(garage.edges(of: "garage-door").map(\.logical) == [true, false])
                 #expect(main.chip.edges.filter { $0.kind == .set }.isEmpty)
                 // Each node answers only its own relays' set topics: the garage light goes through pi-garage.
                 try await mqtt.publish(to: "house/garage/garage-light/set", payload: "ON", qos: .atLeastOnce)
                 let light = try await mqtt.subscribe(to: "house/garage/garage-light/state")
-                _ = try await first(light, "the garage light on") { $0.string == "ON" }
+                _ = try await light.first("the garage light on") { $0.string == "ON" }
                 #expect(garage.edges(of: "garage-light").map(\.logical) == [true])
                 await mqtt.disconnect()
             }
@@ -46,10 +39,10 @@ import Testing
             let command = try await mqtt.subscribe(to: "cmnd/office-plug/POWER")
             let mirrored = try await mqtt.subscribe(to: "house/office/office-plug/state")
             #expect(try await f.client().send(.text("turn on the desk plug")).status == "done")
-            _ = try await first(command, "the plug's command") { $0.string == "ON" }
+            _ = try await command.first("the plug's command") { $0.string == "ON" }
             // The plug reports its state; the controller follows it and mirrors it, retained.
             try await mqtt.publish(to: "stat/office-plug/POWER", payload: "OFF", qos: .atLeastOnce)
-            _ = try await first(mirrored, "the mirrored plug state") { $0.string == "OFF" }
+            _ = try await mirrored.first("the mirrored plug state") { $0.string == "OFF" }
             #expect(await f.controller.service.state(of: "office-plug") == .off)
             await mqtt.disconnect()
         }
@@ -66,7 +59,7 @@ import Testing
                 #expect(f.physicalLevel(of: "hall-light") == false)  // active-low: on is low
                 let mqtt = try await f.mqttClient()
                 let state = try await mqtt.subscribe(to: "house/hall/hall-light/state")
-                let retained = try await first(state, "the retained hall light state") { $0.string == "ON" }
+                let retained = try await state.first("the retained hall light state") { $0.string == "ON" }
                 #expect(retained.retain)
                 await mqtt.disconnect()
             }
