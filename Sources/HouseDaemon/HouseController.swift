@@ -163,7 +163,7 @@ public final class HouseController<C: WallClock>: Sendable {
             matcher = nil
         }
         gateway = IntentGateway(configuration: config, service: service, store: store, client: client, layout: layout,
-                                matcher: matcher, clock: s.clock, logger: logger)
+                                matcher: matcher, isPrimary: isPrimary, clock: s.clock, logger: logger)
         let runner = RoutineRunner(clock: s.clock, scheduler: RoutineScheduler(configuration: config),
                                    lastActive: try store.lastActive())
         self.runner = runner

@@ -31,7 +31,7 @@ struct StatusCommand: AsyncParsableCommand {
         }
         if json { return CommandOutput(text: "[\(mode.json),\(states.json)]", exitCode: ExitStatus(reply: states.status).rawValue) }
         guard states.status == "done" else { return client.render(states, json: false) }
-        var lines = ["mode: \(mode.results.first?.response?.mode ?? "mixed")"]
+        var lines = [mode.dialog]
         let devices = states.results.first?.response?.devices ?? []
         let width = max(6, devices.map(\.device.count).max() ?? 6)
         let roomWidth = max(4, devices.map(\.room.count).max() ?? 4)

@@ -211,13 +211,18 @@ import Testing
         let movie = routine("movie", runAt: "20:00", intent: .mode("movie", duration: .seconds(7200), rooms: []))
         let light = routine("light", runAt: "07:00", intent: .control(room: nil, device: "hall-light", action: .on))
         let s = scheduler(cal, [morning, night, movie, light])
-        #expect(s.desiredState(at: cal.at("2026-11-24 10:00"))?.mode == "morning")
+        // Inside its window the morning routine has its say over the night before.
+        #expect(s.desiredState(at: cal.at("2026-11-24 08:00"))?.mode == "morning")
+        // Once its window closed it has none: the night routine (no window) is the latest that counts.
+        #expect(s.desiredState(at: cal.at("2026-11-24 10:00"))?.mode == "night")
         #expect(s.desiredState(at: cal.at("2026-11-24 03:00"))?.mode == "night")
         let duringMovie = s.desiredState(at: cal.at("2026-11-24 21:00"))
         #expect(duringMovie?.mode == "movie")
         #expect(duringMovie?.revertsAt == cal.at("2026-11-24 22:00"))
-        #expect(duringMovie?.revertsTo == "morning")
-        #expect(s.desiredState(at: cal.at("2026-11-24 22:30"))?.mode == "morning")
+        #expect(duringMovie?.revertsTo == "night")
+        #expect(s.desiredState(at: cal.at("2026-11-24 22:30"))?.mode == "night")
+        // A windowed routine alone says nothing outside its window.
+        #expect(scheduler(cal, [morning]).desiredState(at: cal.at("2026-11-26 02:00")) == nil)
         #expect(scheduler(cal, [light]).desiredState(at: cal.at("2026-11-24 10:00")) == nil)
     }
 }

@@ -103,6 +103,10 @@ import Testing
             for key in ["name", "unique_id", "command_topic", "state_topic", "availability", "device"] {
                 #expect(payload[key] != nil, "missing \(key)")
             }
+            // The energy sensor it announces has a retained state (kWh today).
+            let energy = try await mqtt.subscribe(to: "house/energy/state").next("the energy state")
+            #expect(energy.retain)
+            #expect(Double(energy.string ?? "") != nil)
             try await mqtt.publish(to: "homeassistant/status", payload: "online", qos: .atLeastOnce)
             let again = try await configs.next("discovery sent again")
             #expect(again.payload == retained.payload)

@@ -171,9 +171,7 @@ final class ConfigurationParser {
         if kind == "external" && host == nil && !m.has("host") {
             ctx.error("missing key 'host' in mqtt (expected the broker's host name for an external broker)", at: m.mark)
         }
-        s.broker = kind == "embedded"
-            ? .embedded(host: host ?? "127.0.0.1", port: port ?? 1883)
-            : .external(host: host ?? "localhost", port: port ?? (m.has("tls") ? 8883 : 1883))
+        // The broker is set once TLS is known: an external broker with TLS defaults to port 8883.
         s.username = m.string("username", expected: "a user name")
         s.passwordFile = m.string("password_file", expected: "a path to a file holding the password")
         s.passwordEnv = m.string("password_env", expected: "an environment variable name")
@@ -194,6 +192,9 @@ final class ConfigurationParser {
                 )
             }
         }
+        s.broker = kind == "embedded"
+            ? .embedded(host: host ?? "127.0.0.1", port: port ?? 1883)
+            : .external(host: host ?? "localhost", port: port ?? (s.tls != nil ? 8883 : 1883))
         if let b = m["base_topic"], let t = ctx.string(b, expected: "a topic prefix such as house") {
             if t.isEmpty || t.contains("#") || t.contains("+") || t.hasSuffix("/") || t.hasPrefix("/") {
                 ctx.error("expected a topic prefix without wildcards or leading/trailing '/', found '\(t)'", at: b)

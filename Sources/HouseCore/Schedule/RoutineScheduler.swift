@@ -175,7 +175,8 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
     // MARK: - Desired state
 
     /// The mode the routines say the house should be in at `now`: the mode of the latest mode
-    /// routine whose nominal run has passed (looking back `desiredStateLookbackDays`), with a
+    /// routine whose nominal run has passed (looking back `desiredStateLookbackDays`) and whose
+    /// relevance window, if it has one, is still open, with a
     /// mode set for a duration on top while that duration lasts. Modes limited to rooms do not say
     /// what the house is in and are left out. Jitter is ignored (nominal times). Nil when no mode
     /// routine ran.
@@ -186,6 +187,9 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
         for routine in routines {
             guard case .mode(let mode, let duration, let rooms) = routine.intent, rooms.isEmpty,
                   let run = latestOccurrence(of: routine, atOrBefore: now, after: lookback) else { continue }
+            // A routine with a relevance window has a say only while that window is open: the
+            // morning routine does not put the house back in morning mode at night.
+            if let window = run.window, now >= window.end { continue }
             if let duration {
                 let until = run.nominal.addingTimeInterval(duration.scheduleSeconds)
                 if until > now, timed.map({ run.nominal > $0.run.nominal }) ?? true { timed = (run, mode, until) }

@@ -92,7 +92,7 @@ public struct HomeAssistantDiscovery: Sendable {
             out.append(Message(topic: "\(prefix)/sensor/\(objectNode)/energy_today/config", payload: Self.json([
                 "name": "Energy today",
                 "unique_id": "housectl_\(Self.slug(configuration.house.name))_energy_today",
-                "state_topic": "\(layout.base)/energy/state",
+                "state_topic": layout.energyState,
                 "unit_of_measurement": "kWh",
                 "device_class": "energy",
                 "state_class": "total_increasing",

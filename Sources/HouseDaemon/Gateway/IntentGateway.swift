@@ -17,11 +17,13 @@ public actor IntentGateway {
     let clock: any WallClock
     let logger: Logger
     let matcher: PhraseMatcher?
+    /// Whether this is the primary node, which runs the rules and publishes the house's energy.
+    let isPrimary: Bool
     var rules: RuleBook
     var modeObservers: [@Sendable (String, Duration?) -> Void] = []
 
     init(configuration: HouseConfiguration, service: HouseService, store: StateStore, client: MQTTClient,
-         layout: TopicLayout, matcher: PhraseMatcher?, clock: any WallClock, logger: Logger) {
+         layout: TopicLayout, matcher: PhraseMatcher?, isPrimary: Bool, clock: any WallClock, logger: Logger) {
         self.configuration = configuration
         self.service = service
         self.pipeline = IntentPipeline(service: service)
@@ -29,6 +31,7 @@ public actor IntentGateway {
         self.client = client
         self.layout = layout
         self.matcher = matcher
+        self.isPrimary = isPrimary
         self.clock = clock
         self.logger = logger
         self.rules = RuleBook(rules: configuration.rules)
@@ -52,6 +55,7 @@ public actor IntentGateway {
         record(outcome, at: now, requestID: requestID)
         if outcome.status == .done, let donation = await service.donations.last {
             await publish(layout.events, Self.json(donation.event), retain: false)
+            if isPrimary { await publishEnergy() }
         }
         let after = await service.modeSnapshot
         if after != before {
@@ -144,8 +148,10 @@ public actor IntentGateway {
         }
     }
 
-    /// Rules for a device state change reported by the relays or a state topic.
+    /// Rules for a device state change reported by the relays or a state topic. Only the primary
+    /// node runs rules, so that a rule fires once however many nodes see the change.
     func deviceStateChanged(_ device: String, to state: DeviceState) async {
+        guard isPrimary else { return }
         await fireRules(for: .deviceState(device, state))
     }
 
@@ -160,10 +166,18 @@ public actor IntentGateway {
 
     // MARK: Publishing
 
-    /// Publishes the house mode, retained.
+    /// Publishes the house mode, retained: the mode id, `none` when no mode is set, `mixed` when
+    /// rooms are in different modes.
     func publishMode() async {
-        let mode = await service.currentMode ?? "mixed"
+        let byRoom = await service.modesByRoom
+        let mode = await service.currentMode ?? (byRoom.isEmpty ? "none" : "mixed")
         await publish(layout.modeState, mode, retain: true)
+    }
+
+    /// Publishes today's energy use in kWh, retained (Home Assistant's energy sensor).
+    func publishEnergy() async {
+        let kWh = await service.energyUsed(in: .today)
+        await publish(layout.energyState, String(format: "%.3f", kWh), retain: true)
     }
 
     func publish(_ topic: String, _ payload: String, retain: Bool) async {

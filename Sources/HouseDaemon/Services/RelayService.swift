@@ -42,6 +42,7 @@ struct RelayEventsService<C: Clock>: Service where C.Duration == Duration {
                     await gateway.publish(gateway.layout.deviceState(room: d.room, device: device), state.rawValue, retain: true)
                 }
                 if cause != .command { logger.info("\(event)") }
+                if gateway.isPrimary { await gateway.publishEnergy() }
                 await gateway.deviceStateChanged(device, to: state)
             case .watchdog:
                 logger.warning("\(event)")

@@ -167,7 +167,14 @@ struct TopicAPIService: Service {
     private func deviceSet(_ message: MQTTMessage, _ device: Device) async {
         guard let command = await accept(message, CommandPayloadParser.deviceCommand), isNew(command.id, topic: message.topic)
         else { return }
-        let intent = HouseIntent.control(HouseControlIntent(room: device.room, action: command.action, device: device.id))
+        // A door or valve worked by ON/OFF switches (Home Assistant's switch) means open/close.
+        var action = command.action
+        let supported = device.kind.supportedActions
+        if !supported.contains(action) {
+            if action == .on, supported.contains(.open) { action = .open }
+            if action == .off, supported.contains(.close) { action = .close }
+        }
+        let intent = HouseIntent.control(HouseControlIntent(room: device.room, action: action, device: device.id))
         let outcome = await gateway.process(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed),
                                             requestID: command.id)
         if outcome.status == .needsConfirmation {
@@ -269,7 +276,10 @@ struct TopicAPIService: Service {
                 await gateway.publish(layout.deviceState(room: d.room, device: id), state.rawValue, retain: true)
             }
         }
-        if isPrimary { await gateway.publishMode() }
+        if isPrimary {
+            await gateway.publishMode()
+            await gateway.publishEnergy()
+        }
         await publishDiscovery()
     }
 

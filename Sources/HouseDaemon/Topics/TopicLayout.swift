@@ -25,6 +25,8 @@ public struct TopicLayout: Sendable, Equatable {
     public var cliRequest: String { "\(base)/intent/cli/request" }
     public func intentResponse(id: String) -> String { "\(base)/intent/response/\(id)" }
     public var events: String { "\(base)/events" }
+    /// Today's energy use in kWh, retained.
+    public var energyState: String { "\(base)/energy/state" }
     public func nodeStatus(node: String) -> String { "\(base)/node/\(node)/status" }
 
     /// The `(room, device)` of a device `set` topic, or nil when `topic` is not one.
