@@ -1,0 +1,52 @@
+import Foundation
+import HouseDaemon
+import HouseTesting
+import Testing
+@testable import housectl
+
+@Suite(.serialized) struct SayCommandTests {
+    let config = HouseFixtures.exampleConfigPath
+
+    func say(_ args: [String]) async throws -> CommandOutput {
+        try await SayCommand.parse(args + ["--config", config]).execute()
+    }
+
+    @Test func dryRunUnderstandsTheIssueExamples() async throws {
+        let off = try await say(["turn off the lights in the bedroom", "--dry-run"])
+        #expect(off.exitCode == 0)
+        #expect(off.text.contains("relay pi-bedroom/1 OFF (bedroom-ceiling-light)"))
+        #expect(off.text.contains("relay pi-bedroom/2 OFF (bedroom-bedside-lamp)"))
+        let two = try await say(["set the living room to movie mode and turn off the kitchen light", "--dry-run"])
+        #expect(two.exitCode == 0)
+        #expect(two.text.contains("\"set the living room to movie mode\" -> set Living room to movie mode"))
+        #expect(two.text.contains("\"turn off the kitchen light\" -> turn off light in Kitchen"))
+        let away = try await say(["we're out for two hours", "--dry-run"])
+        #expect(away.exitCode == ExitStatus.needsConfirmation.rawValue)
+        #expect(away.text.contains("(answer yes with --yes)"))
+        #expect(try await say(["we're out for two hours", "--dry-run", "--yes"]).exitCode == 0)
+    }
+
+    @Test func textThatMatchesNothingGetsTheClosestPhrases() async throws {
+        let out = try await say(["make me a sandwich", "--dry-run"])
+        #expect(out.exitCode == ExitStatus.refused.rawValue)
+        #expect(out.text.contains("Closest phrases I know"))
+    }
+
+    @Test func theControllerCarriesItOutAndAsksForChoices() async throws {
+        try await withController { f in
+            let broker = ["--broker", "127.0.0.1:\(f.port)"]
+            let done = try await say(["good morning house"] + broker)
+            #expect(done.exitCode == 0)
+            #expect(done.text.contains("morning mode"))
+            // "lamp" in the bedroom is two devices: the exit status says a choice is needed.
+            let asked = try await say(["turn on the lamp in the bedroom"] + broker)
+            #expect(asked.exitCode == ExitStatus.needsChoice.rawValue)
+            #expect(asked.text.contains("--choose device="))
+            let chosen = try await say(["turn on the lamp in the bedroom", "--choose", "device=bedroom-bedside-lamp"] + broker)
+            #expect(chosen.exitCode == 0)
+            let json = try await say(["is the kitchen light on", "--json"] + broker)
+            let reply = try JSONDecoder().decode(IntentReply.self, from: Data(json.text.utf8))
+            #expect(reply.status == "done")
+        }
+    }
+}
