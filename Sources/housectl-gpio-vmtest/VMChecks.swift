@@ -189,7 +189,9 @@ struct VMChecks {
         let layout = try layout()
         let bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), clock: clock)
         let up = layout.channel(device: "shutter-up")!.line
-        _ = await bank.set("shutter-up", to: .on)
+        await advance(clock, by: .seconds(5), firing: bank) // past the power-on dead time
+        let r = await bank.set("shutter-up", to: .on)
+        runner.expect(r == .switched(.on), "shutter-up on: \(r)")
         expectLevels([up: onLevel], "before shutdown")
         let outcomes = await bank.shutdown()
         let upOutcome = outcomes.first { $0.device == "shutter-up" }?.result
