@@ -73,6 +73,7 @@ struct VMChecks {
         await runner.check("request with active-low and initial value: physical level at once") { try initialLevels() }
         await runner.check("relay bank power-on levels") { try await bankPowerOn() }
         await runner.check("busy line names its holder; earlier lines released") { try busyLine() }
+        await runner.check("busy line held by another process (gpioset) names it") { try await busyLineHeldByGpioset() }
         await runner.check("interlock: other member off, dead time, then on") { try await interlock() }
         await runner.check("pulse: on, then off after the pulse") { try await pulseEdges() }
         await runner.check("shutdown switches off and releases the lines") { try await shutdownReleases() }

@@ -33,6 +33,7 @@ command -v qemu-system-x86_64 >/dev/null || missing+=(qemu-system-x86)
 command -v cpio >/dev/null || missing+=(cpio)
 command -v gcc-12 >/dev/null || missing+=(gcc-12)
 command -v make >/dev/null || missing+=(make)
+command -v gpioset >/dev/null || missing+=(gpiod)
 if [ ${#missing[@]} -gt 0 ]; then
     [ "$(id -u)" = 0 ] || die "missing ${missing[*]}; install them (apt-get install ${missing[*]}) or run as root"
     say "installing ${missing[*]}"
@@ -112,11 +113,15 @@ max=$(echo "$lines" | tr ' ' '\n' | sort -n | tail -1)
 initrd=$cache/initramfs
 rm -rf "$initrd" && mkdir -p "$initrd"/{bin,modules,proc,sys,dev,tmp}
 cp "$root/bin/busybox" "$initrd/bin/busybox"
+# libgpiod's gpioset (package gpiod, the same libgpiod 1.6) holds a line as another process.
+gpioset=$(command -v gpioset || true)
+[ -n "$gpioset" ] || die "gpioset is missing; install the gpiod package"
+mkdir -p "$initrd/usr/bin" && cp "$gpioset" "$initrd/usr/bin/gpioset"
 cp Tests/VM/init.sh "$initrd/init" && chmod +x "$initrd/init"
 cp "$root/lib/modules/$abi/kernel/fs/configfs/configfs.ko" "$module/gpio-sim.ko" "$initrd/modules/"
 strip -o "$initrd/housectl-gpio-vmtest" "$bin"
 # The program's shared libraries (glibc, libgpiod, libstdc++) at the paths the loader looks in.
-for lib in $(ldd "$bin" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }'); do
+for lib in $(ldd "$bin" "$gpioset" | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }'); do
     mkdir -p "$initrd$(dirname "$lib")"
     cp -L "$lib" "$initrd$lib"
 done
