@@ -21,3 +21,8 @@ run: build
 
 clean:
 	rm -rf .build
+
+# Runs the libgpiod backend against a gpio-sim chip in a qemu VM (see Tests/VM/README.md).
+.PHONY: test-vm
+test-vm:
+	@./Tests/VM/run.sh

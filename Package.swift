@@ -89,6 +89,9 @@ let package = Package(
             ]
         ),
 
+        // MARK: The in-VM GPIO test program of `make test-vm` (Tests/VM)
+        .executableTarget(name: "housectl-gpio-vmtest", dependencies: ["HouseGPIO", "HouseCore"]),
+
         // MARK: Tests (one target per module; real-mosquitto tests in their own target)
         .testTarget(name: "HouseCoreTests", dependencies: ["HouseCore", "HouseTesting"]),
         .testTarget(name: "HouseMQTTTests", dependencies: ["HouseMQTT", "HouseTesting"]),

@@ -1,0 +1,56 @@
+import Foundation
+import HouseGPIO
+
+extension VMChecks {
+    /// libgpiod's own `gpioset` (run.sh puts it in the initramfs).
+    static let gpiosetPath = "/usr/bin/gpioset"
+
+    /// Another *process* (`gpioset`) holds channel 1's line: the bank's error names it, and once it
+    /// exits the bank gets the line.
+    func busyLineHeldByGpioset() async throws {
+        let layout = try layout()
+        let up = layout.channel(device: "shutter-up")!.line
+        guard FileManager.default.isExecutableFile(atPath: Self.gpiosetPath) else {
+            runner.expect(false, "\(Self.gpiosetPath) is missing from the VM")
+            return
+        }
+        let gpioset = Process()
+        gpioset.executableURL = URL(fileURLWithPath: Self.gpiosetPath)
+        gpioset.arguments = ["--mode=signal", chipName, "\(up)=1"]
+        try gpioset.run()
+        defer {
+            if gpioset.isRunning { kill(gpioset.processIdentifier, SIGKILL) }
+            gpioset.waitUntilExit()
+        }
+
+        // Wait (bounded) until the kernel shows gpioset holding the line.
+        let probe = try LibgpiodChip(opening: chipName)
+        let deadline = ContinuousClock.now + .seconds(20)
+        var holder: String? = nil
+        while ContinuousClock.now < deadline && gpioset.isRunning {
+            holder = try probe.info(line: up).consumer
+            if holder != nil { break }
+            usleep(10_000)
+        }
+        runner.expect(holder == "gpioset", "gpioset did not come to hold line \(up) (holder \(holder ?? "nil"), running \(gpioset.isRunning))")
+        guard holder == "gpioset" else { return }
+        expectLevels([up: true], "while gpioset holds it high")
+
+        do {
+            let bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), clock: makeClock())
+            runner.expect(false, "the bank requested line \(up), which gpioset holds")
+            await bank.shutdown()
+        } catch {
+            let want = GPIOError.lineBusy(call: "gpiod_line_request_output_flags", chip: chipName, line: up, holder: "gpioset")
+            runner.expect(error == want, "error is \(error), expected \(want)")
+            runner.expect(error.description.contains("held by \"gpioset\""), "message does not name the holder: \(error)")
+        }
+
+        gpioset.terminate()
+        gpioset.waitUntilExit()
+        runner.expect(gpioset.terminationReason == .exit, "gpioset did not exit on SIGTERM (\(gpioset.terminationReason))")
+        let bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), clock: makeClock())
+        expectLevels([up: offLevel], "when the bank got the line after gpioset exited")
+        await bank.shutdown()
+    }
+}
