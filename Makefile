@@ -12,8 +12,11 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# Every test: the Swift tests (unit, in-process end to end, real mosquitto), then the libgpiod
+# backend against a kernel gpio-sim chip in a VM (about 2 minutes from a cold cache).
 test: deps
 	$(SWIFT) test
+	@./Tests/VM/run.sh
 
 # The example house on this machine: embedded MQTT broker on 127.0.0.1:1883, simulated relays.
 run: build
