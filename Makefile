@@ -2,7 +2,7 @@
 SWIFT ?= swift
 CONFIG ?= config/house.yaml
 
-.PHONY: run test build deps clean
+.PHONY: run test build deps clean bench
 
 deps:
 	@./scripts/ensure-deps.sh
@@ -18,3 +18,7 @@ run: build
 
 clean:
 	rm -rf .build
+
+# Benchmarks against the peers (mosquitto, hassil, amqtt) in one run; see docs/BENCHMARKS.md.
+bench: deps
+	@./bench/run.sh
