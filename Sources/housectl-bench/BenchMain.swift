@@ -31,7 +31,7 @@ struct HousectlBench {
         var rows: [BenchRow] = []
         if only.contains(1) || only.contains(2) {
             do {
-                rows += try await ControllerBench.run(rounds: rounds, samples: 200, commands: 2000, root: root)
+                rows += try await ControllerBench.run(rounds: rounds, samples: 500, commands: 3000, root: root)
             } catch {
                 rows.append(.unavailable("1./2. controller", goal: "<= 1.5x / >= 0.8x", why: "\(error)"))
             }
@@ -40,7 +40,7 @@ struct HousectlBench {
             rows += await PhraseRow.run(rounds: min(rounds, 3), secondsPerSide: 2, housectl: housectl, root: root)
         }
         if only.contains(4) {
-            rows += await BrokerBench.run(rounds: rounds, count: 20_000, samples: 200, housectl: housectl, venv: venv)
+            rows += await BrokerBench.run(rounds: rounds, count: 40_000, samples: 500, housectl: housectl, venv: venv)
         }
         if only.contains(5) {
             rows += await FootprintBench.run(rounds: rounds, commands: 10_000, housectl: housectl, root: root)

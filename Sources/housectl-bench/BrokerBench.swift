@@ -64,8 +64,9 @@ enum BrokerBench {
         let ours = figures["house"]!
         for (peerName, goals) in [("mosquitto", true), ("amqtt", false)] {
             let peer = figures[peerName]!
+            let label = goals ? "4. broker" : "4b. broker"
             if let failure = ours.failure ?? peer.failure {
-                rows.append(.unavailable("4. broker vs \(peerName)", goal: goals ? ">= 0.5x, p99 <= 2x" : "-", why: failure))
+                rows.append(.unavailable("\(label) vs \(peerName)", goal: goals ? ">= 0.5x, p99 <= 2x" : "-", why: failure))
                 continue
             }
             for s in scenarios {
@@ -73,16 +74,16 @@ enum BrokerBench {
                 let ratio = o.median / p.median
                 let lost = (ours.lost[s] ?? 0) + (peer.lost[s] ?? 0)
                 rows.append(BenchRow(
-                    name: "4. broker \(s.label) msg/s", ours: o.text(0), peer: p.text(0) + " \(peerName)",
+                    name: "\(label) \(s.label) (msg/s)", ours: o.text(0), peer: p.text(0) + " \(peerName)",
                     ratio: String(format: "%.2fx", ratio), goal: goals ? ">= 0.5x" : "-",
                     met: goals ? (ratio >= 0.5 ? "yes" : "NO") : "-",
                     note: lost > 0 ? "4. \(s.label) vs \(peerName): \(ours.lost[s] ?? 0) lost on ours, \(peer.lost[s] ?? 0) on \(peerName) (QoS 0 may drop under overload)" : nil))
             }
             let o50 = Spread(ours.p50), p50 = Spread(peer.p50), o99 = Spread(ours.p99), p99 = Spread(peer.p99)
-            rows.append(BenchRow(name: "4. broker hop p50 (ms)", ours: o50.text(3), peer: p50.text(3) + " \(peerName)",
+            rows.append(BenchRow(name: "\(label) hop p50 (ms)", ours: o50.text(3), peer: p50.text(3) + " \(peerName)",
                                  ratio: String(format: "%.2fx", o50.median / p50.median), goal: "-", met: "-"))
             let r99 = o99.median / p99.median
-            rows.append(BenchRow(name: "4. broker hop p99 (ms)", ours: o99.text(3), peer: p99.text(3) + " \(peerName)",
+            rows.append(BenchRow(name: "\(label) hop p99 (ms)", ours: o99.text(3), peer: p99.text(3) + " \(peerName)",
                                  ratio: String(format: "%.2fx", r99), goal: goals ? "<= 2x" : "-",
                                  met: goals ? (r99 <= 2 ? "yes" : "NO") : "-"))
         }
