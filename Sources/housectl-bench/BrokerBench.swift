@@ -21,7 +21,9 @@ enum BrokerBench {
         var lost: [Scenario: Int] = [:]
         var p50: [Double] = []
         var p99: [Double] = []
-        var failure: String?
+        /// Why rounds failed (a failed round is skipped; the broker is n/a only when all failed).
+        var failures: [String] = []
+        var failure: String? { p99.isEmpty ? (failures.first ?? "no rounds ran") : nil }
     }
 
     static func run(rounds: Int, count: Int, samples: Int, housectl: String, venv: String) async -> [BenchRow] {
@@ -30,7 +32,7 @@ enum BrokerBench {
         for round in 0..<rounds {
             // Rotate the order each round so no broker always runs first (or after the same one).
             let order = (0..<names.count).map { names[($0 + round) % names.count] }
-            for name in order where figures[name]?.failure == nil {
+            for name in order {
                 do {
                     let broker: ChildBroker
                     switch name {
@@ -55,8 +57,8 @@ enum BrokerBench {
                         "\($0.label) \(Int(figures[name]!.rates[$0]!.last!))/s" }.joined(separator: ", ")
                         + String(format: ", p99 %.3f ms", h.percentile(99)))
                 } catch {
-                    figures[name]!.failure = "\(error)"
-                    progress("broker \(name) failed: \(error)")
+                    figures[name]!.failures.append("\(error)")
+                    progress("broker \(name) round \(round + 1) failed: \(error)")
                 }
             }
         }
@@ -78,6 +80,11 @@ enum BrokerBench {
                     ratio: String(format: "%.2fx", ratio), goal: goals ? ">= 0.5x" : "-",
                     met: goals ? (ratio >= 0.5 ? "yes" : "NO") : "-",
                     note: lost > 0 ? "4. \(s.label) vs \(peerName): \(ours.lost[s] ?? 0) lost on ours, \(peer.lost[s] ?? 0) on \(peerName) (QoS 0 may drop under overload)" : nil))
+            }
+            let failed = ours.failures.map { "ours: \($0)" } + peer.failures.map { "\(peerName): \($0)" }
+            if !failed.isEmpty {
+                rows[rows.count - 1].note = (rows[rows.count - 1].note.map { $0 + "; " } ?? "")
+                    + "\(label): \(failed.count) failed round(s) skipped: " + failed.joined(separator: "; ")
             }
             let o50 = Spread(ours.p50), p50 = Spread(peer.p50), o99 = Spread(ours.p99), p99 = Spread(peer.p99)
             rows.append(BenchRow(name: "\(label) hop p50 (ms)", ours: o50.text(3), peer: p50.text(3) + " \(peerName)",
