@@ -4,7 +4,7 @@ CONFIG ?= config/house.yaml
 NODE ?= pi-main
 GPIO ?= sim
 
-.PHONY: run test build deps clean
+.PHONY: run test build deps clean bench
 
 deps:
 	@./scripts/ensure-deps.sh
@@ -29,3 +29,7 @@ clean:
 .PHONY: test-vm
 test-vm:
 	@./Tests/VM/run.sh
+
+# Benchmarks against the peers (mosquitto, hassil, amqtt) in one run; see docs/BENCHMARKS.md.
+bench: deps
+	@./bench/run.sh

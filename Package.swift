@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "housectl", targets: ["housectl"]),
+        .executable(name: "housectl-bench", targets: ["housectl-bench"]),
         .library(name: "HouseCore", targets: ["HouseCore"]),
         .library(name: "HouseMQTT", targets: ["HouseMQTT"]),
         .library(name: "HouseBroker", targets: ["HouseBroker"]),
@@ -91,6 +92,9 @@ let package = Package(
 
         // MARK: The in-VM GPIO test program of `make test-vm` (Tests/VM)
         .executableTarget(name: "housectl-gpio-vmtest", dependencies: ["HouseGPIO", "HouseCore"]),
+
+        // MARK: Benchmarks against the peers (`make bench`)
+        .executableTarget(name: "housectl-bench", dependencies: ["HouseDaemon", "HouseTesting"]),
 
         // MARK: Tests (one target per module; real-mosquitto tests in their own target)
         .testTarget(name: "HouseCoreTests", dependencies: ["HouseCore", "HouseTesting"]),

@@ -89,7 +89,9 @@ final class BrokerCore {
         if let code = refuseCode {
             return refuse(connection, code, "refusing connections (fault injection)")
         }
-        if isShutDown || serverChannel == nil { return refuse(connection, .serverUnavailable, "shutting down") }
+        // Not `serverChannel == nil`: a client may connect between bind() and the loop storing
+        // the channel (right after start), and must not be refused then.
+        if isShutDown { return refuse(connection, .serverUnavailable, "shutting down") }
         if connectedCount >= configuration.maximumConnections {
             return refuse(connection, .serverUnavailable, "maximum of \(configuration.maximumConnections) connections reached")
         }

@@ -43,6 +43,9 @@ public enum MQTTTopic {
     /// Whether `filter` matches the topic name `topic`. Topics starting with `$` are not matched by
     /// a filter starting with a wildcard (MQTT 3.1.1 section 4.7.2).
     public static func matches(topic: String, filter: String) -> Bool {
+        // Fast path (every message is matched against every subscription): without wildcards a
+        // filter matches exactly one topic name.
+        if !filter.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") }) { return topic == filter }
         let t = topic.split(separator: "/", omittingEmptySubsequences: false)
         let f = filter.split(separator: "/", omittingEmptySubsequences: false)
         if topic.hasPrefix("$"), let first = f.first, first == "+" || first == "#" { return false }

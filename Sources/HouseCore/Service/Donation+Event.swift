@@ -15,10 +15,9 @@ public struct DonationEvent: Sendable, Equatable, Codable {
 extension Donation {
     /// This donation as a JSON-ready event.
     public var event: DonationEvent {
-        let f = ISO8601DateFormatter()
-        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        f.timeZone = TimeZone(identifier: "UTC")
-        return DonationEvent(intent: intent.description, parameters: parameters, source: source, time: f.string(from: time.date),
+        // ISO8601FormatStyle: no formatter (and no ICU data) created per event.
+        let time = time.date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+        return DonationEvent(intent: intent.description, parameters: parameters, source: source, time: time,
                              outcome: outcome, dialog: dialog, commands: commands.map(\.description))
     }
 }

@@ -1,0 +1,75 @@
+import Foundation
+import HouseCore
+
+/// `housectl-bench`: every benchmark row against its peer in one run, one table on stdout
+/// (progress on stderr). Run it from the repository root (`make bench` / bench/run.sh).
+///
+/// Environment: `BENCH_ROUNDS` (default 5), `BENCH_ONLY` (e.g. "1,4": rows to run),
+/// `HOUSECTL` (the release `housectl` binary; default: next to this executable),
+/// `BENCH_VENV` (default bench/.venv, with hassil and amqtt).
+@main
+struct HousectlBench {
+    static func main() async {
+        let env = ProcessInfo.processInfo.environment
+        let root = FileManager.default.currentDirectoryPath
+        let rounds = max(1, Int(env["BENCH_ROUNDS"] ?? "") ?? 5)
+        let only = Set((env["BENCH_ONLY"] ?? "1,2,3,4,5,6").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+        let selfDir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
+        let housectl = env["HOUSECTL"] ?? selfDir + "/housectl"
+        let venv = env["BENCH_VENV"] ?? root + "/bench/.venv"
+        guard FileManager.default.fileExists(atPath: root + "/config/house.yaml") else {
+            FileHandle.standardError.write(Data("housectl-bench: run it from the repository root (no config/house.yaml in \(root))\n".utf8))
+            exit(2)
+        }
+        guard FileManager.default.isExecutableFile(atPath: housectl) else {
+            FileHandle.standardError.write(Data("housectl-bench: no housectl binary at \(housectl) (build it: swift build -c release --product housectl, or set HOUSECTL)\n".utf8))
+            exit(2)
+        }
+        let loadBefore = loadAverage()
+        progress("\(ProcessInfo.processInfo.activeProcessorCount) cores, load \(loadBefore), \(rounds) rounds, rows \(only.sorted())")
+
+        var rows: [BenchRow] = []
+        if only.contains(1) || only.contains(2) {
+            do {
+                rows += try await ControllerBench.run(rounds: rounds, samples: 500, commands: 3000, root: root)
+            } catch {
+                rows.append(.unavailable("1./2. controller", goal: "<= 1.5x / >= 0.8x", why: "\(error)"))
+            }
+        }
+        if only.contains(3) {
+            rows += await PhraseRow.run(rounds: min(rounds, 3), secondsPerSide: 2, housectl: housectl, root: root)
+        }
+        if only.contains(4) {
+            rows += await BrokerBench.run(rounds: rounds, count: 40_000, samples: 500, housectl: housectl, venv: venv)
+        }
+        if only.contains(5) {
+            rows += await FootprintBench.run(rounds: rounds, commands: 10_000, housectl: housectl, root: root)
+        }
+        if only.contains(6) {
+            var times: [Double] = []
+            var runs = 0
+            for _ in 0..<rounds {
+                let r = SchedulerBenchmark.run(routineCount: 1000, year: 2026)
+                times.append((r.startDuration + r.yearDuration).inMilliseconds)
+                runs = r.runs
+            }
+            let t = Spread(times)
+            rows.append(BenchRow(name: "6. scheduler, 1,000 routines x 1 year (ms)", ours: t.text(1), peer: "-", ratio: "-", goal: "-", met: "-",
+                                 note: "6. SchedulerBenchmark.run: \(runs) runs planned and taken over 2026 (Europe/London), "
+                                     + String(format: "%.2f us per run", t.median * 1000 / Double(max(runs, 1)))))
+            progress("scheduler done")
+        }
+
+        let date = ISO8601DateFormatter().string(from: Date())
+        print("housectl benchmarks, \(date): \(ProcessInfo.processInfo.activeProcessorCount) cores, "
+              + "load \(loadBefore) at start, \(loadAverage()) at end; \(rounds) rounds: median (min-max)")
+        print("")
+        print(renderTable(rows))
+    }
+
+    /// The first three fields of /proc/loadavg.
+    static func loadAverage() -> String {
+        guard let s = try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8) else { return "?" }
+        return s.split(separator: " ").prefix(3).joined(separator: " ")
+    }
+}

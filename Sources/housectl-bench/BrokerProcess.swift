@@ -1,0 +1,133 @@
+import Foundation
+import HouseTesting
+
+/// A broker (or daemon) in a child process: output to a file, stopped with SIGKILL by PID (a
+/// process started from async code inherits blocked signals and may ignore SIGTERM).
+final class ChildBroker: @unchecked Sendable {
+    let name: String
+    let port: Int
+    let process: Process
+    let logURL: URL
+    let directory: URL
+
+    var pid: Int32 { process.processIdentifier }
+
+    private init(name: String, port: Int, process: Process, logURL: URL, directory: URL) {
+        self.name = name
+        self.port = port
+        self.process = process
+        self.logURL = logURL
+        self.directory = directory
+    }
+
+    struct StartFailed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Starts `executable arguments` (with `files` written into a fresh directory first, `{dir}`
+    /// and `{port}` replaced in arguments and files) and returns once `port` accepts connections.
+    static func start(name: String, executable: String, arguments: [String], files: [String: String] = [:],
+                      port: Int? = nil, environment: [String: String]? = nil) async throws -> ChildBroker {
+        let port = try port ?? MosquittoBroker.freeLoopbackPort()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-bench-\(name)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        func fill(_ s: String) -> String {
+            s.replacingOccurrences(of: "{dir}", with: directory.path).replacingOccurrences(of: "{port}", with: String(port))
+        }
+        for (file, content) in files {
+            try fill(content).write(to: directory.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        }
+        let logURL = directory.appendingPathComponent("output.log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments.map(fill)
+        if let environment { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let output = try FileHandle(forWritingTo: logURL)
+        p.standardOutput = output
+        p.standardError = output
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        try? output.close()
+        let broker = ChildBroker(name: name, port: port, process: p, logURL: logURL, directory: directory)
+        let clock = ContinuousClock()
+        let end = clock.now.advanced(by: .seconds(20))
+        while clock.now < end {
+            if !p.isRunning {
+                let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+                throw StartFailed(description: "\(name) exited at start: \(log.suffix(600))")
+            }
+            if canConnect(port: port) { return broker }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        broker.kill()
+        throw StartFailed(description: "\(name) not accepting on port \(port) after 20 s")
+    }
+
+    /// SIGKILL by PID, then reap; removes the directory.
+    func kill() {
+        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    static func canConnect(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let rc = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return rc == 0
+    }
+}
+
+/// The brokers under test, as child processes.
+enum Brokers {
+    /// mosquitto with `set_tcp_nodelay true`, no persistence, errors only in the log.
+    static func mosquitto() async throws -> ChildBroker {
+        guard let exe = MosquittoBroker.executable else { throw ChildBroker.StartFailed(description: "mosquitto is not installed") }
+        var conf = """
+            per_listener_settings false
+            persistence false
+            log_dest stderr
+            log_type error
+            listener {port} 127.0.0.1
+            set_tcp_nodelay true
+            allow_anonymous true
+            max_queued_messages 100000
+            """
+        if geteuid() == 0 { conf = "user root\n" + conf }
+        return try await ChildBroker.start(name: "mosquitto", executable: exe, arguments: ["-c", "{dir}/mosquitto.conf"],
+                                           files: ["mosquitto.conf": conf + "\n"])
+    }
+
+    /// `housectl broker` (our HouseBroker) in its own process, like mosquitto.
+    static func house(housectl: String) async throws -> ChildBroker {
+        try await ChildBroker.start(name: "housebroker", executable: housectl,
+                                    arguments: ["broker", "--host", "127.0.0.1", "--port", "{port}", "--max-queued", "100000"])
+    }
+
+    /// amqtt from the bench venv.
+    static func amqtt(venv: String) async throws -> ChildBroker {
+        let exe = venv + "/bin/amqtt"
+        guard FileManager.default.isExecutableFile(atPath: exe) else {
+            throw ChildBroker.StartFailed(description: "amqtt is not installed in \(venv) (bench/run.sh runs pip install amqtt)")
+        }
+        let conf = """
+            listeners:
+              default:
+                type: tcp
+                bind: 127.0.0.1:{port}
+            plugins:
+              amqtt.plugins.authentication.AnonymousAuthPlugin:
+                allow_anonymous: true
+            """
+        return try await ChildBroker.start(name: "amqtt", executable: exe, arguments: ["-c", "{dir}/amqtt.yaml"],
+                                           files: ["amqtt.yaml": conf + "\n"])
+    }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import HouseDaemon
+import HouseGPIO
+import HouseMQTT
+import HouseTesting
+import Logging
+import Synchronization
+
+/// Rows 1 and 2: the daemon in-process (system clock, simulated chip) on a mosquitto started by
+/// the bench, against bare mosquitto hops in the same run.
+enum ControllerBench {
+    static let device = "kitchen-light"
+    static let setTopic = "house/kitchen/kitchen-light/set"
+    static let stateTopic = "house/kitchen/kitchen-light/state"
+
+    struct Figures {
+        var ourP50: [Double] = [], ourP99: [Double] = [], bareP50: [Double] = [], bareP99: [Double] = []
+        var echoP50: [Double] = [], echoP99: [Double] = []
+        var ourRate: [Double] = [], peerRate: [Double] = []
+        var lost: Int = 0
+    }
+
+    static func run(rounds: Int, samples: Int, commands: Int, root: String) async throws -> [BenchRow] {
+        let mosquitto = try await Brokers.mosquitto()
+        defer { mosquitto.kill() }
+        let config = try ConfigurationLoader().load(path: root + "/config/house.yaml")
+        let chip = SimulatedChip(clock: ContinuousClock())
+        let directory = NSTemporaryDirectory() + "housectl-bench-\(UUID().uuidString)"
+        var logger = Logger(label: "housectl-bench")
+        logger.logLevel = .warning
+        let settings = ControllerSettings(
+            configuration: config, clock: SystemWallClock(), node: "pi-main", stateDirectory: directory, chip: chip,
+            brokerOverride: (host: "127.0.0.1", port: mosquitto.port), clientID: "housectl-bench-daemon",
+            phrases: try PhraseSet.load(contentsOf: URL(fileURLWithPath: root + "/config/phrases.yaml")),
+            routines: false, logger: logger)
+        let controller = try await HouseController.build(settings)
+        guard let line = controller.relays?.layout.channels.first(where: { $0.device == device })?.line else {
+            throw ChildBroker.StartFailed(description: "\(device) is not a relay of pi-main in config/house.yaml")
+        }
+        var figures = Figures()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await controller.run(signals: []) }
+            do {
+                try await withTimeout(.seconds(20), "the controller to be ready") { await controller.waitUntilReady() }
+                for round in 0..<rounds {
+                    // Alternate which side goes first.
+                    if round % 2 == 0 {
+                        try await latencyRound(port: mosquitto.port, samples: samples, into: &figures)
+                        try await echoLatencyRound(port: mosquitto.port, samples: samples, into: &figures)
+                    } else {
+                        try await echoLatencyRound(port: mosquitto.port, samples: samples, into: &figures)
+                        try await bareLatencyRound(port: mosquitto.port, samples: samples, into: &figures)
+                        try await ourLatencyRound(port: mosquitto.port, samples: samples, into: &figures)
+                    }
+                    progress("controller latency round \(round + 1)/\(rounds)")
+                }
+                for round in 0..<rounds {
+                    let peer = try await MQTTLoad.throughput(port: mosquitto.port, subscribers: 1, qos: .atMostOnce, count: commands * 4, window: 1)
+                    figures.peerRate.append(peer.rate)
+                    let ours = try await commandThroughput(port: mosquitto.port, chip: chip, line: line, count: commands)
+                    figures.ourRate.append(ours.rate)
+                    figures.lost += ours.lost
+                    progress("controller throughput round \(round + 1)/\(rounds): \(Int(ours.rate))/s vs mosquitto \(Int(peer.rate))/s"
+                             + (ours.lost > 0 ? ", \(ours.lost) lost (\(ours.edges) edges, \(ours.states) states)" : ""))
+                }
+            } catch {
+                await controller.shutdown()
+                try? await group.waitForAll()
+                throw error
+            }
+            await controller.shutdown()
+            try await group.waitForAll()
+        }
+        try? FileManager.default.removeItem(atPath: directory)
+
+        let p50 = Spread(figures.ourP50), p99 = Spread(figures.ourP99)
+        let b50 = Spread(figures.bareP50), b99 = Spread(figures.bareP99)
+        let latencyRatio = p99.median / b99.median
+        let e50 = Spread(figures.echoP50), e99 = Spread(figures.echoP99)
+        let rate = Spread(figures.ourRate), peerRate = Spread(figures.peerRate)
+        let rateRatio = rate.median / peerRate.median
+        return [
+            BenchRow(name: "1. controller set->state p50 (ms)", ours: p50.text(3), peer: b50.text(3) + " bare hop",
+                     ratio: String(format: "%.2fx", p50.median / b50.median), goal: "-", met: "-"),
+            BenchRow(name: "1. controller set->state p99 (ms)", ours: p99.text(3), peer: b99.text(3) + " bare hop",
+                     ratio: String(format: "%.2fx", latencyRatio), goal: "<= 1.5x", met: latencyRatio <= 1.5 ? "yes" : "NO"),
+            BenchRow(name: "1. controller set->state p50 (ms)", ours: p50.text(3), peer: e50.text(3) + " echo client",
+                     ratio: String(format: "%.2fx", p50.median / e50.median), goal: "-", met: "-"),
+            BenchRow(name: "1. controller set->state p99 (ms)", ours: p99.text(3), peer: e99.text(3) + " echo client",
+                     ratio: String(format: "%.2fx", p99.median / e99.median), goal: "- (info)", met: "-",
+                     note: "1. \(samples) sequential samples per round (QoS 1, ON/OFF alternating). \"bare hop\": publish -> subscriber, one hop; "
+                         + "\"echo client\": a plain MQTT client that republishes what it gets, two hops like set -> daemon -> state."),
+            BenchRow(name: "2. command throughput (cmd/s)", ours: rate.text(0), peer: peerRate.text(0) + " mosq QoS0 1->1",
+                     ratio: String(format: "%.2fx", rateRatio), goal: ">= 0.8x",
+                     met: rateRatio >= 0.8 && figures.lost == 0 ? "yes" : "NO",
+                     note: "2. \(commands) ON/OFF commands per round, QoS 0 back to back (mosquitto the same way); lost (commands without both an edge and a state): \(figures.lost)"),
+        ]
+    }
+
+    private static func latencyRound(port: Int, samples: Int, into f: inout Figures) async throws {
+        try await ourLatencyRound(port: port, samples: samples, into: &f)
+        try await bareLatencyRound(port: port, samples: samples, into: &f)
+    }
+
+    /// The floor of any MQTT controller: a plain client that republishes every message it gets
+    /// (two hops, like set -> daemon -> state).
+    private static func echoLatencyRound(port: Int, samples: Int, into f: inout Figures) async throws {
+        let tag = UInt32.random(in: 0...UInt32.max)
+        let inTopic = "bench/echo/\(tag)/in", outTopic = "bench/echo/\(tag)/out"
+        let echo = try await MQTTLoad.client(port: port, name: "echo")
+        let echoIn = try await echo.subscribe(to: inTopic, qos: .atLeastOnce)
+        let pub = try await MQTTLoad.client(port: port, name: "echopub")
+        let sub = try await MQTTLoad.client(port: port, name: "echosub")
+        let subscription = try await sub.subscribe(to: outTopic, qos: .atLeastOnce)
+        let warmup = 5
+        let s = try await withThrowingTaskGroup(of: Samples?.self) { group in
+            group.addTask {
+                for try await m in echoIn {
+                    try await echo.publish(MQTTMessage(topic: outTopic, payload: m.payload, qos: .atLeastOnce, retain: true))
+                }
+                return nil
+            }
+            group.addTask {
+                try await withTimeout(.seconds(120), "echo latency samples") {
+                    try await MQTTLoad.latency(
+                        publisher: pub, subscription: subscription, count: samples + warmup,
+                        message: { MQTTMessage(topic: inTopic, string: String($0), qos: .atLeastOnce) },
+                        arrived: { i, m in m.string == String(i) })
+                }
+            }
+            defer { group.cancelAll() }
+            while let r = try await group.next() {
+                if let r { return r }
+            }
+            return Samples([])
+        }
+        let kept = Samples(Array(s.values.dropFirst(warmup)))
+        f.echoP50.append(kept.median)
+        f.echoP99.append(kept.percentile(99))
+        for c in [pub, sub, echo] { await c.disconnect() }
+    }
+
+    /// `set` ON/OFF alternating (QoS 1) until the retained state with that value arrives.
+    private static func ourLatencyRound(port: Int, samples: Int, into f: inout Figures) async throws {
+        let pub = try await MQTTLoad.client(port: port, name: "set")
+        let sub = try await MQTTLoad.client(port: port, name: "state")
+        let subscription = try await sub.subscribe(to: stateTopic, qos: .atLeastOnce)
+        let warmup = 5
+        let s = try await withTimeout(.seconds(120), "controller latency samples") {
+            try await MQTTLoad.latency(
+                publisher: pub, subscription: subscription, count: samples + warmup,
+                message: { MQTTMessage(topic: setTopic, string: $0 % 2 == 0 ? "ON" : "OFF", qos: .atLeastOnce) },
+                arrived: { i, m in m.string == (i % 2 == 0 ? "ON" : "OFF") })
+        }
+        let kept = Samples(Array(s.values.dropFirst(warmup)))
+        f.ourP50.append(kept.median)
+        f.ourP99.append(kept.percentile(99))
+        await pub.disconnect()
+        await sub.disconnect()
+    }
+
+    /// The bare hop: publish (QoS 1) to a subscriber (QoS 1) through the same mosquitto.
+    private static func bareLatencyRound(port: Int, samples: Int, into f: inout Figures) async throws {
+        let h = try await hop(port: port, samples: samples, qos: .atLeastOnce)
+        f.bareP50.append(h.median)
+        f.bareP99.append(h.percentile(99))
+    }
+
+    /// One-at-a-time publish-to-subscriber samples (ms) through the broker on `port`.
+    static func hop(port: Int, samples: Int, qos: MQTTQoS) async throws -> Samples {
+        let topic = "bench/hop/\(UInt32.random(in: 0...UInt32.max))"
+        let pub = try await MQTTLoad.client(port: port, name: "hoppub")
+        let sub = try await MQTTLoad.client(port: port, name: "hopsub")
+        let subscription = try await sub.subscribe(to: topic, qos: qos)
+        let warmup = 5
+        let s = try await withTimeout(.seconds(120), "hop latency samples") {
+            try await MQTTLoad.latency(
+                publisher: pub, subscription: subscription, count: samples + warmup,
+                message: { MQTTMessage(topic: topic, string: String($0), qos: qos) },
+                arrived: { i, m in m.string == String(i) })
+        }
+        await pub.disconnect()
+        await sub.disconnect()
+        return Samples(Array(s.values.dropFirst(warmup)))
+    }
+
+    /// `count` ON/OFF commands, QoS 0 back to back (in order); the rate until the last state arrived.
+    private static func commandThroughput(port: Int, chip: SimulatedChip, line: Int, count: Int)
+        async throws -> (rate: Double, lost: Int, edges: Int, states: Int)
+    {
+        let pub = try await MQTTLoad.client(port: port, name: "cmd")
+        let sub = try await MQTTLoad.client(port: port, name: "cmdstate")
+        let subscription = try await sub.subscribe(to: stateTopic, qos: .atLeastOnce)
+        let edgesBefore = chip.edges.filter { $0.line == line && $0.kind == .set }.count
+        let r = try await MQTTLoad.commands(publisher: pub, topic: setTopic, states: subscription, count: count)
+        let edges = chip.edges.filter { $0.line == line && $0.kind == .set }.count - edgesBefore
+        await pub.disconnect()
+        await sub.disconnect()
+        let done = min(r.states, edges)
+        return (Double(done) / max(r.seconds, 1e-9), count - done, edges, r.states)
+    }
+}
+
+/// `body`'s result, or nil when `timeout` passed first.
+func withTimeoutOrNil<T: Sendable>(_ timeout: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+    do {
+        return try await withTimeout(timeout, "progress", body)
+    } catch is TimeoutError {
+        return nil
+    }
+}
+
+/// A progress line on stderr (the table goes to stdout).
+func progress(_ s: String) {
+    FileHandle.standardError.write(Data("[bench \(String(format: "%6.1f", BenchClock.elapsed))s] \(s)\n".utf8))
+}
+
+enum BenchClock {
+    static let start = Date()
+    static var elapsed: Double { Date().timeIntervalSince(start) }
+}

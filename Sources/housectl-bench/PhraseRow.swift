@@ -1,0 +1,59 @@
+import Foundation
+
+/// Row 3: bench/phrases/run.sh (ours against hassil on the same templates and sentences).
+enum PhraseRow {
+    static func run(rounds: Int, secondsPerSide: Int, housectl: String, root: String) async -> [BenchRow] {
+        let goal = ">= 100x"
+        let venvPython = root + "/bench/.venv/bin/python"
+        guard FileManager.default.isExecutableFile(atPath: venvPython),
+              (try? shell(venvPython, ["-c", "import hassil"], root: root).status) == 0 else {
+            return [.unavailable("3. phrase matching", goal: goal,
+                                 why: "hassil is not installed in bench/.venv (pip install hassil failed or no network; see bench/run.sh output)")]
+        }
+        var ours: [Double] = [], peer: [Double] = [], ratios: [Double] = [], version = "?"
+        var agreement = ""
+        for round in 0..<rounds {
+            do {
+                let r = try shell(root + "/bench/phrases/run.sh", [housectl], root: root,
+                                  environment: ["SECONDS_PER_SIDE": String(secondsPerSide)])
+                guard r.status == 0 else { throw ChildBroker.StartFailed(description: "bench/phrases/run.sh exited \(r.status): \(r.output.suffix(500))") }
+                func number(after prefix: String) -> Double? {
+                    guard let line = r.output.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return nil }
+                    let rest = line.dropFirst(prefix.count).split(separator: " ").first ?? ""
+                    return Double(rest)
+                }
+                guard let o = number(after: "housectl: best pass "), let h = number(after: "hassil:   best pass ") else {
+                    throw ChildBroker.StartFailed(description: "cannot parse bench/phrases/run.sh output: \(r.output.suffix(500))")
+                }
+                if let v = r.output.split(separator: "\n").first(where: { $0.hasPrefix("hassil version ") }) { version = String(v.dropFirst(15)) }
+                if let a = r.output.split(separator: "\n").first(where: { $0.hasPrefix("answers:") }) { agreement = String(a) }
+                ours.append(o); peer.append(h); ratios.append(o / h)
+                progress("phrases round \(round + 1)/\(rounds): \(Int(o)) vs hassil \(Int(h)) sentences/s (\(String(format: "%.1f", o / h))x)")
+            } catch {
+                return [.unavailable("3. phrase matching", goal: goal, why: "\(error)")]
+            }
+        }
+        let ratio = Spread(ratios)
+        return [BenchRow(name: "3. phrase matching (sentences/s)", ours: Spread(ours).text(0), peer: Spread(peer).text(0) + " hassil \(version)",
+                         ratio: ratio.text(1, unit: "x"), goal: goal, met: ratio.median >= 100 ? "yes" : "NO",
+                         note: "3. best pass against best pass, \(secondsPerSide) s per side per round; \(agreement)")]
+    }
+
+    /// Runs a command to completion; stdout and stderr together.
+    static func shell(_ executable: String, _ arguments: [String], root: String,
+                      environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = arguments
+        p.currentDirectoryURL = URL(fileURLWithPath: root)
+        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = pipe
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# `make bench`: release build, the peers' Python venv (hassil, amqtt), then housectl-bench, which
+# prints one table (every row: ours, the peer's figure in the same run, ratio, goal, met?).
+#
+#   bench/run.sh                 # everything
+#   BENCH_ROUNDS=3 BENCH_ONLY=1,4 bench/run.sh
+#
+# Env: BENCH_ROUNDS (default 5), BENCH_ONLY (rows, e.g. "1,2,5"), PYTHON (default python3),
+#      BENCH_OUT (also write the table here; default .build/bench-last-run.md).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+START=$(date +%s)
+
+echo "== release build (housectl, housectl-bench)" >&2
+swift build -c release --product housectl-bench >&2
+swift build -c release --product housectl >&2
+BIN="$(swift build -c release --show-bin-path)"
+echo "== build took $(( $(date +%s) - START )) s" >&2
+
+# The peers: hassil (phrase matching) and amqtt (a Python MQTT broker). A failure here is not
+# fatal: their rows then say "n/a" and why.
+VENV="$ROOT/bench/.venv"
+if [[ ! -x "$VENV/bin/python" ]]; then
+    "${PYTHON:-python3}" -m venv "$VENV" >&2 || echo "bench: cannot create $VENV (python3 -m venv failed)" >&2
+fi
+if [[ -x "$VENV/bin/python" ]]; then
+    for pkg in hassil amqtt; do
+        mod=$pkg
+        if ! "$VENV/bin/python" -c "import $mod" 2>/dev/null; then
+            echo "== pip install $pkg" >&2
+            timeout 180 "$VENV/bin/pip" install --quiet "$pkg" >&2 || echo "bench: pip install $pkg failed; its row will say n/a" >&2
+        fi
+    done
+fi
+
+OUT=${BENCH_OUT:-$ROOT/.build/bench-last-run.md}
+HOUSECTL="$BIN/housectl" "$BIN/housectl-bench" | tee "$OUT"
+echo "== make bench took $(( $(date +%s) - START )) s (table also in $OUT)" >&2
