@@ -62,6 +62,22 @@ import Testing
         }
     }
 
+    @Test func quickTogglesAreEachOneEdge() async throws {
+        try await withController { f in
+            let mqtt = try await f.mqttClient()
+            let replies = try await mqtt.subscribe(to: "test/toggles")
+            for i in 1...20 {
+                let reply = i == 20 ? #","reply_to":"test/toggles""# : ""
+                try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: #"{"id":"t\#(i)","state":"TOGGLE"\#(reply)}"#, qos: .atLeastOnce)
+            }
+            #expect(try JSONDecoder().decode(IntentReply.self, from: Data(try await replies.next("the last toggle's reply").payload)).id == "t20")
+            let edges = f.edges(of: "kitchen-light").map(\.logical)
+            #expect(edges.count == 20)
+            #expect(edges == (1...20).map { $0 % 2 == 1 })
+            await mqtt.disconnect()
+        }
+    }
+
     @Test func aRetainedCommandWaitingAtTheBrokerIsRefusedAndCleared() async throws {
         try await withTestBroker { broker in
             let stale = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: broker.port))

@@ -37,7 +37,11 @@ struct RelayEventsService<C: Clock>: Service where C.Duration == Duration {
             switch event {
             case .switched(let device, let state, let cause):
                 do { try store.saveRelayState(device: device, state: state, at: clock.now.date) } catch { logger.error("\(error)") }
-                await gateway.service.noteState(device, state)
+                // An event can trail newer commands (a quick TOGGLE after TOGGLE): only the state the
+                // bank is in now may correct the service, or a stale event would undo a newer command.
+                if await bank.state(of: device) == state {
+                    await gateway.service.noteState(device, state)
+                }
                 if let d = configuration.device(id: device) {
                     await gateway.publish(gateway.layout.deviceState(room: d.room, device: device), state.rawValue, retain: true)
                 }
