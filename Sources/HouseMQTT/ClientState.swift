@@ -13,8 +13,11 @@ enum AckWaiter: Sendable {
     case unsubscribe(CheckedContinuation<Void, Never>)
     /// Re-subscription after CONNACK, for these subscription ids.
     case resubscribe([UInt64])
-    /// Fire-and-forget (flushed queue, birth message, implicit unsubscribe).
+    /// Fire-and-forget (implicit unsubscribe, QoS 0 flush/birth).
     case ignore
+    /// Fire-and-forget QoS 1/2 publish (flushed queue, birth message): libmosquitto resends it
+    /// after a reconnect, so it stays outstanding across a connection loss.
+    case ignoreRetried
 }
 
 /// An acknowledgement that arrived before its waiter was registered.
@@ -46,6 +49,8 @@ struct ClientState: Sendable {
     var attemptSignal: OneShot<Result<Bool, MQTTError>>?
     var lossSignal: OneShot<MQTTError>?
     var disconnectSignal: OneShot<Void>?
+    /// While closing: fulfilled when no acknowledgement is outstanding any more.
+    var quiesced: OneShot<Void>?
     var lastErrorLog: String?
     var random: any RandomNumberGenerator & Sendable
     var maintenance: Task<Void, Never>?
@@ -91,7 +96,7 @@ struct ClientState: Sendable {
                 guard let sub = subscriptions.removeValue(forKey: id) else { continue }
                 fx.add { sub.continuation.finish(throwing: MQTTError.subscriptionRejected(filter: sub.filter)) }
             }
-        case .ignore:
+        case .ignore, .ignoreRetried:
             break
         }
     }

@@ -39,9 +39,10 @@ extension MQTTClient {
         await disconnect()
     }
 
-    /// Sends DISCONNECT (so the broker does not publish the last will), stops the network thread,
-    /// ends every subscription stream and fails waiting operations with `clientClosed`.
-    /// Idempotent.
+    /// Closes the client for good: lets in-flight acknowledgements arrive (and, with a clean
+    /// session, unsubscribes) for at most 2 s, sends DISCONNECT so the broker does not publish the
+    /// last will, stops the network thread, ends every subscription and state stream and fails
+    /// waiting operations with `clientClosed`. Idempotent.
     public func disconnect() async {
         let plan: (wasConnected: Bool, task: Task<Void, Never>?, signal: OneShot<Void>)? = state.withLock { s in
             if s.isClosing { return nil }
@@ -54,9 +55,12 @@ extension MQTTClient {
         }
         guard let plan else { return }
         closeSignal.fulfill(())
-        if plan.wasConnected, handle.disconnect() == MosquittoHandle.success {
-            // Wait for DISCONNECT to be written (the disconnect callback), bounded.
-            _ = await ClientClock(ContinuousClock()).wait(for: plan.signal, timeout: .seconds(2), interruptedBy: nil)
+        if plan.wasConnected {
+            await quiesce()
+            if handle.disconnect() == MosquittoHandle.success {
+                // Wait for DISCONNECT to be written (the disconnect callback), bounded.
+                _ = await ClientClock(ContinuousClock()).wait(for: plan.signal, timeout: .seconds(2), interruptedBy: nil)
+            }
         }
         plan.task?.cancel()
         await plan.task?.value
@@ -73,7 +77,7 @@ extension MQTTClient {
                 case .publish(_, let c): fx.add { c.resume(throwing: MQTTError.clientClosed) }
                 case .subscribe(let c): fx.add { c.resume(returning: nil) }
                 case .unsubscribe(let c): fx.add { c.resume() }
-                case .resubscribe, .ignore: break
+                case .resubscribe, .ignore, .ignoreRetried: break
                 }
             }
             s.pending.removeAll()
@@ -87,6 +91,7 @@ extension MQTTClient {
     }
 
     /// Connects, runs `body`, and disconnects whatever happens.
+    @discardableResult
     public static func withConnection<Result: Sendable>(
         _ configuration: MQTTConfiguration,
         logger: Logger = Logger(label: "housectl.mqtt"),
@@ -105,6 +110,31 @@ extension MQTTClient {
     }
 
     // MARK: Internals
+
+    /// Before DISCONNECT: libmosquitto 2.0 drops the connection without sending DISCONNECT (so
+    /// the broker publishes the last will) when any packet arrives after `mosquitto_disconnect`.
+    /// So first let in-flight acknowledgements arrive and, for clean sessions, unsubscribe so no
+    /// more messages come; bounded by 2 seconds.
+    func quiesce() async {
+        let quiesced = OneShot<Void>()
+        let filters: [String] = state.withLock { s in
+            configuration.cleanSession ? Array(Set(s.subscriptions.values.map(\.filter))).sorted() : []
+        }
+        var unsubscribed: [Int32] = []
+        for filter in filters {
+            let (rc, mid) = handle.unsubscribe(filter)
+            if rc == MosquittoHandle.success { unsubscribed.append(mid) }
+        }
+        var fx = Effects()
+        let done: Bool = state.withLock { s in
+            for mid in unsubscribed { s.register(mid, .ignore, &fx) }
+            s.quiesced = quiesced
+            return s.pending.isEmpty || s.phase != .closing
+        }
+        fx.run()
+        if done { return }
+        _ = await ClientClock(ContinuousClock()).wait(for: quiesced, timeout: .seconds(2), interruptedBy: nil)
+    }
 
     /// One connect attempt: waits for CONNACK, a failure, the connect timeout or `disconnect()`.
     @discardableResult
@@ -132,7 +162,13 @@ extension MQTTClient {
                 handle.connect(host: c.host, port: c.port, keepAlive: c.keepAliveSeconds, username: username, password: password)
             }
             if let failure {
-                result = .failure(failure)
+                // A TLS failure inside mosquitto_connect_async: its OpenSSL log line says why.
+                let detail = state.withLock { $0.lastErrorLog }
+                if case .tlsFailed(let endpoint, _) = failure, let detail {
+                    result = .failure(.tlsFailed(endpoint: endpoint, reason: detail))
+                } else {
+                    result = .failure(failure)
+                }
             } else {
                 switch await clock.wait(for: signal, timeout: configuration.connectTimeout, interruptedBy: closeSignal) {
                 case .value(let value): result = value
@@ -151,19 +187,33 @@ extension MQTTClient {
             logger.info("connected to \(endpoint)\(sessionPresent ? " (session present)" : "")")
             return sessionPresent
         case .failure(let error):
-            await worker.run { [handle] in handle.stopLoop() }
+            enum Next { case tearDown, raceWon, leave }
             var fx = Effects()
-            state.withLock { s in
-                s.attemptSignal = nil
-                s.statistics.failedConnectAttempts += 1
-                if s.phase == .connecting {
+            let next: Next = state.withLock { s in
+                switch s.phase {
+                case .connecting:
+                    s.attemptSignal = nil
+                    s.statistics.failedConnectAttempts += 1
                     s.phase = .disconnected
                     s.transition(to: .disconnected(error), &fx)
+                    return .tearDown
+                case .connected:
+                    return .raceWon  // CONNACK arrived just as the timeout fired: keep the connection
+                case .idle, .disconnected, .closing, .closed:
+                    return .leave  // disconnect() is closing the connection; leave it to it
                 }
             }
             fx.run()
-            logger.warning("\(error)")
-            throw error
+            switch next {
+            case .raceWon:
+                return false
+            case .tearDown:
+                await worker.run { [handle] in handle.stopLoop() }
+                logger.warning("\(error)")
+                throw error
+            case .leave:
+                throw error
+            }
         }
     }
 
@@ -171,7 +221,7 @@ extension MQTTClient {
     func maintain(startConnected: Bool) async {
         var connected = startConnected
         var immediate = !startConnected
-        var failures = 0
+        var retries = 0  // backoff steps since the last successful connect
         while !closeSignal.isFulfilled && !Task.isCancelled {
             if connected {
                 guard let loss = state.withLock({ $0.lossSignal }) else { return }
@@ -180,7 +230,9 @@ extension MQTTClient {
                 connected = false
             }
             if !immediate {
-                let delay = state.withLock { s in configuration.reconnect.delay(forAttempt: failures, using: &s.random) }
+                let step = retries
+                let delay = state.withLock { s in configuration.reconnect.delay(forAttempt: step, using: &s.random) }
+                retries += 1
                 logger.debug("reconnecting to \(endpoint) in \(delay)")
                 guard case .timedOut = await clock.wait(for: closeSignal, timeout: delay, interruptedBy: nil) else { return }
             }
@@ -188,11 +240,11 @@ extension MQTTClient {
             do {
                 try await attempt()
                 connected = true
-                failures = 0
+                retries = 0
             } catch MQTTError.clientClosed {
                 return
             } catch {
-                failures += 1
+                continue
             }
         }
     }

@@ -66,13 +66,15 @@ extension MQTTClient {
 
     /// The consumer stopped iterating: forget the subscription, unsubscribe without waiting.
     func subscriptionEnded(_ id: UInt64) {
-        var fx = Effects()
-        state.withLock { s in
-            guard let entry = s.subscriptions.removeValue(forKey: id) else { return }
-            guard !s.filterInUse(entry.filter), s.phase == .connected else { return }
-            let (rc, mid) = handle.unsubscribe(entry.filter)
-            if rc == MosquittoHandle.success { s.register(mid, .ignore, &fx) }
+        let filter: String? = state.withLock { s in
+            guard let entry = s.subscriptions.removeValue(forKey: id) else { return nil }
+            return !s.filterInUse(entry.filter) && s.phase == .connected ? entry.filter : nil
         }
+        guard let filter else { return }
+        let (rc, mid) = handle.unsubscribe(filter)
+        guard rc == MosquittoHandle.success else { return }
+        var fx = Effects()
+        state.withLock { s in s.register(mid, .ignore, &fx) }
         fx.run()
     }
 

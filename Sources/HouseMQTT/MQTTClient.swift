@@ -103,7 +103,13 @@ public final class MQTTClient: Sendable {
         switch event {
         case .log(let level, let text):
             if level == MosquittoHandle.logError {
-                state.withLock { $0.lastErrorLog = text }
+                // A failed TLS handshake ends libmosquitto's thread without a disconnect callback;
+                // its OpenSSL error log line is the event that tells us.
+                let attempt: OneShot<Result<Bool, MQTTError>>? = state.withLock { s in
+                    s.lastErrorLog = text
+                    return s.phase == .connecting && text.hasPrefix("OpenSSL Error") ? s.attemptSignal : nil
+                }
+                attempt?.fulfill(.failure(.tlsFailed(endpoint: endpoint, reason: text)))
                 logger.debug("libmosquitto: \(text)")
             } else {
                 logger.trace("libmosquitto: \(text)")
@@ -136,6 +142,9 @@ public final class MQTTClient: Sendable {
                 s.complete(waiter, with: event, &fx)
             } else {
                 s.early[mid] = event
+            }
+            if s.phase == .closing, s.pending.isEmpty, let quiesced = s.quiesced {
+                fx.add { quiesced.fulfill(()) }
             }
         }
         fx.run()
@@ -178,7 +187,7 @@ public final class MQTTClient: Sendable {
             if let birth = configuration.birthMessage {
                 let (rc, mid) = handle.publish(birth)
                 if rc == MosquittoHandle.success {
-                    s.register(mid, .ignore, &fx)
+                    s.register(mid, birth.qos == .atMostOnce ? .ignore : .ignoreRetried, &fx)
                     s.statistics.messagesSent += 1
                 } else {
                     logger.error("publishing the birth message to \(birth.topic) failed: \(MosquittoHandle.describe(rc))")
@@ -194,7 +203,7 @@ public final class MQTTClient: Sendable {
                     break
                 }
                 if rc == MosquittoHandle.success {
-                    s.register(mid, .ignore, &fx)
+                    s.register(mid, entry.message.qos == .atMostOnce ? .ignore : .ignoreRetried, &fx)
                     s.statistics.messagesFlushed += 1
                     s.statistics.messagesSent += 1
                 } else {
@@ -228,8 +237,10 @@ public final class MQTTClient: Sendable {
                     case .publish(.atMostOnce, let c):
                         s.pending[mid] = nil
                         fx.add { c.resume(throwing: lost) }
-                    case .publish, .ignore:
+                    case .publish, .ignoreRetried:
                         break  // QoS 1/2: libmosquitto resends after the next CONNACK
+                    case .ignore:
+                        s.pending[mid] = nil
                     case .subscribe(let c):
                         s.pending[mid] = nil
                         fx.add { c.resume(returning: nil) }  // stays active, re-sent on CONNACK
@@ -246,6 +257,7 @@ public final class MQTTClient: Sendable {
                 logger.warning("\(lost)")
             case .closing:
                 if let signal = s.disconnectSignal { fx.add { signal.fulfill(()) } }
+                if let quiesced = s.quiesced { fx.add { quiesced.fulfill(()) } }
             case .idle, .disconnected, .closed:
                 break
             }

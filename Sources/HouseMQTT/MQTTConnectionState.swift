@@ -12,6 +12,7 @@ public enum MQTTConnectionState: Sendable, Hashable, CustomStringConvertible {
     /// `disconnect()` finished; the client is done.
     case closed
 
+    /// Whether this is `.connected`.
     public var isConnected: Bool { if case .connected = self { return true } else { return false } }
 
     public var description: String {

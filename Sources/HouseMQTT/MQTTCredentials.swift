@@ -24,7 +24,9 @@ public struct MQTTCredentials: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The MQTT user name.
     public var username: String
+    /// Where the password is read from when connecting.
     public var password: PasswordSource
 
     public init(username: String, password: PasswordSource = .none) {

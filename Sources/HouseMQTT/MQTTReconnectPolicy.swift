@@ -6,8 +6,11 @@ import Foundation
 /// reduced by a random fraction of at most `jitter`, so that many clients losing the same broker
 /// do not come back in lock step. It never exceeds `maximumDelay`.
 public struct MQTTReconnectPolicy: Sendable, Hashable {
+    /// Delay before the first retry.
     public var initialDelay: Duration
+    /// Upper bound of every delay.
     public var maximumDelay: Duration
+    /// Growth factor per failed attempt (>= 1).
     public var multiplier: Double
     /// Fraction of the delay (0...1) that is randomly taken off.
     public var jitter: Double

@@ -13,6 +13,7 @@ public struct MQTTSubscription: AsyncSequence, Sendable {
     public let grantedQoS: MQTTQoS?
     let stream: AsyncThrowingStream<MQTTMessage, any Error>
 
+    /// Iterates the subscription's messages.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var base: AsyncThrowingStream<MQTTMessage, any Error>.AsyncIterator
 

@@ -1,0 +1,176 @@
+import Foundation
+import HouseTesting
+import Testing
+@testable import HouseMQTT
+
+@Suite("MQTT client against a real mosquitto", .enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed (CI=true makes this a failure)"), .timeLimit(.minutes(2)))
+struct MessagingTests {
+    @Test(arguments: MQTTQoS.allCases)
+    func roundTrip(qos: MQTTQoS) async throws {
+        try await withMosquitto { broker in
+            try await MQTTClient.withConnection(configuration(broker, "sub")) { subscriber in
+                let subscription = try await subscriber.subscribe(to: "rt/\(qos.rawValue)", qos: .exactlyOnce)
+                #expect(subscription.grantedQoS == .exactlyOnce)
+                try await MQTTClient.withConnection(configuration(broker, "pub")) { publisher in
+                    let payload: [UInt8] = [0, 1, 2, 255] + Array("qos \(qos.rawValue)".utf8)
+                    #expect(try await publisher.publish(to: "rt/\(qos.rawValue)", payload: payload, qos: qos) == .delivered)
+                    let message = try await next(subscription)
+                    #expect(message.topic == "rt/\(qos.rawValue)")
+                    #expect(message.payload == payload)
+                    #expect(message.qos == qos)
+                    #expect(message.retain == false)
+                    #expect(publisher.statistics.messagesSent == 1)
+                }
+                #expect(subscriber.statistics.messagesReceived == 1)
+            }
+        }
+    }
+
+    @Test func retainedMessageIsDeliveredOnSubscribe() async throws {
+        try await withMosquitto { broker in
+            try await MQTTClient.withConnection(configuration(broker, "pub")) { publisher in
+                try await publisher.publish(to: "house/hall/light/state", payload: "ON", qos: .atLeastOnce, retain: true)
+            }
+            try await MQTTClient.withConnection(configuration(broker, "late")) { late in
+                let subscription = try await late.subscribe(to: "house/+/light/state")
+                let message = try await next(subscription, "the retained state")
+                #expect(message.string == "ON")
+                #expect(message.retain)
+                #expect(message.topic == "house/hall/light/state")
+            }
+        }
+    }
+
+    @Test func wildcardAndOverlappingSubscriptions() async throws {
+        try await withMosquitto { broker in
+            try await MQTTClient.withConnection(configuration(broker, "sub")) { subscriber in
+                let plus = try await subscriber.subscribe(to: "house/+/light")
+                let hash = try await subscriber.subscribe(to: "house/#")
+                try await MQTTClient.withConnection(configuration(broker, "pub")) { publisher in
+                    for (topic, payload) in [("house/kitchen/light", "1"), ("house/kitchen/fan", "2"),
+                                             ("house/a/b/light", "3"), ("garden/light", "4"), ("house/end/light", "end")] {
+                        try await publisher.publish(to: topic, payload: payload, qos: .atLeastOnce)
+                    }
+                    // "1" matches both overlapping filters: each subscription gets it exactly once.
+                    #expect(try await collect(plus, until: "end") == ["1"])
+                    #expect(try await collect(hash, until: "end") == ["1", "2", "3"])
+
+                    try await subscriber.unsubscribe(plus)
+                    var ended = plus.makeAsyncIterator()
+                    #expect(try await ended.next() == nil)
+                    try await publisher.publish(to: "house/x/light", payload: "after", qos: .atLeastOnce)
+                    try await publisher.publish(to: "house/end2", payload: "end2", qos: .atLeastOnce)
+                    #expect(try await collect(hash, until: "end2") == ["after"])
+                    #expect(subscriber.activeSubscriptionCount == 1)
+                }
+            }
+        }
+    }
+
+    @Test func lastWillOnDeathWithoutDisconnectAndBirthAfterReconnect() async throws {
+        try await withMosquitto { broker in
+            try await MQTTClient.withConnection(configuration(broker, "watcher")) { watcher in
+                let status = try await watcher.subscribe(to: "house/node/n1/status")
+                var nodeConfiguration = configuration(broker, "node")
+                nodeConfiguration.lastWill = MQTTMessage(topic: "house/node/n1/status", string: "offline", qos: .atLeastOnce, retain: true)
+                nodeConfiguration.birthMessage = MQTTMessage(topic: "house/node/n1/status", string: "online", qos: .atLeastOnce, retain: true)
+                nodeConfiguration.reconnect = MQTTReconnectPolicy(initialDelay: .milliseconds(300), maximumDelay: .seconds(1))
+                let node = try MQTTClient(configuration: nodeConfiguration)
+                try await node.connect()
+                #expect(try await next(status, "birth").string == "online")
+
+                node.abortConnectionForTesting()  // the TCP path dies, no DISCONNECT
+                let will = try await next(status, "last will")
+                #expect(will.string == "offline")
+                try await waitUntil(node, "the node to reconnect") { node.statistics.connects == 2 && node.connectionState.isConnected }
+                #expect(node.statistics.connectionLosses == 1)
+
+                await node.disconnect()  // orderly: waits for the birth's PUBACK, sends DISCONNECT, no will
+                try await watcher.publish(to: "house/node/n1/status", payload: "sentinel", qos: .atLeastOnce)
+                let afterWill = try await collect(status, until: "sentinel")
+                // The birth is re-published after the reconnect (libmosquitto may also resend the
+                // first birth if its PUBACK was lost with the connection: QoS 1 is at least once).
+                #expect(!afterWill.isEmpty)
+                #expect(afterWill.allSatisfy { $0 == "online" }, "an orderly disconnect must not trigger the last will: \(afterWill)\n\(broker.log())")
+            }
+        }
+    }
+
+    @Test func brokerKilledAndRestartedWhileSubscriberAndPublisherRun() async throws {
+        try await withMosquitto { broker in
+            let subscriber = try MQTTClient(configuration: configuration(broker, "sub"))
+            try await subscriber.connect()
+            let subscription = try await subscriber.subscribe(to: "restart/#", qos: .atLeastOnce)
+
+            let clock = ManualClock(start: Date(timeIntervalSince1970: 0))
+            var publisherConfiguration = configuration(broker, "pub")
+            publisherConfiguration.reconnect = MQTTReconnectPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(2), jitter: 0)
+            let publisher = try MQTTClient(configuration: publisherConfiguration, clock: clock)
+            try await publisher.connect()
+            #expect(try await publisher.publish(to: "restart/before", payload: "0", qos: .atLeastOnce) == .delivered)
+            #expect(try await next(subscription).string == "0")
+
+            await broker.kill()
+            try await waitFor(publisher, "the publisher to notice the loss", isDisconnected)
+            await clock.waitForSleepers(1)  // its reconnect backoff, on the manual clock
+            #expect(try await publisher.publish(to: "restart/q", payload: "A", qos: .atLeastOnce, timeToLive: .seconds(60)) == .queued)
+            #expect(try await publisher.publish(to: "restart/q", payload: "B", qos: .atLeastOnce, timeToLive: .seconds(5)) == .queued)
+            #expect(try await publisher.publish(to: "restart/q", payload: "C", qos: .atLeastOnce, timeToLive: .seconds(60)) == .queued)
+            #expect(publisher.statistics.offlineQueueDepth == 3)
+
+            try await broker.restart()
+            // The subscriber reconnects on its own and re-subscribes; prove it with a probe.
+            try await waitFor(subscriber, "the subscriber to reconnect") { $0.isConnected }
+            try await subscriber.publish(to: "restart/probe", payload: "probe", qos: .atLeastOnce)
+            #expect(try await next(subscription, "probe").string == "probe")
+
+            clock.advance(by: .seconds(10))  // B's time to live runs out; the backoff ends
+            try await waitFor(publisher, "the publisher to reconnect") { $0.isConnected }
+            #expect(try await publisher.publish(to: "restart/end", payload: "end", qos: .atLeastOnce) == .delivered)
+            #expect(try await collect(subscription, until: "end") == ["A", "C"])
+
+            let stats = publisher.statistics
+            #expect(stats.messagesExpired == 1)
+            #expect(stats.messagesFlushed == 2)
+            #expect(stats.offlineQueueDepth == 0)
+            #expect(stats.connects == 2)
+            #expect(stats.connectionLosses == 1)
+            #expect(subscriber.statistics.connectionLosses == 1)
+            await publisher.disconnect()
+            await subscriber.disconnect()
+            #expect(subscriber.connectionState == .closed)
+        }
+    }
+}
+
+@Suite("MQTT client started before its broker", .enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed (CI=true makes this a failure)"), .timeLimit(.minutes(2)))
+struct EarlyStartTests {
+    @Test func runKeepsTryingAndSendsSubscriptionsAndQueuedMessagesOnceTheBrokerIsUp() async throws {
+        let port = try MosquittoBroker.freeLoopbackPort()
+        let client = try MQTTClient(configuration: MQTTConfiguration(
+            host: "127.0.0.1", port: port, clientID: "early-\(UUID().uuidString.prefix(8))",
+            reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(300))))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await client.run() }
+            let subscription = try await client.subscribe(to: "early/#", qos: .atLeastOnce)
+            #expect(subscription.grantedQoS == nil)  // not connected yet: sent with the CONNACK
+            #expect(try await client.publish(to: "early/hello", payload: "queued", qos: .atLeastOnce) == .queued)
+            try await waitUntil(client, "a failed attempt") { client.statistics.failedConnectAttempts >= 1 }
+
+            let broker = try await MosquittoBroker.start(port: port)
+            do {
+                let message = try await next(subscription, "the queued message, delivered back to us")
+                #expect(message.string == "queued")
+                #expect(client.statistics.messagesFlushed == 1)
+                #expect(client.connectionState.isConnected)
+            } catch {
+                await broker.stop()
+                throw error
+            }
+            await client.disconnect()  // run() returns
+            try await group.waitForAll()
+            await broker.stop()
+        }
+        #expect(client.connectionState == .closed)
+    }
+}

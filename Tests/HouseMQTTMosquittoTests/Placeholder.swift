@@ -1,1 +1,0 @@
-// Replaced by this module's tests.

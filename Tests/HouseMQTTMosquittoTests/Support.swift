@@ -1,0 +1,57 @@
+import Foundation
+import HouseMQTT
+import HouseTesting
+
+/// A client configuration for `broker` with a unique client id and fast reconnects.
+func configuration(_ broker: MosquittoBroker, _ name: String) -> MQTTConfiguration {
+    MQTTConfiguration(
+        host: broker.host, port: broker.port, clientID: "\(name)-\(UUID().uuidString.prefix(8))",
+        connectTimeout: .seconds(15),
+        reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500)))
+}
+
+/// The next message of `subscription`, failing after a bound.
+func next(_ subscription: MQTTSubscription, _ what: String = "a message") async throws -> MQTTMessage {
+    try await withTimeout(.seconds(30), what) {
+        var iterator = subscription.makeAsyncIterator()
+        guard let message = try await iterator.next() else { throw TimeoutError(what: "\(what) (stream ended)", after: .zero) }
+        return message
+    }
+}
+
+/// Payload strings received on `subscription` until one equals `sentinel` (excluded).
+func collect(_ subscription: MQTTSubscription, until sentinel: String) async throws -> [String] {
+    var received: [String] = []
+    while true {
+        let message = try await next(subscription, "'\(sentinel)' on \(subscription.filter)")
+        if message.string == sentinel { return received }
+        received.append(message.string ?? "<binary>")
+    }
+}
+
+/// Waits (on the state stream) until `client` reaches a state matching `predicate`.
+func waitFor(_ client: MQTTClient, _ what: String, _ predicate: @escaping @Sendable (MQTTConnectionState) -> Bool) async throws {
+    try await withTimeout(.seconds(30), what) {
+        for await state in client.connectionStates() where predicate(state) { return }
+        throw TimeoutError(what: "\(what) (state stream ended)", after: .zero)
+    }
+}
+
+/// Waits until `condition` holds, re-checking it on every connection state change of `client`.
+func waitUntil(_ client: MQTTClient, _ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
+    try await withTimeout(.seconds(30), what) {
+        for await _ in client.connectionStates() where condition() { return }
+        throw TimeoutError(what: "\(what) (state stream ended)", after: .zero)
+    }
+}
+
+func isDisconnected(_ state: MQTTConnectionState) -> Bool {
+    if case .disconnected = state { return true }
+    return false
+}
+
+func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-mqtt-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}

@@ -1,0 +1,49 @@
+import Testing
+@testable import HouseMQTT
+
+@Suite("Offline queue")
+struct OfflineQueueTests {
+    func message(_ n: Int) -> MQTTMessage { MQTTMessage(topic: "t/\(n)", string: "\(n)", qos: .atLeastOnce) }
+
+    @Test func drainsInPublishOrderAndDropsExpired() throws {
+        var queue = MQTTOfflineQueue(capacity: 10)
+        _ = try queue.enqueue(message(1), now: .seconds(0), timeToLive: .seconds(60))
+        _ = try queue.enqueue(message(2), now: .seconds(1), timeToLive: .seconds(5))
+        _ = try queue.enqueue(message(3), now: .seconds(2), timeToLive: nil)
+        _ = try queue.enqueue(message(4), now: .seconds(3), timeToLive: .seconds(60))
+        let (live, expired) = queue.drain(now: .seconds(10))
+        #expect(live.map(\.message) == [message(1), message(3), message(4)])
+        #expect(expired == 1)
+        #expect(queue.count == 0)
+    }
+
+    @Test func aMessageExpiresExactlyAtItsDeadline() throws {
+        var queue = MQTTOfflineQueue(capacity: 2)
+        _ = try queue.enqueue(message(1), now: .seconds(0), timeToLive: .seconds(5))
+        #expect(queue.purgeExpired(now: .milliseconds(4999)) == 0)
+        #expect(queue.purgeExpired(now: .seconds(5)) == 1)
+    }
+
+    @Test func fullQueueRejectsNewMessagesAfterPurgingExpiredOnes() throws {
+        var queue = MQTTOfflineQueue(capacity: 2)
+        _ = try queue.enqueue(message(1), now: .zero, timeToLive: .seconds(1))
+        _ = try queue.enqueue(message(2), now: .zero, timeToLive: .seconds(100))
+        #expect(throws: MQTTError.offlineQueueFull(capacity: 2)) {
+            _ = try queue.enqueue(message(3), now: .milliseconds(500), timeToLive: nil)
+        }
+        // Once message 1 has expired there is room again; the purge is counted.
+        let expired = try queue.enqueue(message(3), now: .seconds(2), timeToLive: nil)
+        #expect(expired == 1)
+        #expect(queue.entries.map(\.message) == [message(2), message(3)])
+    }
+
+    @Test func requeuedEntriesGoBackToTheFrontInOrder() throws {
+        var queue = MQTTOfflineQueue(capacity: 5)
+        _ = try queue.enqueue(message(1), now: .zero, timeToLive: nil)
+        _ = try queue.enqueue(message(2), now: .zero, timeToLive: nil)
+        let (live, _) = queue.drain(now: .zero)
+        _ = try queue.enqueue(message(3), now: .zero, timeToLive: nil)
+        queue.requeueFront(live)
+        #expect(queue.entries.map(\.message) == [message(1), message(2), message(3)])
+    }
+}
