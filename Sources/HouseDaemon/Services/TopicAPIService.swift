@@ -56,13 +56,17 @@ struct TopicAPIService: Service {
             subscriptions.append((try await client.subscribe(to: layout.intentRequest, qos: .atLeastOnce), .intentRequest(.mqtt)))
             subscriptions.append((try await client.subscribe(to: layout.cliRequest, qos: .atLeastOnce), .intentRequest(.cli)))
             subscriptions.append((try await client.subscribe(to: "\(layout.base)/+/+/state", qos: .atLeastOnce), .peerState))
+            // Topics outside the house tree may be refused by the broker's ACL: that disables the
+            // device's state or the rule, not the whole topic API.
             for device in configuration.devices {
                 if case .mqtt(let endpoint) = device.endpoint, let topic = endpoint.stateTopic {
-                    subscriptions.append((try await client.subscribe(to: topic, qos: .atLeastOnce), .remoteState(device, endpoint)))
+                    if let s = await optionalSubscription(topic, for: "the state of \(device.id)") {
+                        subscriptions.append((s, .remoteState(device, endpoint)))
+                    }
                 }
             }
             for filter in gateway.ruleTopics {
-                subscriptions.append((try await client.subscribe(to: filter, qos: .atLeastOnce), .rule))
+                if let s = await optionalSubscription(filter, for: "the rules on it") { subscriptions.append((s, .rule)) }
             }
         }
         if let discovery {
@@ -101,6 +105,16 @@ struct TopicAPIService: Service {
             group.cancelAll()
         }
         for (subscription, _) in subscriptions { try? await client.unsubscribe(subscription) }
+    }
+
+    /// Subscribes to `filter`, or logs why not (a refusal by the broker's ACL, say) and returns nil.
+    private func optionalSubscription(_ filter: String, for what: String) async -> MQTTSubscription? {
+        do {
+            return try await client.subscribe(to: filter, qos: .atLeastOnce)
+        } catch {
+            logger.error("cannot subscribe to \(filter) for \(what): \(error); check the broker's ACL for this user")
+            return nil
+        }
     }
 
     enum Handler: Sendable {
