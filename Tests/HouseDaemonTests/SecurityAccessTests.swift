@@ -77,6 +77,37 @@ import Testing
         }
     }
 
+    /// A broker whose ACL refuses the daemon the topics of its rules and remote devices: those
+    /// are disabled (and logged), the rest of the topic API still works.
+    @Test func refusedRuleSubscriptionsDoNotTakeTheTopicAPIDown() async throws {
+        let acl = try AccessControlList(contents: "user housectl\ntopic readwrite house/#\ntopic readwrite homeassistant/#\n")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-acl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let daemonPassword = directory.appendingPathComponent("pw").path
+        try "daemon-pw\n".write(toFile: daemonPassword, atomically: true, encoding: .utf8)
+        var config = try HouseFixtures.exampleConfiguration()
+        config.mqtt.username = "housectl"
+        config.mqtt.passwordFile = daemonPassword
+        try await withTestBroker(configure: {
+            $0.passwordFile = try? PasswordFile(contents: Self.passwords)
+            $0.allowAnonymous = false
+            $0.accessControl = acl
+        }) { broker in
+            try await withController(configuration: config, brokerPort: broker.port) { f in
+                let client = DaemonClient(host: "127.0.0.1", port: broker.port,
+                                          credentials: MQTTCredentials(username: "housectl", password: .literal("daemon-pw")),
+                                          timeout: .seconds(10))
+                let reply = try await client.send(.text("turn on the kitchen light"))
+                #expect(reply.status == "done")
+                #expect(f.edges(of: "kitchen-light").count == 1)
+                let subscriptions = await broker.snapshot().sessions["housectl-pi-main"]?.subscriptions ?? [:]
+                #expect(subscriptions["house/kitchen/kitchen-light/set"] != nil)
+                #expect(subscriptions["zigbee2mqtt/hall-button/action"] == nil)
+            }
+        }
+    }
+
     /// The garage door (`confirm: true`) is on node pi-garage and MQTT may not switch it: no
     /// payload on its set topic moves it, with or without `confirm`.
     @Test func aConfirmDeviceDeniedToMQTTIsNeverActuatedFromItsSetTopic() async throws {

@@ -94,14 +94,15 @@ struct TopicAPIService: Service {
                             await handle(message, with: handler)
                         }
                     } catch {
-                        logger.debug("subscription \(subscription.filter) ended: \(error)")
+                        // A refused subscription (the broker's ACL) ends only its own topic.
+                        logger.error("subscription to \(subscription.filter) ended: \(error); check the broker's ACL for this user")
                     }
                 }
             }
-            // Graceful shutdown ends the loops; a message being handled is finished first, as
-            // handlers do not stop half-way on cancellation.
-            group.addTask { try? await gracefulShutdown() }
-            await group.next()
+            // Graceful shutdown ends the loops (one loop ending, say a refused subscription, does
+            // not); a message being handled is finished first, as handlers do not stop half-way
+            // on cancellation.
+            try? await gracefulShutdown()
             group.cancelAll()
         }
         for (subscription, _) in subscriptions { try? await client.unsubscribe(subscription) }
