@@ -90,6 +90,10 @@ final class MosquittoHandle: @unchecked Sendable {
     func configure(_ configuration: MQTTConfiguration) throws {
         try check(mosquitto_int_option(raw, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311)), "mosquitto_int_option(PROTOCOL_VERSION)")
         try check(mosquitto_int_option(raw, MOSQ_OPT_TCP_NODELAY, 1), "mosquitto_int_option(TCP_NODELAY)")
+        // No client-side in-flight limit: libmosquitto 2.0.11 parks QoS 1/2 messages beyond its
+        // in-flight quota as "invalid" when it reconnects and never sends them again, so a
+        // publish waiting for its PUBACK across a broker restart would wait forever.
+        try check(mosquitto_int_option(raw, MOSQ_OPT_SEND_MAXIMUM, 65535), "mosquitto_int_option(SEND_MAXIMUM)")
         // Reconnecting is our job: keep libmosquitto's own retry effectively asleep until we stop it.
         try check(mosquitto_reconnect_delay_set(raw, 3600, 3600, false), "mosquitto_reconnect_delay_set")
         if let will = configuration.lastWill {

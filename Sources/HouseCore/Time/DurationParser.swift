@@ -1,11 +1,16 @@
 /// Parses and formats the config's durations: `90s`, `30m`, `2h`, `1h30m`, `1h30`, `1.5h`, `500ms`,
 /// `1d`; a bare number is seconds.
 public enum DurationParser {
-    /// The duration, or nil when the text is not a duration.
+    /// The longest duration accepted: 100 years. Longer values (and ones that do not fit in a
+    /// `Duration` at all, like `99999999999999999999h`) are not durations a house means.
+    public static let maximumSeconds: Double = 100 * 365.25 * 86400
+
+    /// The duration, or nil when the text is not a duration (or is negative or longer than
+    /// `maximumSeconds`).
     public static func parse(_ text: String) -> Duration? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !t.isEmpty else { return nil }
-        if let n = Double(t), n.isFinite { return .milliseconds(Int64((n * 1000).rounded())) }
+        if let n = Double(t) { return milliseconds(seconds: n) }
         var total: Double = 0
         var number = ""
         var i = t.startIndex
@@ -34,8 +39,16 @@ public enum DurationParser {
             guard next > 0 else { return nil }
             total += value * next
         }
-        guard sawUnit, total.isFinite else { return nil }
-        return .milliseconds(Int64((total * 1000).rounded()))
+        guard sawUnit else { return nil }
+        return milliseconds(seconds: total)
+    }
+
+    /// `seconds` rounded to milliseconds; nil when not finite, negative or beyond the maximum.
+    private static func milliseconds(seconds: Double) -> Duration? {
+        guard seconds.isFinite, seconds >= 0, seconds <= maximumSeconds,
+              let ms = Int64(exactly: (seconds * 1000).rounded())
+        else { return nil }
+        return .milliseconds(ms)
     }
 
     private static func unitSeconds(_ unit: String) -> Double? {

@@ -56,13 +56,17 @@ struct TopicAPIService: Service {
             subscriptions.append((try await client.subscribe(to: layout.intentRequest, qos: .atLeastOnce), .intentRequest(.mqtt)))
             subscriptions.append((try await client.subscribe(to: layout.cliRequest, qos: .atLeastOnce), .intentRequest(.cli)))
             subscriptions.append((try await client.subscribe(to: "\(layout.base)/+/+/state", qos: .atLeastOnce), .peerState))
+            // Topics outside the house tree may be refused by the broker's ACL: that disables the
+            // device's state or the rule, not the whole topic API.
             for device in configuration.devices {
                 if case .mqtt(let endpoint) = device.endpoint, let topic = endpoint.stateTopic {
-                    subscriptions.append((try await client.subscribe(to: topic, qos: .atLeastOnce), .remoteState(device, endpoint)))
+                    if let s = await optionalSubscription(topic, for: "the state of \(device.id)") {
+                        subscriptions.append((s, .remoteState(device, endpoint)))
+                    }
                 }
             }
             for filter in gateway.ruleTopics {
-                subscriptions.append((try await client.subscribe(to: filter, qos: .atLeastOnce), .rule))
+                if let s = await optionalSubscription(filter, for: "the rules on it") { subscriptions.append((s, .rule)) }
             }
         }
         if let discovery {
@@ -90,17 +94,28 @@ struct TopicAPIService: Service {
                             await handle(message, with: handler)
                         }
                     } catch {
-                        logger.debug("subscription \(subscription.filter) ended: \(error)")
+                        // A refused subscription (the broker's ACL) ends only its own topic.
+                        logger.error("subscription to \(subscription.filter) ended: \(error); check the broker's ACL for this user")
                     }
                 }
             }
-            // Graceful shutdown ends the loops; a message being handled is finished first, as
-            // handlers do not stop half-way on cancellation.
-            group.addTask { try? await gracefulShutdown() }
-            await group.next()
+            // Graceful shutdown ends the loops (one loop ending, say a refused subscription, does
+            // not); a message being handled is finished first, as handlers do not stop half-way
+            // on cancellation.
+            try? await gracefulShutdown()
             group.cancelAll()
         }
         for (subscription, _) in subscriptions { try? await client.unsubscribe(subscription) }
+    }
+
+    /// Subscribes to `filter`, or logs why not (a refusal by the broker's ACL, say) and returns nil.
+    private func optionalSubscription(_ filter: String, for what: String) async -> MQTTSubscription? {
+        do {
+            return try await client.subscribe(to: filter, qos: .atLeastOnce)
+        } catch {
+            logger.error("cannot subscribe to \(filter) for \(what): \(error); check the broker's ACL for this user")
+            return nil
+        }
     }
 
     enum Handler: Sendable {

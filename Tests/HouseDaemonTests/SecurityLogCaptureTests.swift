@@ -1,0 +1,148 @@
+import Foundation
+import HouseBroker
+import HouseCore
+import HouseMQTT
+import HouseTesting
+import Logging
+import Synchronization
+import Testing
+@testable import HouseDaemon
+
+/// Every log line of a logger, kept in memory for a test to grep.
+final class LogCapture: Sendable {
+    private let state = Mutex<(lines: [String], waiters: [(String, CheckedContinuation<String, Never>)])>(([], []))
+
+    /// All lines so far.
+    var lines: [String] { state.withLock { $0.lines } }
+
+    /// A logger at `trace` level writing here.
+    func logger(label: String = "housectl") -> Logger {
+        var logger = Logger(label: label) { label in CapturingHandler(label: label, capture: self) }
+        logger.logLevel = .trace
+        return logger
+    }
+
+    func append(_ line: String) {
+        let ready: [CheckedContinuation<String, Never>] = state.withLock { s in
+            s.lines.append(line)
+            var ready: [CheckedContinuation<String, Never>] = []
+            s.waiters.removeAll { needle, c in
+                guard line.localizedCaseInsensitiveContains(needle) else { return false }
+                ready.append(c)
+                return true
+            }
+            return ready
+        }
+        for c in ready { c.resume(returning: line) }
+    }
+
+    /// Returns the first line containing `needle` (case-insensitive), waiting for it if needed.
+    /// Bound it with `withTimeout`.
+    func line(containing needle: String) async -> String {
+        await withCheckedContinuation { c in
+            let found: String? = state.withLock { s in
+                if let l = s.lines.first(where: { $0.localizedCaseInsensitiveContains(needle) }) { return l }
+                s.waiters.append((needle, c))
+                return nil
+            }
+            if let found { c.resume(returning: found) }
+        }
+    }
+}
+
+/// A swift-log handler writing "level label: message metadata" lines into a `LogCapture`.
+struct CapturingHandler: LogHandler {
+    let label: String
+    let capture: LogCapture
+    var metadata: Logger.Metadata = [:]
+    var logLevel: Logger.Level = .trace
+    var metadataProvider: Logger.MetadataProvider?
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        let all = metadata.merging(event.metadata ?? [:]) { $1 }
+        let meta = all.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        capture.append("\(event.level) \(label): \(event.message) \(meta)")
+    }
+}
+
+/// Runs a controller built from `settings` until `body` returns, without waiting for it to be
+/// ready (for connections meant to fail), then shuts it down.
+func runController<T: Sendable>(
+    _ settings: ControllerSettings<ManualClock>, _ body: @Sendable (HouseController<ManualClock>) async throws -> T
+) async throws -> T {
+    let controller = try await HouseController.build(settings)
+    return try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask {
+            try await controller.run(signals: [])
+            return nil
+        }
+        do {
+            let result = try await body(controller)
+            await controller.shutdown()
+            try await group.waitForAll()
+            return result
+        } catch {
+            await controller.shutdown()
+            try? await group.waitForAll()
+            throw error
+        }
+    }
+}
+
+/// Settings for a controller of the example house on a manual clock and a simulated chip.
+func securitySettings(_ config: HouseConfiguration, node: String = "pi-main", port: Int, logger: Logger) throws -> ControllerSettings<ManualClock> {
+    let clock = ManualClock(start: Date(timeIntervalSince1970: 1_795_521_600))
+    return ControllerSettings(
+        configuration: config, clock: clock, node: node,
+        stateDirectory: NSTemporaryDirectory() + "housectl-security-\(UUID().uuidString)", chip: SimulatedChip(clock: clock),
+        brokerOverride: (host: "127.0.0.1", port: port), clientID: "housectl-\(node)",
+        reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500)),
+        phrases: try defaultPhrases(), routines: false, logger: logger)
+}
+
+/// Secrets never appear in the logs: the MQTT password, from its file, is used to connect, and
+/// neither a successful run nor a refused one writes it anywhere in the log.
+@Suite(.serialized) struct SecurityLogCaptureTests {
+    @Test func theMQTTPasswordNeverAppearsInTheLogs() async throws {
+        let secret = "s3cret-Pa55-\(UUID().uuidString.prefix(8))"
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-secret-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let passwordFile = directory.appendingPathComponent("mqtt-password").path
+        try (secret + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        let entry = PasswordFile.hashedEntry(user: "housectl", password: secret, salt: "c2FsdHNhbHQ=")
+        let passwords = try PasswordFile(contents: entry + "\n")
+
+        var config = try HouseFixtures.exampleConfiguration()
+        config.mqtt.username = "housectl"
+        config.mqtt.passwordFile = passwordFile
+        let capture = LogCapture()
+        try await withTestBroker(configure: { $0.passwordFile = passwords; $0.allowAnonymous = false }) { broker in
+            // The right password: connected, a command handled, shut down.
+            try await runController(try securitySettings(config, port: broker.port, logger: capture.logger())) { controller in
+                try await withTimeout(.seconds(20), "the controller ready") { await controller.waitUntilReady() }
+                let outcome = await controller.gateway.process(
+                    .control(HouseControlIntent(room: "kitchen", action: .on, device: "kitchen-light")), source: .cli)
+                #expect(outcome.status == .done)
+            }
+            // A wrong password: refused, said clearly, and still not echoed.
+            let wrong = directory.appendingPathComponent("wrong-password").path
+            try (secret + "-wrong\n").write(toFile: wrong, atomically: true, encoding: .utf8)
+            config.mqtt.passwordFile = wrong
+            try await runController(try securitySettings(config, port: broker.port, logger: capture.logger())) { controller in
+                let line = try await withTimeout(.seconds(20), "the refusal logged") { await capture.line(containing: "refused the credentials") }
+                #expect(line.contains("127.0.0.1:\(broker.port)"))
+            }
+        }
+        let lines = capture.lines
+        #expect(lines.count > 20)
+        #expect(lines.contains { $0.contains("ready: connected") })
+        let leaks = lines.filter { $0.contains(secret) }
+        #expect(leaks.isEmpty, "the password is in the log: \(leaks.prefix(3))")
+    }
+}

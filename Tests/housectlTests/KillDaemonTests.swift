@@ -1,0 +1,180 @@
+import Foundation
+import HouseBroker
+import HouseCore
+import HouseDaemon
+import HouseMQTT
+import HouseTesting
+import Synchronization
+import Testing
+
+/// The real `housectl serve` killed with SIGKILL in the middle of a stream of commands, then
+/// started again on the same state directory: relays with `power_on: restore` and the mode come
+/// back, the database is sound, and the history has every acknowledged command.
+///
+/// A command counts as acknowledged when the daemon's reply arrived on its `reply_to` topic (the
+/// daemon replies after recording the command).
+@Suite(.serialized) struct KillDaemonTests {
+    /// The binary `swift build` / `swift test` built (never built here).
+    static var binary: String { HouseFixtures.repositoryRoot + "/.build/debug/housectl" }
+
+    /// A private copy of the example house without routines (so nothing depends on the real time
+    /// of day), next to the shipped phrases and board profiles.
+    static func makeHouse(in directory: URL) throws -> String {
+        let root = HouseFixtures.repositoryRoot
+        let configDirectory = directory.appendingPathComponent("config")
+        try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
+        let text = try String(contentsOfFile: root + "/config/house.yaml", encoding: .utf8)
+        var kept: [Substring] = []
+        var skipping = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let first = line.first, first != " ", first != "#", first != "-" {
+                skipping = line.hasPrefix("routines:")
+            }
+            if !skipping { kept.append(line) }
+        }
+        let path = configDirectory.appendingPathComponent("house.yaml").path
+        try kept.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: root + "/config/phrases.yaml",
+                                         toPath: configDirectory.appendingPathComponent("phrases.yaml").path)
+        try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("devices").path,
+                                                   withDestinationPath: root + "/devices")
+        return path
+    }
+
+    /// A running `housectl serve`, its output in a file.
+    final class Daemon: Sendable {
+        let process: Process
+        let log: URL
+        init(config: String, port: Int, stateDirectory: String, log: URL) throws {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: KillDaemonTests.binary)
+            p.arguments = ["serve", "--config", config, "--broker", "127.0.0.1:\(port)", "--gpio", "sim",
+                           "--state-dir", stateDirectory, "--node", "pi-main"]
+            if !FileManager.default.fileExists(atPath: log.path) {
+                _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+            }
+            let out = try FileHandle(forWritingTo: log)
+            out.seekToEndOfFile()
+            p.standardOutput = out
+            p.standardError = out
+            p.standardInput = FileHandle.nullDevice
+            try p.run()
+            try? out.close()
+            process = p
+            self.log = log
+        }
+
+        /// SIGKILL by PID (a child of an async test ignores SIGTERM), then wait for the exit.
+        func kill() async {
+            let exited = AsyncStream<Void> { continuation in
+                process.terminationHandler = { _ in continuation.yield(); continuation.finish() }
+            }
+            if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+            if process.isRunning { for await _ in exited { break } }
+        }
+
+        var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: KillDaemonTests.binary),
+                   "housectl is not built at .build/debug/housectl (swift build)"))
+    func theDaemonKilledMidStreamComesBackWithItsRelaysModeAndHistory() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-kill-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let config = try Self.makeHouse(in: work)
+        let state = work.appendingPathComponent("state").path
+        let log = work.appendingPathComponent("serve.log")
+        let commands = Soak.enabled ? Soak.int("HOUSECTL_SOAK_COMMANDS", 1000) : 40
+
+        try await withTestBroker(configure: { $0.maximumQueuedMessages = 10_000 }) { broker in
+            func ready(after online: Int) async throws {
+                // The birth message: the node's retained status becomes "online" again.
+                try await broker.waitUntil(timeout: .seconds(30), "housectl serve ready") { snapshot in
+                    snapshot.received.filter { $0.topic == "house/node/pi-main/status" && $0.payloadString == "online" }.count > online
+                        && snapshot.retained["house/living-room/living-ceiling-light/state"] != nil
+                }
+            }
+            var daemon = try Daemon(config: config, port: broker.port, stateDirectory: state, log: log)
+            do {
+                try await ready(after: 0)
+                let mqtt = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: broker.port))
+                try await mqtt.connect()
+                let replies = try await mqtt.subscribe(to: "test/kill/replies")
+
+                /// Publishes a command with an id and a reply topic, and waits for its reply.
+                func command(_ topic: String, _ json: String) async throws -> IntentReply {
+                    try await mqtt.publish(to: topic, payload: json, qos: .atLeastOnce)
+                    let m = try await withTimeout(.seconds(10), "the reply to \(json)") {
+                        for try await m in replies { return m }
+                        throw TimeoutError(what: "the reply to \(json)", after: .zero)
+                    }
+                    return try JSONDecoder().decode(IntentReply.self, from: Data(m.payload))
+                }
+
+                // A mode, then a stream to a restore relay; every reply is an acknowledgement.
+                var acknowledged: [String] = []
+                let mode = try await command("house/mode/set", #"{"id":"k-mode","mode":"evening","reply_to":"test/kill/replies"}"#)
+                #expect(mode.status == "done")
+                acknowledged.append("k-mode")
+                for i in 0..<commands {
+                    let state = i % 2 == 0 ? "ON" : "OFF"
+                    let reply = try await command(
+                        "house/living-room/living-ceiling-light/set",
+                        #"{"id":"k-\#(i)","state":"\#(state)","reply_to":"test/kill/replies"}"#)
+                    #expect(reply.status == "done", "k-\(i): \(reply.dialog)")
+                    acknowledged.append("k-\(i)")
+                }
+                let lastAcknowledged: String = (commands - 1) % 2 == 0 ? "ON" : "OFF"
+                // Mid-stream: more commands go out to another relay and the daemon dies under them.
+                for i in 0..<20 {
+                    try await mqtt.publish(to: "house/kitchen/kitchen-light/set",
+                                           payload: #"{"id":"x-\#(i)","state":"\#(i % 2 == 0 ? "ON" : "OFF")"}"#, qos: .atLeastOnce)
+                }
+                await daemon.kill()
+                #expect(!daemon.process.isRunning)
+
+                let onlineSoFar = await broker.snapshot().received.filter {
+                    $0.topic == "house/node/pi-main/status" && $0.payloadString == "online"
+                }.count
+                daemon = try Daemon(config: config, port: broker.port, stateDirectory: state, log: log)
+                try await ready(after: onlineSoFar)
+                // Relays and mode per policy: the restored relay is as last acknowledged, the mode stays.
+                try await broker.waitUntil(timeout: .seconds(10), "the restored state published") { snapshot in
+                    snapshot.retained["house/living-room/living-ceiling-light/state"]?.payloadString == lastAcknowledged
+                        && snapshot.retained["house/mode/state"]?.payloadString == "evening"
+                }
+                let status = try await DaemonClient(host: "127.0.0.1", port: broker.port, timeout: .seconds(10))
+                    .send(.intent(.query(QueryHouseStatusIntent(queryType: .mode))))
+                #expect(status.status == "done")
+                #expect(status.dialog.lowercased().contains("evening"), "\(status.dialog)")
+                await mqtt.disconnect()
+                await daemon.kill()
+
+                // The database after two kills: sound, every acknowledged command in order.
+                let store = try StateStore(path: state + "/housectl.sqlite")
+                #expect(try store.integrityCheck() == "ok")
+                let history = try store.history(limit: 1_000_000).compactMap(\.requestID)
+                let recorded = history.filter { acknowledged.contains($0) }
+                #expect(recorded == acknowledged, "history misses \(Set(acknowledged).subtracting(recorded).sorted().prefix(5))")
+                #expect(try store.relayStates()["living-ceiling-light"] == (lastAcknowledged == "ON" ? .on : .off))
+                try store.close()
+                if Soak.enabled {
+                    let kitchen = Set(history.filter { $0.hasPrefix("x-") })
+                    print("SOAK daemon SIGKILL: sent \(acknowledged.count + 20), acknowledged \(acknowledged.count), in history \(recorded.count), lost 0, in-flight at the kill handled \(kitchen.count) of 20")
+                }
+            } catch {
+                await daemon.kill()
+                Issue.record("housectl serve output:\n\(daemon.output.suffix(4000))")
+                throw error
+            }
+        }
+    }
+}
+
+/// The soak settings (`HOUSECTL_SOAK=1`, `HOUSECTL_SOAK_COMMANDS`).
+enum Soak {
+    static var enabled: Bool { ProcessInfo.processInfo.environment["HOUSECTL_SOAK"] == "1" }
+    static func int(_ name: String, _ fallback: Int) -> Int {
+        ProcessInfo.processInfo.environment[name].flatMap(Int.init) ?? fallback
+    }
+}

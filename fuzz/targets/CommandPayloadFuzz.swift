@@ -1,0 +1,17 @@
+// libFuzzer target: the daemon's command payload parser (device set, mode set, intent request,
+// reply target), compiled into the HouseDaemon module by fuzz/build.sh.
+import HouseCore
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzCommandPayload(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let payload = Array(UnsafeBufferPointer(start: data, count: size))
+    _ = try? CommandPayloadParser.deviceCommand(payload, topic: "house/kitchen/kitchen-light/set")
+    _ = try? CommandPayloadParser.modeCommand(payload, topic: "house/mode/set")
+    _ = try? CommandPayloadParser.intentRequest(payload, topic: "house/intent/request")
+    _ = CommandPayloadParser.replyTarget(payload, layout: TopicLayout(base: "house"))
+    if let text = String(validating: payload, as: UTF8.self) {
+        _ = CommandPayloadParser.parseTimeRange(text)
+        _ = PeerRelayCommand.parse(payload)
+    }
+    return 0
+}
