@@ -142,7 +142,10 @@ public final class HouseController<C: WallClock>: Sendable {
         client = try MQTTClient(configuration: mqttConfiguration, logger: mqttLogger)
         logger.info("MQTT: \(mqttConfiguration)")
 
-        let driver: RelayBankDriver<C>? = relays.map { RelayBankDriver(bank: $0, configuration: config, node: nodeID) }
+        let store = self.store
+        let driver: RelayBankDriver<C>? = relays.map {
+            RelayBankDriver(bank: $0, store: store, clock: s.clock, configuration: config, node: nodeID)
+        }
         service = HouseService(configuration: config, node: node, relays: driver,
                                publisher: MQTTClientPublisher(client: client), clock: s.clock)
         if let relays {
@@ -211,9 +214,13 @@ public final class HouseController<C: WallClock>: Sendable {
         list.append(.init(service: TopicAPIService(
             gateway: gateway, client: client, store: store, node: node, isPrimary: isPrimary, discovery: discovery,
             relayStates: { await relays?.states() ?? [:] },
-            performRelay: { device, command in
+            performRelay: { [store, clock] device, command in
                 guard let relays, relays.layout.channels.contains(where: { $0.device == device }) else { return nil }
-                return await relays.perform(command, on: device)
+                let result = await relays.perform(command, on: device)
+                if case .switched(let state) = result {
+                    try? store.saveRelayState(device: device, state: state, at: clock.now.date)
+                }
+                return result
             },
             clock: clock, logger: logger,
             onReady: {

@@ -5,11 +5,16 @@ import HouseGPIO
 /// goes through the bank, which enforces interlocks, pulses, max-on and anti-chatter.
 struct RelayBankDriver<C: Clock>: RelayDriver where C.Duration == Duration {
     let bank: RelayBank<C>
+    /// Where a switched state is saved before the command is answered.
+    let store: StateStore
+    let clock: any WallClock
     /// Device id per relay channel of this node.
     let devices: [RelayRef: String]
 
-    init(bank: RelayBank<C>, configuration: HouseConfiguration, node: String) {
+    init(bank: RelayBank<C>, store: StateStore, clock: any WallClock, configuration: HouseConfiguration, node: String) {
         self.bank = bank
+        self.store = store
+        self.clock = clock
         var devices: [RelayRef: String] = [:]
         for d in configuration.devices {
             if let ref = d.relay, ref.node == node { devices[ref] = d.id }
@@ -30,6 +35,14 @@ struct RelayBankDriver<C: Clock>: RelayDriver where C.Duration == Duration {
             throw .relay(device: "\(relay.node)/\(relay.channel)", reason: "no relay on this node at that channel")
         }
         let result = await bank.perform(command, on: device)
-        if case .refused(let why) = result { throw .relay(device: device, reason: why.description) }
+        switch result {
+        case .refused(let why):
+            throw .relay(device: device, reason: why.description)
+        case .switched(let state):
+            // On disk before the command is answered, so a crash right after cannot restore the old state.
+            try store.saveRelayState(device: device, state: state, at: clock.now.date)
+        default:
+            break
+        }
     }
 }
