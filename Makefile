@@ -12,10 +12,12 @@ deps:
 build: deps
 	$(SWIFT) build
 
-# Every test: the Swift tests (unit, in-process end to end, real mosquitto), then the libgpiod
-# backend against a kernel gpio-sim chip in a VM (about 2 minutes from a cold cache).
+# Every test: the Swift tests (unit, in-process end to end, real mosquitto, short fault
+# scenarios), each libFuzzer target briefly on its committed seeds, then the libgpiod backend
+# against a kernel gpio-sim chip in a VM (about 2 minutes from a cold cache).
 test: deps
 	$(SWIFT) test
+	fuzz/run.sh 10 --ci
 	@./Tests/VM/run.sh
 
 # The example house on this machine: embedded MQTT broker on 127.0.0.1:1883, simulated relays.

@@ -15,7 +15,7 @@ TARGETS = {
     "config-loader": ("HouseCore", "ConfigLoaderFuzz.swift"),
 }
 # Build products that are not libraries the fuzzed modules use (tests, tools, executables).
-SKIP = re.compile(r"(Tests|PackageTests|PackageDiscoveredTests|-tool)$|^(housectl|HouseTesting|generate_.*|NIOTestUtils|"
+SKIP = re.compile(r"(Tests|PackageTests|PackageDiscoveredTests|-tool)$|^(housectl.*|HouseTesting|generate_.*|NIOTestUtils|"
                   r"ServiceLifecycleTestKit|PropertyBased|InMemoryLogging)$")
 
 
