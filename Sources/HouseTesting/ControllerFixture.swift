@@ -74,16 +74,26 @@ public func withController<T: Sendable>(
         brokerOverride: brokerPort.map { (host: "127.0.0.1", port: $0) }, embeddedPort: 0,
         clientID: "housectl-\(node)", reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500)),
         phrases: try defaultPhrases(), routines: routines)
-    let controller = try await HouseController.build(settings)
-    let fixture = ControllerFixture(controller: controller, chip: chip, clock: clock, stateDirectory: directory)
-    return try await withThrowingTaskGroup(of: T?.self) { group in
+    let fixture = ControllerFixture(controller: try await HouseController.build(settings), chip: chip, clock: clock,
+                                    stateDirectory: directory)
+    return try await runController(fixture.controller) { controller in
+        try await withTimeout(.seconds(20), "the controller to be ready") { await controller.waitUntilReady() }
+        return try await body(fixture)
+    }
+}
+
+/// Runs `controller` until `body` returns (without waiting for it to be ready: for connections
+/// meant to fail), then shuts it down gracefully and waits for it to stop.
+public func runController<T: Sendable>(
+    _ controller: HouseController<ManualClock>, _ body: @Sendable (HouseController<ManualClock>) async throws -> T
+) async throws -> T {
+    try await withThrowingTaskGroup(of: T?.self) { group in
         group.addTask {
             try await controller.run(signals: [])
             return nil
         }
         do {
-            try await withTimeout(.seconds(20), "the controller to be ready") { await controller.waitUntilReady() }
-            let result = try await body(fixture)
+            let result = try await body(controller)
             await controller.shutdown()
             try await group.waitForAll()
             return result

@@ -148,13 +148,14 @@ public final class MosquittoBroker: Sendable {
             if !isRunning {
                 throw StartFailed(reason: "the process exited", log: log())
             }
-            if Self.canConnect(port: port) { return }
+            if Self.acceptsConnections(port: port) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw StartFailed(reason: "port \(port) not accepting after \(deadline)", log: log())
     }
 
-    private static func canConnect(port: Int) -> Bool {
+    /// Whether something accepts TCP connections on 127.0.0.1:`port` right now.
+    public static func acceptsConnections(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }

@@ -57,7 +57,7 @@ final class ChildBroker: @unchecked Sendable {
                 let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
                 throw StartFailed(description: "\(name) exited at start: \(log.suffix(600))")
             }
-            if canConnect(port: port) { return broker }
+            if MosquittoBroker.acceptsConnections(port: port) { return broker }
             try await Task.sleep(for: .milliseconds(5))
         }
         broker.kill()
@@ -71,19 +71,6 @@ final class ChildBroker: @unchecked Sendable {
         try? FileManager.default.removeItem(at: directory)
     }
 
-    static func canConnect(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let rc = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        return rc == 0
-    }
 }
 
 /// The brokers under test, as child processes.

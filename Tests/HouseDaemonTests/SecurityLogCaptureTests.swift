@@ -70,30 +70,6 @@ struct CapturingHandler: LogHandler {
     }
 }
 
-/// Runs a controller built from `settings` until `body` returns, without waiting for it to be
-/// ready (for connections meant to fail), then shuts it down.
-func runController<T: Sendable>(
-    _ settings: ControllerSettings<ManualClock>, _ body: @Sendable (HouseController<ManualClock>) async throws -> T
-) async throws -> T {
-    let controller = try await HouseController.build(settings)
-    return try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask {
-            try await controller.run(signals: [])
-            return nil
-        }
-        do {
-            let result = try await body(controller)
-            await controller.shutdown()
-            try await group.waitForAll()
-            return result
-        } catch {
-            await controller.shutdown()
-            try? await group.waitForAll()
-            throw error
-        }
-    }
-}
-
 /// Settings for a controller of the example house on a manual clock and a simulated chip.
 func securitySettings(_ config: HouseConfiguration, node: String = "pi-main", port: Int, logger: Logger) throws -> ControllerSettings<ManualClock> {
     let clock = ManualClock(start: Date(timeIntervalSince1970: 1_795_521_600))
@@ -124,7 +100,7 @@ func securitySettings(_ config: HouseConfiguration, node: String = "pi-main", po
         let capture = LogCapture()
         try await withTestBroker(configure: { $0.passwordFile = passwords; $0.allowAnonymous = false }) { broker in
             // The right password: connected, a command handled, shut down.
-            try await runController(try securitySettings(config, port: broker.port, logger: capture.logger())) { controller in
+            try await runController(try await HouseController.build(try securitySettings(config, port: broker.port, logger: capture.logger()))) { controller in
                 try await withTimeout(.seconds(20), "the controller ready") { await controller.waitUntilReady() }
                 let outcome = await controller.gateway.process(
                     .control(HouseControlIntent(room: "kitchen", action: .on, device: "kitchen-light")), source: .cli)
@@ -134,7 +110,7 @@ func securitySettings(_ config: HouseConfiguration, node: String = "pi-main", po
             let wrong = directory.appendingPathComponent("wrong-password").path
             try (secret + "-wrong\n").write(toFile: wrong, atomically: true, encoding: .utf8)
             config.mqtt.passwordFile = wrong
-            try await runController(try securitySettings(config, port: broker.port, logger: capture.logger())) { controller in
+            try await runController(try await HouseController.build(try securitySettings(config, port: broker.port, logger: capture.logger()))) { controller in
                 let line = try await withTimeout(.seconds(20), "the refusal logged") { await capture.line(containing: "refused the credentials") }
                 #expect(line.contains("127.0.0.1:\(broker.port)"))
             }

@@ -108,7 +108,7 @@ final class RawMQTTClient: Sendable {
     }
 
     /// The next packet; throws if the connection closes or nothing arrives within `timeout`.
-    func next(timeout: Duration = .seconds(5)) async throws -> RawPacket {
+    func next(timeout: Duration = .seconds(20)) async throws -> RawPacket {
         guard let packet = try await nextOrClose(timeout: timeout) else {
             throw RawClientError(description: "\(name): connection closed while waiting for a packet")
         }
@@ -116,7 +116,7 @@ final class RawMQTTClient: Sendable {
     }
 
     /// The next packet, or nil if the connection closed; throws on timeout.
-    func nextOrClose(timeout: Duration = .seconds(5)) async throws -> RawPacket? {
+    func nextOrClose(timeout: Duration = .seconds(20)) async throws -> RawPacket? {
         let inbox = self.inbox
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         inbox.lock.withLock { inbox.timedOut = false }
@@ -139,14 +139,14 @@ final class RawMQTTClient: Sendable {
     }
 
     /// Waits until the broker closes the connection, failing if a packet other than those allowed arrives first.
-    func expectClosed(timeout: Duration = .seconds(5)) async throws {
+    func expectClosed(timeout: Duration = .seconds(20)) async throws {
         while let packet = try await nextOrClose(timeout: timeout) {
             throw RawClientError(description: "\(name): expected the connection to close, got \(packet)")
         }
     }
 
     /// The next packet must be a PUBLISH; returns it.
-    func expectPublish(timeout: Duration = .seconds(5)) async throws -> RawPublish {
+    func expectPublish(timeout: Duration = .seconds(20)) async throws -> RawPublish {
         let packet = try await next(timeout: timeout)
         guard case .publish(let p) = packet else {
             throw RawClientError(description: "\(name): expected PUBLISH, got \(packet)")
