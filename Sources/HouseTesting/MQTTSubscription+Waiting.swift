@@ -2,12 +2,12 @@ import HouseMQTT
 
 extension MQTTSubscription {
     /// The next message, failing with `TimeoutError` after `timeout`.
-    public func next(_ what: String = "a message", timeout: Duration = .seconds(10)) async throws -> MQTTMessage {
+    public func next(_ what: String = "a message", timeout: Duration = .seconds(20)) async throws -> MQTTMessage {
         try await first(what, timeout: timeout) { _ in true }
     }
 
     /// The first message that satisfies `predicate`, failing with `TimeoutError` after `timeout`.
-    public func first(_ what: String, timeout: Duration = .seconds(10),
+    public func first(_ what: String, timeout: Duration = .seconds(20),
                       where predicate: @escaping @Sendable (MQTTMessage) -> Bool) async throws -> MQTTMessage {
         try await withTimeout(timeout, what) {
             for try await m in self where predicate(m) { return m }

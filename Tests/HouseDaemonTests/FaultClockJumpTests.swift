@@ -42,12 +42,12 @@ import Testing
     @Test func clockJumpsForwardAndBackDoNotDoubleOrSkipRoutinesBeyondTheirPolicy() async throws {
         try await withController(configuration: try configuration(), start: at(5, 50).date, routines: true) { f in
             // The runner asleep until its first run: the quiet count of sleepers on the clock.
-            try await withTimeout(.seconds(10), "the routine runner asleep") { await f.clock.waitForSleepers(1) }
+            try await withTimeout(.seconds(20), "the routine runner asleep") { await f.clock.waitForSleepers(1) }
             let quiet = f.clock.sleeperCount
             /// Moves the clock, then waits until the runner has handled what became due and sleeps again.
             func settle(_ move: () -> Void) async throws {
                 move()
-                try await withTimeout(.seconds(10), "the routine runner asleep again") { await f.clock.waitForSleepers(quiet) }
+                try await withTimeout(.seconds(20), "the routine runner asleep again") { await f.clock.waitForSleepers(quiet) }
             }
 
             // On time.

@@ -103,7 +103,7 @@ func runCommandStream(
             }
             try await kill()
             // Wait (bounded) until the sender has noticed, so the next stretch really is offline.
-            try await withTimeout(.seconds(10), "the sender to notice the broker is gone") {
+            try await withTimeout(.seconds(20), "the sender to notice the broker is gone") {
                 for await s in sender.connectionStates() {
                     if case .connected = s { continue }
                     return
@@ -117,7 +117,7 @@ func runCommandStream(
             i = min(commands, i + stretch)
             try await restart()
             // Back online before the next stretch, so that it is acknowledged (PUBACK) again.
-            try await withTimeout(.seconds(10), "the sender to reconnect") {
+            try await withTimeout(.seconds(20), "the sender to reconnect") {
                 for await s in sender.connectionStates() {
                     if case .connected = s { return }
                 }

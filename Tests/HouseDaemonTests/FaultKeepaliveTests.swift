@@ -65,7 +65,7 @@ import Testing
             let switches = discovery.messages().filter { $0.topic.hasPrefix(prefix + "/switch/") && !$0.payload.isEmpty }.count
             #expect(switches > 0)
             let configs = try await mqtt.subscribe(to: prefix + "/switch/+/+/config")
-            let first = try await withTimeout(.seconds(10), "the retained discovery of every relay") {
+            let first = try await withTimeout(.seconds(20), "the retained discovery of every relay") {
                 var seen: [String: [UInt8]] = [:]
                 for try await m in configs {
                     seen[m.topic] = m.payload
@@ -76,7 +76,7 @@ import Testing
             #expect(first.count == switches)
             try await mqtt.publish(to: "homeassistant/status", payload: "offline", qos: .atLeastOnce)
             try await mqtt.publish(to: "homeassistant/status", payload: "online", qos: .atLeastOnce)
-            let again = try await withTimeout(.seconds(10), "the discovery sent again") {
+            let again = try await withTimeout(.seconds(20), "the discovery sent again") {
                 var seen: [String: [UInt8]] = [:]
                 for try await m in configs where !m.retain {
                     seen[m.topic] = m.payload

@@ -43,7 +43,7 @@ import Testing
                 await #expect(throws: MQTTError.self) { _ = try await nodered.subscribe(to: "house/+/+/set") }
                 // Commands on set topics work.
                 try await nodered.publish(to: "house/kitchen/kitchen-light/set", payload: #"{"id":"acl-1","state":"ON"}"#, qos: .atLeastOnce)
-                _ = try await withTimeout(.seconds(10), "the kitchen light on") {
+                _ = try await withTimeout(.seconds(20), "the kitchen light on") {
                     for try await m in state where m.string == "ON" { return m }
                     throw TimeoutError(what: "kitchen light state", after: .zero)
                 }
@@ -62,7 +62,7 @@ import Testing
                 // An intent request gets its reply on the response topic the user may read.
                 let responses = try await nodered.subscribe(to: "house/intent/response/acl-2")
                 try await nodered.publish(to: "house/intent/request", payload: #"{"id":"acl-2","text":"turn off the kitchen light"}"#, qos: .atLeastOnce)
-                let reply = try await withTimeout(.seconds(10), "the intent reply") {
+                let reply = try await withTimeout(.seconds(20), "the intent reply") {
                     for try await m in responses { return try JSONDecoder().decode(IntentReply.self, from: Data(m.payload)) }
                     throw TimeoutError(what: "the intent reply", after: .zero)
                 }
@@ -123,14 +123,14 @@ import Testing
                 try await mqtt.publish(to: "house/garage/garage-door/set",
                                        payload: #"{"id":"g-\#(i)","state":"\#(state)"\#(confirm),"reply_to":"test/garage/replies"}"#,
                                        qos: .atLeastOnce)
-                let reply = try await withTimeout(.seconds(10), "the garage door reply") {
+                let reply = try await withTimeout(.seconds(20), "the garage door reply") {
                     for try await m in replies { return try JSONDecoder().decode(IntentReply.self, from: Data(m.payload)) }
                     throw TimeoutError(what: "the garage reply", after: .zero)
                 }
                 statuses.append(reply.status)
             }
             try await mqtt.publish(to: "house/garage/garage-light/set", payload: #"{"id":"g-light","state":"ON","reply_to":"test/garage/replies"}"#, qos: .atLeastOnce)
-            let light = try await withTimeout(.seconds(10), "the garage light reply") {
+            let light = try await withTimeout(.seconds(20), "the garage light reply") {
                 for try await m in replies { return try JSONDecoder().decode(IntentReply.self, from: Data(m.payload)) }
                 throw TimeoutError(what: "the garage light reply", after: .zero)
             }
@@ -153,7 +153,7 @@ import Testing
             for (i, payload) in [#""state":"ON""#, #""state":"ON","confirm":true"#].enumerated() {
                 try await mqtt.publish(to: "house/bathroom/bathroom-heater/set",
                                        payload: #"{"id":"h-\#(i)",\#(payload),"reply_to":"test/heater/replies"}"#, qos: .atLeastOnce)
-                let reply = try await withTimeout(.seconds(10), "the heater reply") {
+                let reply = try await withTimeout(.seconds(20), "the heater reply") {
                     for try await m in replies { return try JSONDecoder().decode(IntentReply.self, from: Data(m.payload)) }
                     throw TimeoutError(what: "the heater reply", after: .zero)
                 }
