@@ -322,20 +322,4 @@ struct PhraseTrie: Sendable {
         rootTable = Array(repeating: -1, count: vocabularySize)
         for (token, child) in children[0] { rootTable[Int(token)] = child }
     }
-
-    /// Every entry that starts at `start`: (end, value).
-    func matches(_ ids: [Int32], from start: Int, into result: inout [(end: Int, value: Int32)]) {
-        guard start < ids.count else { return }
-        let first = ids[start]
-        guard first >= 0, Int(first) < rootTable.count else { return }
-        var node = rootTable[Int(first)]
-        guard node >= 0 else { return }
-        if values[Int(node)] >= 0 { result.append((start + 1, values[Int(node)])) }
-        var i = start + 1
-        while i < ids.count, let child = children[Int(node)][ids[i]] {
-            node = child
-            i += 1
-            if values[Int(node)] >= 0 { result.append((i, values[Int(node)])) }
-        }
-    }
 }
