@@ -74,11 +74,13 @@ public final class StateStore: Sendable {
 
     // MARK: Relays
 
-    /// Records a relay's state (after the edge was made).
+    /// Records a relay's state (after the edge was made). Saving the state already recorded writes
+    /// nothing (no page changes, so no sync): the command path saves before it answers and the
+    /// relay events save every edge, and the second of the two costs nothing.
     public func saveRelayState(device: String, state: DeviceState, at date: Date) throws(DaemonError) {
         try write { db in
             try db.execute(
-                sql: "INSERT INTO relay_state(device, state, changed_at) VALUES (?, ?, ?) ON CONFLICT(device) DO UPDATE SET state = excluded.state, changed_at = excluded.changed_at",
+                sql: "INSERT INTO relay_state(device, state, changed_at) VALUES (?, ?, ?) ON CONFLICT(device) DO UPDATE SET state = excluded.state, changed_at = excluded.changed_at WHERE relay_state.state != excluded.state",
                 arguments: [device, state.rawValue, date.timeIntervalSince1970])
         }
     }
