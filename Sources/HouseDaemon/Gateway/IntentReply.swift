@@ -55,10 +55,5 @@ public struct IntentReply: Sendable, Equatable, Codable {
     }
 
     /// Compact JSON with sorted keys.
-    public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(self) else { return #"{"status":"error"}"# }
-        return String(decoding: data, as: UTF8.self)
-    }
+    public var json: String { IntentGateway.json(self, fallback: #"{"status":"error"}"#) }
 }
