@@ -1,3 +1,5 @@
+import Foundation
+import HouseDaemon
 import HouseMQTT
 
 extension MQTTSubscription {
@@ -13,5 +15,12 @@ extension MQTTSubscription {
             for try await m in self where predicate(m) { return m }
             throw TimeoutError(what: "\(what) (stream ended)", after: .zero)
         }
+    }
+}
+
+extension MQTTSubscription {
+    /// The next message, decoded as a controller's reply, failing with `TimeoutError` after `timeout`.
+    public func nextReply(_ what: String = "a reply", timeout: Duration = .seconds(20)) async throws -> IntentReply {
+        try JSONDecoder().decode(IntentReply.self, from: Data(try await next(what, timeout: timeout).payload))
     }
 }

@@ -4,6 +4,12 @@ import Testing
 
 /// The clock-driven runner and duration modes, on a ManualClock: advance, then await the events.
 @Suite struct ScheduleRunnerTests {
+    /// Evening mode at 18:00, then movie mode for 90 minutes at 20:00.
+    static let eveningThenMovie = [
+        Routine(id: "evening", shortcut: "Evening", runAt: schedEdge("18:00"), intent: .mode("evening", duration: nil, rooms: [])),
+        Routine(id: "movie", shortcut: "Movie night", runAt: schedEdge("20:00"), intent: .mode("movie", duration: .seconds(5400), rooms: [])),
+    ]
+
     /// Collects runner events and lets a test await the next one (no sleeps).
     final class Inbox: @unchecked Sendable {
         private let lock = NSLock()
@@ -127,11 +133,7 @@ import Testing
     }
 
     @Test func durationModeRevertsWhenItEnds() async throws {
-        let routines = [
-            Routine(id: "evening", shortcut: "Evening", runAt: schedEdge("18:00"), intent: .mode("evening", duration: nil, rooms: [])),
-            Routine(id: "movie", shortcut: "Movie night", runAt: schedEdge("20:00"), intent: .mode("movie", duration: .seconds(5400), rooms: [])),
-        ]
-        let (clock, inbox, runner) = startRunner(routines, at: "2026-11-24 19:00")
+        let (clock, inbox, runner) = startRunner(Self.eveningThenMovie, at: "2026-11-24 19:00")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await runner.run { inbox.put($0) } }
             guard case .started(let start) = try await next(inbox) else { Issue.record("expected .started"); return }
@@ -170,11 +172,7 @@ import Testing
     }
 
     @Test func modeSetOutsideTheRoutinesRevertsAndOverridesTimedModes() async throws {
-        let routines = [
-            Routine(id: "evening", shortcut: "Evening", runAt: schedEdge("18:00"), intent: .mode("evening", duration: nil, rooms: [])),
-            Routine(id: "movie", shortcut: "Movie night", runAt: schedEdge("20:00"), intent: .mode("movie", duration: .seconds(5400), rooms: [])),
-        ]
-        let (clock, inbox, runner) = startRunner(routines, at: "2026-11-24 19:00")
+        let (clock, inbox, runner) = startRunner(Self.eveningThenMovie, at: "2026-11-24 19:00")
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await runner.run { inbox.put($0) } }
             guard case .started = try await next(inbox) else { Issue.record("expected .started"); return }

@@ -42,18 +42,18 @@ import Testing
             let fan = try await mqtt.subscribe(to: "house/office/office-fan/state")
             // A malformed command with a reply topic gets an error reply.
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"m1","state":"BRIGHT","reply_to":"test/replies"}"#, qos: .atLeastOnce)
-            let error = try JSONDecoder().decode(IntentReply.self, from: Data(try await replies.next("the error reply").payload))
+            let error = try await replies.nextReply("the error reply")
             #expect(error.status == "error")
             #expect(error.error?.contains("ON, OFF or TOGGLE") == true)
             // A plain command works (the fan waits out its 5 s minimum interval after power-on).
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c1","state":"TOGGLE","reply_to":"test/replies"}"#, qos: .atLeastOnce)
-            #expect(try JSONDecoder().decode(IntentReply.self, from: Data(try await replies.next("the toggle reply").payload)).status == "done")
+            #expect(try await replies.nextReply("the toggle reply").status == "done")
             f.clock.advance(by: .seconds(6))
             _ = try await fan.first("the fan on") { $0.string == "ON" }
             // The same id again is ignored (no reply, no edge); a new id is obeyed.
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c1","state":"TOGGLE","reply_to":"test/replies"}"#, qos: .atLeastOnce)
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c2","state":"OFF","reply_to":"test/replies"}"#, qos: .atLeastOnce)
-            let off = try JSONDecoder().decode(IntentReply.self, from: Data(try await replies.next("the OFF reply").payload))
+            let off = try await replies.nextReply("the OFF reply")
             #expect(off.id == "c2")
             f.clock.advance(by: .seconds(6))
             _ = try await fan.first("the fan off") { $0.string == "OFF" }
@@ -70,7 +70,7 @@ import Testing
                 let reply = i == 20 ? #","reply_to":"test/toggles""# : ""
                 try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: #"{"id":"t\#(i)","state":"TOGGLE"\#(reply)}"#, qos: .atLeastOnce)
             }
-            #expect(try JSONDecoder().decode(IntentReply.self, from: Data(try await replies.next("the last toggle's reply").payload)).id == "t20")
+            #expect(try await replies.nextReply("the last toggle's reply").id == "t20")
             let edges = f.edges(of: "kitchen-light").map(\.logical)
             #expect(edges.count == 20)
             #expect(edges == (1...20).map { $0 % 2 == 1 })

@@ -13,6 +13,28 @@ import Testing
     /// The password file with the daemon's and an automation user's plain passwords.
     static let passwords = "housectl:daemon-pw\nnodered:automation-pw\n"
 
+    /// A HouseBroker with `passwords` and `acl`, and the example house configured to log in to it as
+    /// the `housectl` user (its password in a file).
+    static func withPasswordBroker(
+        acl: AccessControlList, _ body: @Sendable (HouseBroker, HouseConfiguration) async throws -> Void
+    ) async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-acl-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let daemonPassword = directory.appendingPathComponent("pw").path
+        try "daemon-pw\n".write(toFile: daemonPassword, atomically: true, encoding: .utf8)
+        var config = try HouseFixtures.exampleConfiguration()
+        config.mqtt.username = "housectl"
+        config.mqtt.passwordFile = daemonPassword
+        try await withTestBroker(configure: {
+            $0.passwordFile = try? PasswordFile(contents: Self.passwords)
+            $0.allowAnonymous = false
+            $0.accessControl = acl
+        }) { broker in
+            try await body(broker, config)
+        }
+    }
+
     static func client(_ port: Int, user: String, password: String) async throws -> MQTTClient {
         let client = try MQTTClient(configuration: MQTTConfiguration(
             host: "127.0.0.1", port: port, credentials: MQTTCredentials(username: user, password: .literal(password))))
@@ -22,20 +44,7 @@ import Testing
 
     @Test func houseBrokerEnforcesTheDeployACLForAutomationUsers() async throws {
         let acl = try AccessControlList(path: HouseFixtures.repositoryRoot + "/deploy/mosquitto/acl")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-acl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let daemonPassword = directory.appendingPathComponent("pw").path
-        try "daemon-pw\n".write(toFile: daemonPassword, atomically: true, encoding: .utf8)
-        var config = try HouseFixtures.exampleConfiguration()
-        config.mqtt.username = "housectl"
-        config.mqtt.passwordFile = daemonPassword
-
-        try await withTestBroker(configure: {
-            $0.passwordFile = try? PasswordFile(contents: Self.passwords)
-            $0.allowAnonymous = false
-            $0.accessControl = acl
-        }) { broker in
+        try await Self.withPasswordBroker(acl: acl) { broker, config in
             try await withController(configuration: config, brokerPort: broker.port) { f in
                 let nodered = try await Self.client(broker.port, user: "nodered", password: "automation-pw")
                 // Reading state is allowed; reading other users' commands is not.
@@ -43,10 +52,7 @@ import Testing
                 await #expect(throws: MQTTError.self) { _ = try await nodered.subscribe(to: "house/+/+/set") }
                 // Commands on set topics work.
                 try await nodered.publish(to: "house/kitchen/kitchen-light/set", payload: #"{"id":"acl-1","state":"ON"}"#, qos: .atLeastOnce)
-                _ = try await withTimeout(.seconds(20), "the kitchen light on") {
-                    for try await m in state where m.string == "ON" { return m }
-                    throw TimeoutError(what: "kitchen light state", after: .zero)
-                }
+                _ = try await state.first("the kitchen light on") { $0.string == "ON" }
                 #expect(f.edges(of: "kitchen-light").count == 1)
                 // Forged state, node status, discovery and peer relay commands are dropped.
                 let deniedBefore = await broker.snapshot().statistics.publishesDenied
@@ -62,10 +68,7 @@ import Testing
                 // An intent request gets its reply on the response topic the user may read.
                 let responses = try await nodered.subscribe(to: "house/intent/response/acl-2")
                 try await nodered.publish(to: "house/intent/request", payload: #"{"id":"acl-2","text":"turn off the kitchen light"}"#, qos: .atLeastOnce)
-                let reply = try await withTimeout(.seconds(20), "the intent reply") {
-                    for try await m in responses { return try JSONDecoder().decode(IntentReply.self, from: Data(m.payload)) }
-                    throw TimeoutError(what: "the intent reply", after: .zero)
-                }
+                let reply = try await responses.nextReply("the intent reply")
                 #expect(reply.status == "done")
                 #expect(f.edges(of: "kitchen-light").count == 2)
                 await nodered.disconnect()
@@ -81,19 +84,7 @@ import Testing
     /// are disabled (and logged), the rest of the topic API still works.
     @Test func refusedRuleSubscriptionsDoNotTakeTheTopicAPIDown() async throws {
         let acl = try AccessControlList(contents: "user housectl\ntopic readwrite house/#\ntopic readwrite homeassistant/#\n")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-acl-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let daemonPassword = directory.appendingPathComponent("pw").path
-        try "daemon-pw\n".write(toFile: daemonPassword, atomically: true, encoding: .utf8)
-        var config = try HouseFixtures.exampleConfiguration()
-        config.mqtt.username = "housectl"
-        config.mqtt.passwordFile = daemonPassword
-        try await withTestBroker(configure: {
-            $0.passwordFile = try? PasswordFile(contents: Self.passwords)
-            $0.allowAnonymous = false
-            $0.accessControl = acl
-        }) { broker in
+        try await Self.withPasswordBroker(acl: acl) { broker, config in
             try await withController(configuration: config, brokerPort: broker.port) { f in
                 let client = DaemonClient(host: "127.0.0.1", port: broker.port,
                                           credentials: MQTTCredentials(username: "housectl", password: .literal("daemon-pw")),
@@ -123,17 +114,11 @@ import Testing
                 try await mqtt.publish(to: "house/garage/garage-door/set",
                                        payload: #"{"id":"g-\#(i)","state":"\#(state)"\#(confirm),"reply_to":"test/garage/replies"}"#,
                                        qos: .atLeastOnce)
-                let reply = try await withTimeout(.seconds(20), "the garage door reply") {
-                    for try await m in replies { return try JSONDecoder().decode(IntentReply.self, from: Data(m.payload)) }
-                    throw TimeoutError(what: "the garage reply", after: .zero)
-                }
+                let reply = try await replies.nextReply("the garage door reply")
                 statuses.append(reply.status)
             }
             try await mqtt.publish(to: "house/garage/garage-light/set", payload: #"{"id":"g-light","state":"ON","reply_to":"test/garage/replies"}"#, qos: .atLeastOnce)
-            let light = try await withTimeout(.seconds(20), "the garage light reply") {
-                for try await m in replies { return try JSONDecoder().decode(IntentReply.self, from: Data(m.payload)) }
-                throw TimeoutError(what: "the garage light reply", after: .zero)
-            }
+            let light = try await replies.nextReply("the garage light reply")
             #expect(light.status == "done")  // the same node obeys what MQTT may switch
             #expect(!statuses.contains("done"), "\(statuses)")
             #expect(f.edges(of: "garage-door").isEmpty)
@@ -153,10 +138,7 @@ import Testing
             for (i, payload) in [#""state":"ON""#, #""state":"ON","confirm":true"#].enumerated() {
                 try await mqtt.publish(to: "house/bathroom/bathroom-heater/set",
                                        payload: #"{"id":"h-\#(i)",\#(payload),"reply_to":"test/heater/replies"}"#, qos: .atLeastOnce)
-                let reply = try await withTimeout(.seconds(20), "the heater reply") {
-                    for try await m in replies { return try JSONDecoder().decode(IntentReply.self, from: Data(m.payload)) }
-                    throw TimeoutError(what: "the heater reply", after: .zero)
-                }
+                let reply = try await replies.nextReply("the heater reply")
                 #expect(reply.status != "done", "\(payload): \(reply.status)")
             }
             #expect(f.edges(of: "bathroom-heater").isEmpty)
