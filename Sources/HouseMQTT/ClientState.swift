@@ -27,6 +27,17 @@ enum AckEvent: Sendable {
     case unsubscribed
 }
 
+/// Taken (under the client's lock) before a packet is handed to libmosquitto, outside the lock:
+/// tells its waiter which early acknowledgements and connection losses came after the packet.
+struct AckTicket: Sendable {
+    /// `ClientState.ackSequence` when taken: only early acknowledgements numbered above it can be
+    /// for this packet (an older one with the same message id is a stale duplicate).
+    let sequence: UInt64
+    /// `ClientState.generation` when taken: a different value at registration means the
+    /// connection was lost in between, and the loss handling already ran without this waiter.
+    let generation: UInt64
+}
+
 /// The mutable state of an `MQTTClient`, always accessed under its mutex.
 struct ClientState: Sendable {
     enum Phase: Sendable { case idle, connecting, connected, disconnected, closing, closed }
@@ -43,7 +54,16 @@ struct ClientState: Sendable {
     var subscriptions: [UInt64: Subscription] = [:]
     var nextID: UInt64 = 0
     var pending: [Int32: AckWaiter] = [:]
-    var early: [Int32: AckEvent] = [:]
+    /// Acknowledgements that arrived before their waiter was registered, with their arrival
+    /// number (`ackSequence`). Kept across connection losses: a PUBACK that came just before a
+    /// loss still belongs to the publish that registers just after it.
+    var early: [Int32: (event: AckEvent, sequence: UInt64)] = [:]
+    /// Counts early acknowledgements.
+    var ackSequence: UInt64 = 0
+    /// Counts connection losses.
+    var generation: UInt64 = 0
+    /// The error of the last connection loss.
+    var lastLoss: MQTTError?
     var queue: MQTTOfflineQueue
     var statistics = MQTTStatistics()
     var attemptSignal: OneShot<Result<Bool, MQTTError>>?
@@ -73,12 +93,71 @@ struct ClientState: Sendable {
         for observer in observers.values { observer.yield(new) }
     }
 
-    /// Registers a waiter for `mid`, completing it at once if its acknowledgement came early.
-    mutating func register(_ mid: Int32, _ waiter: AckWaiter, _ fx: inout Effects) {
-        if let event = early.removeValue(forKey: mid) {
-            complete(waiter, with: event, &fx)
+    /// A ticket for a packet about to be handed to libmosquitto.
+    var ticket: AckTicket { AckTicket(sequence: ackSequence, generation: generation) }
+
+    /// Registers a waiter for the packet `mid` sent with `ticket`. Completes it at once when its
+    /// acknowledgement came early; settles it as the loss or the close did when one of those
+    /// happened since the packet was sent; otherwise it waits in `pending`.
+    mutating func register(_ mid: Int32, _ waiter: AckWaiter, sentWith ticket: AckTicket, _ fx: inout Effects) {
+        if let early = early.removeValue(forKey: mid), early.sequence > ticket.sequence {
+            complete(waiter, with: early.event, &fx)
+        } else if phase == .closed {
+            Self.settleClosed(waiter, &fx)
+        } else if ticket.generation != generation, let lost = lastLoss {
+            if let kept = Self.settleLost(waiter, lost, &fx) { pending[mid] = kept }
         } else {
             pending[mid] = waiter
+        }
+    }
+
+    /// An acknowledgement arrived before its waiter registered: keep it for `register`.
+    mutating func noteEarly(_ mid: Int32, _ event: AckEvent) {
+        ackSequence += 1
+        early[mid] = (event, ackSequence)
+        // Normally taken within microseconds; what stays (a duplicate PUBACK after a resend,
+        // say) is dropped once many newer ones have come.
+        if early.count > 256 { early = early.filter { ackSequence - $0.value.sequence < 256 } }
+    }
+
+    /// The connection is gone: settle every waiter as `settleLost` says.
+    mutating func connectionLost(_ lost: MQTTError, _ fx: inout Effects) {
+        statistics.connectionLosses += 1
+        generation += 1
+        lastLoss = lost
+        for (mid, waiter) in pending {
+            pending[mid] = Self.settleLost(waiter, lost, &fx)
+        }
+    }
+
+    /// What a connection loss does to a waiter: QoS 0 publishes fail, subscribe and unsubscribe
+    /// requests return (subscriptions are re-sent on CONNACK). Returns the waiter to keep:
+    /// QoS 1/2 publishes, which libmosquitto resends after the next CONNACK.
+    static func settleLost(_ waiter: AckWaiter, _ lost: MQTTError, _ fx: inout Effects) -> AckWaiter? {
+        switch waiter {
+        case .publish(.atMostOnce, let c):
+            fx.add { c.resume(throwing: lost) }
+            return nil
+        case .publish, .ignoreRetried:
+            return waiter
+        case .subscribe(let c):
+            fx.add { c.resume(returning: nil) }
+            return nil
+        case .unsubscribe(let c):
+            fx.add { c.resume() }
+            return nil
+        case .ignore, .resubscribe:
+            return nil
+        }
+    }
+
+    /// What closing the client does to a waiter.
+    static func settleClosed(_ waiter: AckWaiter, _ fx: inout Effects) {
+        switch waiter {
+        case .publish(_, let c): fx.add { c.resume(throwing: MQTTError.clientClosed) }
+        case .subscribe(let c): fx.add { c.resume(returning: nil) }
+        case .unsubscribe(let c): fx.add { c.resume() }
+        case .resubscribe, .ignore, .ignoreRetried: break
         }
     }
 

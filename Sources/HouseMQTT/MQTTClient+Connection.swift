@@ -72,14 +72,7 @@ extension MQTTClient {
             s.transition(to: .closed, &fx)
             for sub in s.subscriptions.values { fx.add { sub.continuation.finish() } }
             s.subscriptions.removeAll()
-            for waiter in s.pending.values {
-                switch waiter {
-                case .publish(_, let c): fx.add { c.resume(throwing: MQTTError.clientClosed) }
-                case .subscribe(let c): fx.add { c.resume(returning: nil) }
-                case .unsubscribe(let c): fx.add { c.resume() }
-                case .resubscribe, .ignore, .ignoreRetried: break
-                }
-            }
+            for waiter in s.pending.values { ClientState.settleClosed(waiter, &fx) }
             s.pending.removeAll()
             s.early.removeAll()
             defer { s.observers.removeAll() }
@@ -120,6 +113,7 @@ extension MQTTClient {
         let filters: [String] = state.withLock { s in
             configuration.cleanSession ? Array(Set(s.subscriptions.values.map(\.filter))).sorted() : []
         }
+        let ticket = state.withLock { $0.ticket }
         var unsubscribed: [Int32] = []
         for filter in filters {
             let (rc, mid) = handle.unsubscribe(filter)
@@ -127,7 +121,7 @@ extension MQTTClient {
         }
         var fx = Effects()
         let done: Bool = state.withLock { s in
-            for mid in unsubscribed { s.register(mid, .ignore, &fx) }
+            for mid in unsubscribed { s.register(mid, .ignore, sentWith: ticket, &fx) }
             s.quiesced = quiesced
             return s.pending.isEmpty || s.phase != .closing
         }

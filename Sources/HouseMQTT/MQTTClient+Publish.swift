@@ -18,19 +18,31 @@ extension MQTTClient {
         let ttl = timeToLive ?? configuration.offlineMessageTimeToLive
         let now = clock.now()
         let endpoint = self.endpoint
-        let sendNow: Bool = try state.withLock { s in
+        let ticket: AckTicket? = try state.withLock { s in
             switch s.phase {
             case .closing, .closed: throw MQTTError.clientClosed
-            case .connected: return true
+            case .connected: return s.ticket
             case .idle, .connecting, .disconnected:
                 try s.enqueue(message, timeToLive: ttl, now: now, endpoint: endpoint)
-                return false
+                return nil
             }
         }
-        guard sendNow else { return .queued }
+        guard let ticket else { return .queued }
 
         let (rc, mid) = handle.publish(message)
         if rc == MosquittoHandle.noConnection {
+            // The connection went just now. libmosquitto has kept a QoS 1/2 message in its own
+            // queue (under `mid`) and resends it after the next CONNACK: queuing a copy here too
+            // would deliver it twice (a pulse or a toggle would then act twice).
+            if message.qos != .atMostOnce {
+                var fx = Effects()
+                state.withLock { s in
+                    s.statistics.messagesQueued += 1
+                    s.register(mid, .ignoreRetried, sentWith: ticket, &fx)
+                }
+                fx.run()
+                return .queued
+            }
             try state.withLock { s in
                 if s.isClosing { throw MQTTError.clientClosed }
                 try s.enqueue(message, timeToLive: ttl, now: now, endpoint: endpoint)
@@ -41,12 +53,35 @@ extension MQTTClient {
             throw MQTTError.operationFailed(call: "mosquitto_publish(\(message.topic))", reason: MosquittoHandle.describe(rc))
         }
         state.withLock { $0.statistics.messagesSent += 1 }
-        try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-            var fx = Effects()
-            state.withLock { s in s.register(mid, .publish(message.qos, c), &fx) }
-            fx.run()
-        }
+        try await waitForAcknowledgement(of: mid, qos: message.qos, sentWith: ticket)
         return .delivered
+    }
+
+    /// Waits for the PUBACK/PUBCOMP of `mid` (for QoS 0: until written). Cancelling the waiting
+    /// task throws `CancellationError`; the message itself stays with libmosquitto, which still
+    /// delivers it (and resends it after a reconnect), so cancelling never loses it.
+    private func waitForAcknowledgement(of mid: Int32, qos: MQTTQoS, sentWith ticket: AckTicket) async throws {
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                var fx = Effects()
+                state.withLock { s in
+                    if Task.isCancelled {
+                        s.register(mid, qos == .atMostOnce ? .ignore : .ignoreRetried, sentWith: ticket, &fx)
+                        fx.add { c.resume(throwing: CancellationError()) }
+                    } else {
+                        s.register(mid, .publish(qos, c), sentWith: ticket, &fx)
+                    }
+                }
+                fx.run()
+            }
+        } onCancel: {
+            let waiter: AckWaiter? = state.withLock { s in
+                guard case .publish? = s.pending[mid] else { return nil }
+                // A late acknowledgement is then consumed quietly.
+                return s.pending.updateValue(qos == .atMostOnce ? .ignore : .ignoreRetried, forKey: mid)
+            }
+            if case .publish(_, let c)? = waiter { c.resume(throwing: CancellationError()) }
+        }
     }
 
     /// Publishes `payload` to `topic`; see `publish(_:timeToLive:)`.

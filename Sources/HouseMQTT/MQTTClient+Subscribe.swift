@@ -8,11 +8,11 @@ extension MQTTClient {
     public func subscribe(to filter: String, qos: MQTTQoS = .atLeastOnce) async throws -> MQTTSubscription {
         try MQTTTopic.validateFilter(filter)
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: MQTTMessage.self, throwing: (any Error).self)
-        let (id, connected): (UInt64, Bool) = try state.withLock { s in
+        let (id, connected, ticket): (UInt64, Bool, AckTicket) = try state.withLock { s in
             if s.isClosing { throw MQTTError.clientClosed }
             let id = s.makeID()
             s.subscriptions[id] = ClientState.Subscription(filter: filter, qos: qos, continuation: continuation)
-            return (id, s.phase == .connected)
+            return (id, s.phase == .connected, s.ticket)
         }
         continuation.onTermination = { [weak self] _ in self?.subscriptionEnded(id) }
 
@@ -22,7 +22,7 @@ extension MQTTClient {
             if rc == MosquittoHandle.success {
                 let codes = await withCheckedContinuation { (c: CheckedContinuation<[Int32]?, Never>) in
                     var fx = Effects()
-                    state.withLock { s in s.register(mid, .subscribe(c), &fx) }
+                    state.withLock { s in s.register(mid, .subscribe(c), sentWith: ticket, &fx) }
                     fx.run()
                 }
                 if let code = codes?.first {
@@ -45,10 +45,10 @@ extension MQTTClient {
     /// Ends `subscription`'s stream and, when no other subscription of this client uses the
     /// same filter, unsubscribes at the broker (waiting for UNSUBACK when connected).
     public func unsubscribe(_ subscription: MQTTSubscription) async throws {
-        let (entry, send): (ClientState.Subscription?, Bool) = state.withLock { s in
+        let (entry, send, ticket): (ClientState.Subscription?, Bool, AckTicket) = state.withLock { s in
             let entry = s.subscriptions.removeValue(forKey: subscription.id)
             let send = entry != nil && !s.filterInUse(subscription.filter) && s.phase == .connected
-            return (entry, send)
+            return (entry, send, s.ticket)
         }
         entry?.continuation.finish()
         guard send else { return }
@@ -56,7 +56,7 @@ extension MQTTClient {
         if rc == MosquittoHandle.success {
             await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
                 var fx = Effects()
-                state.withLock { s in s.register(mid, .unsubscribe(c), &fx) }
+                state.withLock { s in s.register(mid, .unsubscribe(c), sentWith: ticket, &fx) }
                 fx.run()
             }
         } else if rc != MosquittoHandle.noConnection {
@@ -66,15 +66,15 @@ extension MQTTClient {
 
     /// The consumer stopped iterating: forget the subscription, unsubscribe without waiting.
     func subscriptionEnded(_ id: UInt64) {
-        let filter: String? = state.withLock { s in
-            guard let entry = s.subscriptions.removeValue(forKey: id) else { return nil }
-            return !s.filterInUse(entry.filter) && s.phase == .connected ? entry.filter : nil
+        let (filter, ticket): (String?, AckTicket) = state.withLock { s in
+            guard let entry = s.subscriptions.removeValue(forKey: id) else { return (nil, s.ticket) }
+            return (!s.filterInUse(entry.filter) && s.phase == .connected ? entry.filter : nil, s.ticket)
         }
         guard let filter else { return }
         let (rc, mid) = handle.unsubscribe(filter)
         guard rc == MosquittoHandle.success else { return }
         var fx = Effects()
-        state.withLock { s in s.register(mid, .ignore, &fx) }
+        state.withLock { s in s.register(mid, .ignore, sentWith: ticket, &fx) }
         fx.run()
     }
 

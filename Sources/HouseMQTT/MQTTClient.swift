@@ -141,7 +141,7 @@ public final class MQTTClient: Sendable {
             if let waiter = s.pending.removeValue(forKey: mid) {
                 s.complete(waiter, with: event, &fx)
             } else {
-                s.early[mid] = event
+                s.noteEarly(mid, event)
             }
             if s.phase == .closing, s.pending.isEmpty, let quiesced = s.quiesced {
                 fx.add { quiesced.fulfill(()) }
@@ -165,7 +165,6 @@ public final class MQTTClient: Sendable {
                 return
             }
             s.phase = .connected
-            s.early.removeAll()
             s.statistics.connects += 1
 
             var order: [String] = []
@@ -177,17 +176,19 @@ public final class MQTTClient: Sendable {
             }
             for filter in order {
                 guard let group = groups[filter] else { continue }
+                let ticket = s.ticket
                 let (rc, mid) = handle.subscribe(filter, qos: group.qos)
                 if rc == MosquittoHandle.success {
-                    s.register(mid, .resubscribe(group.ids), &fx)
+                    s.register(mid, .resubscribe(group.ids), sentWith: ticket, &fx)
                 } else {
                     logger.error("re-subscribing to \(filter) failed: \(MosquittoHandle.describe(rc))")
                 }
             }
             if let birth = configuration.birthMessage {
+                let ticket = s.ticket
                 let (rc, mid) = handle.publish(birth)
                 if rc == MosquittoHandle.success {
-                    s.register(mid, birth.qos == .atMostOnce ? .ignore : .ignoreRetried, &fx)
+                    s.register(mid, birth.qos == .atMostOnce ? .ignore : .ignoreRetried, sentWith: ticket, &fx)
                     s.statistics.messagesSent += 1
                 } else {
                     logger.error("publishing the birth message to \(birth.topic) failed: \(MosquittoHandle.describe(rc))")
@@ -197,13 +198,14 @@ public final class MQTTClient: Sendable {
             s.statistics.messagesExpired += expired
             if expired > 0 { logger.info("dropped \(expired) expired queued message(s)") }
             for (index, entry) in live.enumerated() {
+                let ticket = s.ticket
                 let (rc, mid) = handle.publish(entry.message)
                 if rc == MosquittoHandle.noConnection {
                     s.queue.requeueFront(Array(live[index...]))
                     break
                 }
                 if rc == MosquittoHandle.success {
-                    s.register(mid, entry.message.qos == .atMostOnce ? .ignore : .ignoreRetried, &fx)
+                    s.register(mid, entry.message.qos == .atMostOnce ? .ignore : .ignoreRetried, sentWith: ticket, &fx)
                     s.statistics.messagesFlushed += 1
                     s.statistics.messagesSent += 1
                 } else {
@@ -231,27 +233,7 @@ public final class MQTTClient: Sendable {
                 let reason = rc == MosquittoHandle.errnoSet && savedErrno != 0
                     ? MosquittoHandle.errnoText(savedErrno) : MosquittoHandle.describe(rc)
                 let lost = MQTTError.connectionLost(endpoint: endpoint, reason: reason)
-                s.statistics.connectionLosses += 1
-                for (mid, waiter) in s.pending {
-                    switch waiter {
-                    case .publish(.atMostOnce, let c):
-                        s.pending[mid] = nil
-                        fx.add { c.resume(throwing: lost) }
-                    case .publish, .ignoreRetried:
-                        break  // QoS 1/2: libmosquitto resends after the next CONNACK
-                    case .ignore:
-                        s.pending[mid] = nil
-                    case .subscribe(let c):
-                        s.pending[mid] = nil
-                        fx.add { c.resume(returning: nil) }  // stays active, re-sent on CONNACK
-                    case .unsubscribe(let c):
-                        s.pending[mid] = nil
-                        fx.add { c.resume() }
-                    case .resubscribe:
-                        s.pending[mid] = nil
-                    }
-                }
-                s.early.removeAll()
+                s.connectionLost(lost, &fx)
                 s.transition(to: .disconnected(lost), &fx)
                 if let loss = s.lossSignal { fx.add { loss.fulfill(lost) } }
                 logger.warning("\(lost)")

@@ -1,0 +1,122 @@
+import Foundation
+import HouseTesting
+import Testing
+@testable import HouseMQTT
+
+/// How acknowledgements reach their waiters when they race with the waiter's registration and
+/// with connection losses. A publish hands its packet to libmosquitto outside the client's lock
+/// and registers its waiter afterwards, so the PUBACK (on libmosquitto's thread) may come first,
+/// and the connection may even drop in between. Such a publish once waited forever (the early
+/// PUBACK was thrown away with the loss), which stalled a device's command loop in the daemon.
+@Suite("Acknowledgements racing registration and losses", .timeLimit(.minutes(1)))
+struct AcknowledgementTests {
+    static let lost = MQTTError.connectionLost(endpoint: "127.0.0.1:1", reason: "test")
+
+    func connectedState() -> ClientState {
+        var s = ClientState(queueCapacity: 10, random: SystemRandomNumberGenerator())
+        s.phase = .connected
+        return s
+    }
+
+    struct StillWaiting: Error {}
+
+    /// Registers a publish waiter for `mid` and reports how it ended: "delivered", the error, or
+    /// "waiting" when it stays pending (it is then taken back out).
+    func registerPublish(_ s: inout ClientState, mid: Int32, qos: MQTTQoS, ticket: AckTicket) async -> String {
+        do {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                var fx = Effects()
+                s.register(mid, .publish(qos, c), sentWith: ticket, &fx)
+                fx.run()
+                if s.pending.removeValue(forKey: mid) != nil { c.resume(throwing: StillWaiting()) }
+            }
+            return "delivered"
+        } catch is StillWaiting {
+            return "waiting"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    @Test func aPubackThatCameBeforeTheRegistrationAndALossStillCompletesThePublish() async {
+        var s = connectedState()
+        let ticket = s.ticket
+        s.noteEarly(7, .published)       // PUBACK on libmosquitto's thread...
+        var fx = Effects()
+        s.connectionLost(Self.lost, &fx)  // ...then the connection drops...
+        fx.run()
+        // ...and only then does the publishing task register its waiter.
+        #expect(await registerPublish(&s, mid: 7, qos: .atLeastOnce, ticket: ticket) == "delivered")
+        #expect(s.early.isEmpty)
+    }
+
+    @Test func aStaleEarlyAcknowledgementWithTheSameIdIsNotTakenForANewPublish() async {
+        var s = connectedState()
+        s.noteEarly(9, .published)  // a duplicate PUBACK for an old use of id 9
+        let ticket = s.ticket       // a new publish that got id 9 again
+        #expect(await registerPublish(&s, mid: 9, qos: .atLeastOnce, ticket: ticket) == "waiting")
+    }
+
+    @Test func aQoS0PublishRegisteredAfterALossFailsInsteadOfWaiting() async {
+        var s = connectedState()
+        let ticket = s.ticket
+        var fx = Effects()
+        s.connectionLost(Self.lost, &fx)
+        fx.run()
+        #expect(await registerPublish(&s, mid: 3, qos: .atMostOnce, ticket: ticket) == "\(Self.lost)")
+    }
+
+    @Test func aQoS1PublishRegisteredAfterALossWaitsForTheResend() async {
+        var s = connectedState()
+        let ticket = s.ticket
+        var fx = Effects()
+        s.connectionLost(Self.lost, &fx)
+        fx.run()
+        #expect(await registerPublish(&s, mid: 4, qos: .atLeastOnce, ticket: ticket) == "waiting")
+    }
+
+    @Test func aSubscribeRegisteredAfterALossReturns() async {
+        var s = connectedState()
+        let ticket = s.ticket
+        var fx = Effects()
+        s.connectionLost(Self.lost, &fx)
+        fx.run()
+        let codes = await withCheckedContinuation { (c: CheckedContinuation<[Int32]?, Never>) in
+            var fx = Effects()
+            s.register(5, .subscribe(c), sentWith: ticket, &fx)
+            fx.run()
+        }
+        #expect(codes == nil)
+        #expect(s.pending[5] == nil)
+    }
+
+    @Test func earlyAcknowledgementsNobodyTakesAreBounded() {
+        var s = connectedState()
+        for mid in 1...2_000 { s.noteEarly(Int32(mid), .published) }
+        #expect(s.early.count <= 257)
+        #expect(s.early[2_000] != nil)
+    }
+
+    /// A publish waiting for a PUBACK that does not come (the broker stopped reading) ends with
+    /// `CancellationError` when its task is cancelled, so a caller's timeout works.
+    @Test func cancellingAPublishWaitingForItsPubackEndsIt() async throws {
+        try await withTestBroker { broker in
+            let client = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: broker.port, clientID: "cancel-test"))
+            try await client.connect()
+            await broker.pauseReading()
+            let publish = Task { try await client.publish(to: "a/b", payload: "x", qos: .atLeastOnce) }
+            let outcome = try await withTimeout(.seconds(10), "the cancelled publish to end") { () -> String in
+                publish.cancel()
+                do {
+                    _ = try await publish.value
+                    return "delivered"
+                } catch is CancellationError {
+                    return "cancelled"
+                }
+            }
+            #expect(outcome == "cancelled")
+            await broker.resumeReading()
+            await client.disconnect()
+        }
+    }
+}
