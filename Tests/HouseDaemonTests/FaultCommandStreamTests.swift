@@ -172,13 +172,16 @@ func runCommandStream(
                     restart: { try await broker.restart(keepingRetained: true, keepingSessions: true) })
                 if Soak.enabled { Soak.report("house-broker restart", counts) }
                 if counts.lost > 0 {
+                    // What the failure report needs; bounded, as the controller may be stuck.
                     print("daemon client: \(f.controller.client.connectionState) \(f.controller.client.statistics)")
-                    let answer = try? await f.client(timeout: .seconds(3)).send(.intent(.query(QueryHouseStatusIntent(queryType: .mode))))
-                    print("daemon answers a query: \(answer?.status ?? "no")")
-                    let direct = await f.controller.gateway.process(.control(HouseControlIntent(room: "hall", action: .on, device: "hall-light")), source: .cli)
-                    print("direct process: \(direct.status)")
                     for session in await broker.snapshot().sessions.values {
                         print("session \(session.clientID): connected \(session.isConnected), inflight \(session.inflightCount), queued \(session.queuedCount), dropped \(session.droppedCount), subscriptions \(session.subscriptions.count)")
+                    }
+                    _ = try? await withTimeout(.seconds(10), "the controller to answer") {
+                        let answer = try? await f.client(timeout: .seconds(3)).send(.intent(.query(QueryHouseStatusIntent(queryType: .mode))))
+                        print("daemon answers a query: \(answer?.status ?? "no")")
+                        let direct = await f.controller.gateway.process(.control(HouseControlIntent(room: "hall", action: .on, device: "hall-light")), source: .cli)
+                        print("direct process: \(direct.status)")
                     }
                 }
                 #expect(counts.sent == commands)
