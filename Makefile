@@ -16,7 +16,7 @@ build: deps
 # scenarios), each libFuzzer target briefly on its committed seeds, then the libgpiod backend
 # against a kernel gpio-sim chip in a VM (about 2 minutes from a cold cache).
 test: deps
-	$(SWIFT) test
+	SWIFT=$(SWIFT) ./scripts/swift-test.sh
 	fuzz/run.sh 10 --ci
 	@./Tests/VM/run.sh
 

@@ -69,6 +69,8 @@ public func withController<T: Sendable>(
     let clock = clock ?? ManualClock(start: start)
     let chip = chip ?? SimulatedChip(clock: clock)
     let directory = stateDirectory ?? NSTemporaryDirectory() + "housectl-test-\(UUID().uuidString)"
+    // A directory made here is removed afterwards; a caller's own directory is the caller's.
+    defer { if stateDirectory == nil { try? FileManager.default.removeItem(atPath: directory) } }
     let settings = ControllerSettings(
         configuration: config, clock: clock, node: node, stateDirectory: directory, chip: chip,
         brokerOverride: brokerPort.map { (host: "127.0.0.1", port: $0) }, embeddedPort: 0,
