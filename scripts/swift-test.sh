@@ -1,13 +1,23 @@
 #!/bin/bash
 # Runs `swift test` with the whole output on the terminal and in .build/swift-test.log. When a
-# test fails, the failures are printed again at the very end, where the tail of a CI log shows them.
+# test fails, the failures are printed again at the very end, where the tail of a CI log shows
+# them; when the run hangs past SWIFT_TEST_TIMEOUT seconds (default 900, the build included), it
+# is stopped and the tests that started and never finished are named.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 mkdir -p .build
 log=.build/swift-test.log
-${SWIFT:-swift} test "$@" 2>&1 | tee "$log"
+limit=${SWIFT_TEST_TIMEOUT:-900}
+timeout -k 20 "$limit" "${SWIFT:-swift}" test "$@" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
-if [ "$status" -ne 0 ]; then
+if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+    echo
+    echo "swift test did not finish within $limit s; started and not finished (full output in $log):"
+    awk '/^◇ Test (case |run started)/ { next }
+         /^◇ Test .* started\.$/ { t = $0; sub(/^◇ Test /, "", t); sub(/ started\.$/, "", t); open[t] = 1 }
+         /^(✔|✘) Test / { t = $0; sub(/^(✔|✘) Test /, "", t); sub(/ (with [0-9]+ test cases )?(passed|failed|recorded).*/, "", t); delete open[t] }
+         END { for (t in open) print "  " t }' "$log" | head -n 12
+elif [ "$status" -ne 0 ]; then
     echo
     echo "swift test failed (exit $status); full output in $log. The failures again:"
     grep -aE "recorded an issue|^✘ Test [^r]|error: |Fatal error|unexpected signal|Crash" "$log" \
