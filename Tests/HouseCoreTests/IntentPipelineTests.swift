@@ -276,6 +276,25 @@ import HouseTesting
         #expect(await h.service.state(of: "office-plug") == .on)
     }
 
+    /// A relay of another node: its command goes to that node's topic, and the primary follows
+    /// the state it asked for; while the node's status says offline the command is refused with
+    /// that reason, instead of being answered as done with nobody there to carry it out.
+    @Test func aRelayOfAnOfflineNodeIsRefusedWithTheReason() async throws {
+        let h = try HouseHarness(node: "pi-main")
+        await h.service.noteNode("pi-bedroom", online: false)
+        let refused = await h.pipeline.process(control(room: "bedroom", device: "fan", action: .on), source: .cli)
+        #expect(refused.status == .failed)
+        #expect(refused.dialog.contains("pi-bedroom, which is offline"))
+        #expect(await h.publisher.messages.isEmpty)
+        #expect(await h.service.state(of: "bedroom-fan") == .off)
+
+        await h.service.noteNode("pi-bedroom", online: true)
+        let done = await h.pipeline.process(control(room: "bedroom", device: "fan", action: .on), source: .cli)
+        #expect(done.status == .done)
+        #expect(await h.publisher.messages.map(\.topic) == ["house/node/pi-bedroom/relay"])
+        #expect(await h.service.state(of: "bedroom-fan") == .on)
+    }
+
     @Test func driverFailureIsReportedNotCrashed() async {
         await h.relays.failNextCalls("line busy")
         let out = await h.pipeline.process(control(room: "hall", device: "light", action: .on), source: .cli)

@@ -33,6 +33,26 @@ import Testing
         }
     }
 
+    /// A node that died leaves `offline` on its status topic (its last will): the primary then
+    /// answers commands for that node's relays with the reason instead of "done".
+    @Test func aCommandForADeadNodesRelayIsAnsweredWithTheReason() async throws {
+        try await withController(node: "pi-main") { main in
+            let mqtt = try await main.mqttClient()
+            try await mqtt.publish(to: "house/node/pi-garage/status", payload: "offline", qos: .atLeastOnce, retain: true)
+            let relay = try await mqtt.subscribe(to: "house/node/pi-garage/relay")
+            let light = HouseIntent.control(HouseControlIntent(room: "garage", action: .on, device: "garage-light"))
+            // The status reaches the primary on its own subscription: ask until the answer says so (bounded).
+            var reply = try await main.client().send(.intent(light))
+            for _ in 0..<50 where reply.status == "done" {
+                _ = try await relay.first("the command sent before the status arrived") { _ in true }
+                reply = try await main.client().send(.intent(light))
+            }
+            #expect(reply.status == "failed")
+            #expect(reply.dialog.contains("pi-garage, which is offline"), "\(reply.dialog)")
+            await mqtt.disconnect()
+        }
+    }
+
     @Test func aDeviceThatLivesElsewhereIsCommandedAndFollowed() async throws {
         try await withController { f in
             let mqtt = try await f.mqttClient()

@@ -141,12 +141,16 @@ extension HouseService {
                     try await relays.pulseRelay(ref, for: t)
                 case .publish(let d, let topic, let payload):
                     guard let publisher else { throw HouseServiceError.noMQTT(topic: topic) }
+                    let device = configuration.device(id: d)
+                    if let owner = device?.relay?.node, offlineNodes.contains(owner) {
+                        throw HouseServiceError.nodeOffline(node: owner, device: d)
+                    }
                     try await publisher.publish(topic: topic, payload: payload, retain: false)
-                    if let device = configuration.device(id: d), device.pulse == nil {
-                        if case .mqtt(let m) = device.endpoint {
-                            setState(d, payload == m.payloadOn ? .on : .off)
-                        } else {
-                            setState(d, DeviceState(rawValue: payload) ?? .off)
+                    if let device, device.pulse == nil {
+                        switch device.endpoint {
+                        case .mqtt(let m): setState(d, payload == m.payloadOn ? .on : .off)
+                        case .relay: if let s = PeerRelayCommand.parse(Array(payload.utf8))?.state { setState(d, s) }
+                        case .none: break
                         }
                     }
                 }

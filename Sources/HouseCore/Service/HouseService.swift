@@ -19,6 +19,8 @@ public actor HouseService {
     var roomModes: [String: String] = [:]
     var revert: (until: WallInstant, rooms: [String], previous: [String: String])?
     var busyUntil: [String: WallInstant] = [:]
+    /// Nodes whose retained status says `offline` (their relays cannot be switched from here).
+    var offlineNodes: Set<String> = []
     var ledger = EnergyLedger()
     var donationLog: [Donation] = []
     var donationListeners: [UUID: AsyncStream<Donation>.Continuation] = [:]
@@ -45,6 +47,15 @@ public actor HouseService {
     public func noteState(_ device: String, _ state: DeviceState) {
         setState(device, state)
     }
+
+    /// Records another node's status (`online`/`offline`, its retained status topic): a relay
+    /// of an offline node is refused with a reason instead of being sent into the void.
+    public func noteNode(_ node: String, online: Bool) {
+        if online { offlineNodes.remove(node) } else { offlineNodes.insert(node) }
+    }
+
+    /// The nodes last reported offline.
+    public var nodesOffline: Set<String> { offlineNodes }
 
     /// The mode of the whole house when every room is in the same mode, else nil.
     public var currentMode: String? {

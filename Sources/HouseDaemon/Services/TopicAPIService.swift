@@ -56,6 +56,9 @@ struct TopicAPIService: Service {
             subscriptions.append((try await client.subscribe(to: layout.intentRequest, qos: .atLeastOnce), .intentRequest(.mqtt)))
             subscriptions.append((try await client.subscribe(to: layout.cliRequest, qos: .atLeastOnce), .intentRequest(.cli)))
             subscriptions.append((try await client.subscribe(to: "\(layout.base)/+/+/state", qos: .atLeastOnce), .peerState))
+            if configuration.devices.contains(where: { $0.relay.map { $0.node != node } ?? false }) {
+                subscriptions.append((try await client.subscribe(to: layout.nodeStatus(node: "+"), qos: .atLeastOnce), .nodeStatus))
+            }
             // Topics outside the house tree may be refused by the broker's ACL: that disables the
             // device's state or the rule, not the whole topic API.
             for device in configuration.devices {
@@ -123,6 +126,7 @@ struct TopicAPIService: Service {
         case modeSet
         case intentRequest(IntentSource)
         case peerState
+        case nodeStatus
         case remoteState(Device, MQTTDeviceEndpoint)
         case peerRelay
         case rule
@@ -136,6 +140,7 @@ struct TopicAPIService: Service {
         case .modeSet: await modeSet(message)
         case .intentRequest(let source): await intentRequest(message, source: source)
         case .peerState: await peerState(message)
+        case .nodeStatus: await nodeStatus(message)
         case .remoteState(let device, let endpoint): await remoteState(message, device, endpoint)
         case .peerRelay: await peerRelay(message)
         case .rule: await gateway.mqttMessage(message)
@@ -266,6 +271,22 @@ struct TopicAPIService: Service {
         let old = await gateway.service.state(of: device.id)
         await gateway.service.noteState(device.id, state)
         if old != state && !message.retain { await gateway.deviceStateChanged(device.id, to: state) }
+    }
+
+    /// Another node's status (retained; its birth message and last will): while it is offline,
+    /// commands for its relays are refused with that reason instead of answered as done.
+    private func nodeStatus(_ message: MQTTMessage) async {
+        let parts = message.topic.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts.last == "status" else { return }
+        let other = String(parts[parts.count - 2])
+        guard other != node, configuration.nodes.contains(where: { $0.id == other }) else { return }
+        let text = message.string?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        guard text == "online" || text == "offline" else {
+            logger.debug("node \(other): status payload \(text.prefix(40)) is neither online nor offline")
+            return
+        }
+        await gateway.service.noteNode(other, online: text == "online")
+        logger.info("node \(other) is \(text)")
     }
 
     /// A device that lives elsewhere reported its state: follow it and mirror it on our state topic.
