@@ -37,9 +37,11 @@ struct RelayEventsService<C: Clock>: Service where C.Duration == Duration {
             switch event {
             case .switched(let device, let state, let cause):
                 do { try store.saveRelayState(device: device, state: state, at: clock.now.date) } catch { logger.error("\(error)") }
-                // An event can trail newer commands (a quick TOGGLE after TOGGLE): only the state the
-                // bank is in now may correct the service, or a stale event would undo a newer command.
-                if await bank.state(of: device) == state {
+                // A command's edge is already known to the service (each command path notes the
+                // state it switched to). An event trails newer commands (a quick TOGGLE after
+                // TOGGLE), so noting it again could undo a newer one. What the bank did on its own
+                // (pulse end, watchdog, interlock, shutdown) is noted, if it is still the bank's state.
+                if cause != .command, await bank.state(of: device) == state {
                     await gateway.service.noteState(device, state)
                 }
                 if let d = configuration.device(id: device) {
@@ -51,7 +53,9 @@ struct RelayEventsService<C: Clock>: Service where C.Duration == Duration {
             case .watchdog:
                 logger.warning("\(event)")
                 await gateway.publish(gateway.layout.events, IntentGateway.json(["event": "watchdog", "text": event.description]), retain: false)
-            case .cancelled:
+            case .cancelled(let device, _, _):
+                // The service expected the cancelled switch: give it the state the relay kept.
+                if let kept = await bank.state(of: device) { await gateway.service.noteState(device, kept) }
                 logger.info("\(event)")
             case .failed:
                 logger.error("\(event)")
