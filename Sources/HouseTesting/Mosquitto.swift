@@ -169,23 +169,12 @@ public final class MosquittoBroker: Sendable {
         return rc == 0
     }
 
-    /// A TCP port on 127.0.0.1 that was free a moment ago (bind to port 0, read it back).
+    /// A TCP port on 127.0.0.1 that was free a moment ago (bind to port 0, read it back). Another
+    /// test may take it before it is used: for a port that must stay closed, use `ClosedPort`.
     public static func freeLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw StartFailed(reason: "socket() failed: errno \(errno)", log: "") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw StartFailed(reason: "bind() to a free port failed: errno \(errno)", log: "") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        let reserved = try ClosedPort()
+        defer { reserved.release() }
+        return reserved.port
     }
 }
 

@@ -83,18 +83,17 @@ struct PhraseMatcherTests {
         #expect(matcher.interpret("turn on the kettle").commands.isEmpty)
     }
 
-    @Test func pathologicalTemplatesStayLinear() throws {
+    /// A backtracking matcher would not finish these in a lifetime; the time limit only turns
+    /// such a hang into a failure (speed itself is measured by the phrase benchmark).
+    @Test(.timeLimit(.minutes(1))) func pathologicalTemplatesStayLinear() throws {
         // 40 nested optionals over the same word: a backtracking matcher explores 2^40 paths.
         let template = String(repeating: "[a] ", count: 40) + "b"
         let set = PhraseSet(groups: [PhraseTemplateGroup(intent: "X", sentences: [template, String(repeating: "[{l}] ", count: 20) + "c"])])
         let matcher = try PhraseMatcher(phraseSet: set, lists: ["l": PhraseList(values: [PhraseListValue(spoken: "a", value: "A"), PhraseListValue(spoken: "a a", value: "AA")])])
-        let clock = ContinuousClock()
-        let start = clock.now
         let input = String(repeating: "a ", count: 40)
         #expect(matcher.interpret(input + "b").commands.count == 1)
         #expect(matcher.interpret(input + "x", suggest: false).commands.isEmpty)
         #expect(matcher.interpret(String(repeating: "a ", count: 20) + "c").commands.count == 1)
-        #expect(clock.now - start < .seconds(2))
     }
 
     @Test func absurdNumbersAreNotUnderstoodRatherThanCrashing() {
@@ -103,14 +102,11 @@ struct PhraseMatcherTests {
         #expect(PhraseFixture.matcher.interpret("how much energy did we use in the last 0 hours").intents.isEmpty)
     }
 
-    @Test func manyAndsStayFast() {
-        let clock = ContinuousClock()
-        let start = clock.now
+    @Test(.timeLimit(.minutes(1))) func manyAndsAreSplitWithoutBlowingUp() {
         let text = "turn off the kettle" + String(repeating: " and the x", count: 60)
         #expect(PhraseFixture.matcher.interpret(text, suggest: false).commands.isEmpty)
         let fine = "turn off the tv" + String(repeating: " and the kettle", count: 60)
         #expect(PhraseFixture.matcher.interpret(fine, suggest: false).commands.count == 61)
-        #expect(clock.now - start < .seconds(2))
     }
 
     @Test func tooLongTextIsRefusedNotMatchedSlowly() {

@@ -295,7 +295,7 @@ final class LineWatcher {
     init(_ handle: FileHandle) { self.handle = handle }
 
     /// True once `needle` has appeared in the stream; false after `timeout` or at end of stream.
-    func wait(for needle: String, timeout: Duration = .seconds(5)) -> Bool {
+    func wait(for needle: String, timeout: Duration = .seconds(20)) -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !text.contains(needle) {

@@ -32,7 +32,7 @@ struct Rig {
 
 /// Collects events until `predicate` matches one, or gives up after `timeout` of real time.
 func firstEvent(
-    in events: AsyncStream<RelayEvent>, timeout: Duration = .seconds(5), where predicate: @Sendable @escaping (RelayEvent) -> Bool
+    in events: AsyncStream<RelayEvent>, timeout: Duration = .seconds(20), where predicate: @Sendable @escaping (RelayEvent) -> Bool
 ) async -> RelayEvent? {
     await withTaskGroup(of: RelayEvent?.self) { group in
         group.addTask {

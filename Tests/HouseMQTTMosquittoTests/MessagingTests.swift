@@ -146,7 +146,8 @@ struct MessagingTests {
 @Suite("MQTT client started before its broker", .enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed (CI=true makes this a failure)"), .timeLimit(.minutes(2)))
 struct EarlyStartTests {
     @Test func runKeepsTryingAndSendsSubscriptionsAndQueuedMessagesOnceTheBrokerIsUp() async throws {
-        let port = try MosquittoBroker.freeLoopbackPort()
+        let closed = try ClosedPort()
+        let port = closed.port
         let client = try MQTTClient(configuration: MQTTConfiguration(
             host: "127.0.0.1", port: port, clientID: "early-\(UUID().uuidString.prefix(8))",
             reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(300))))
@@ -157,6 +158,7 @@ struct EarlyStartTests {
             #expect(try await client.publish(to: "early/hello", payload: "queued", qos: .atLeastOnce) == .queued)
             try await waitUntil(client, "a failed attempt") { client.statistics.failedConnectAttempts >= 1 }
 
+            closed.release()
             let broker = try await MosquittoBroker.start(port: port)
             do {
                 let message = try await next(subscription, "the queued message, delivered back to us")

@@ -75,7 +75,9 @@ struct ClientOfflineTests {
     }
 
     @Test func connectToAClosedPortSaysHostPortAndReason() async throws {
-        let port = try MosquittoBroker.freeLoopbackPort()
+        let closed = try ClosedPort()
+        defer { closed.release() }  // held (refusing) until the test ends
+        let port = closed.port
         let client = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: port, connectTimeout: .seconds(10)))
         do {
             try await withTimeout(.seconds(20), "the failed connect") { try await client.connect() }
@@ -95,7 +97,9 @@ struct ClientOfflineTests {
 
     @Test func runRetriesWithBoundedBackoffOnTheInjectedClock() async throws {
         let clock = ManualClock(start: Date(timeIntervalSince1970: 0))
-        let port = try MosquittoBroker.freeLoopbackPort()
+        let closed = try ClosedPort()
+        defer { closed.release() }  // held (refusing) until the test ends
+        let port = closed.port
         var configuration = MQTTConfiguration(host: "127.0.0.1", port: port, connectTimeout: .seconds(3600))
         configuration.reconnect = MQTTReconnectPolicy(initialDelay: .seconds(1), maximumDelay: .seconds(4), multiplier: 2, jitter: 0)
         let client = try MQTTClient(configuration: configuration, clock: clock)
