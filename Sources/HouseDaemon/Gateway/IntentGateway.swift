@@ -21,6 +21,9 @@ public actor IntentGateway {
     let isPrimary: Bool
     var rules: RuleBook
     var modeObservers: [@Sendable (String, Duration?) -> Void] = []
+    /// The energy figure last published: a command and its relay event both ask for it, and an
+    /// unchanged figure is not sent again (after a reconnect it is, with `force`).
+    var lastEnergy: String?
 
     init(configuration: HouseConfiguration, service: HouseService, store: StateStore, client: MQTTClient,
          layout: TopicLayout, matcher: PhraseMatcher?, isPrimary: Bool, clock: any WallClock, logger: Logger) {
@@ -174,10 +177,14 @@ public actor IntentGateway {
         await publish(layout.modeState, mode, retain: true)
     }
 
-    /// Publishes today's energy use in kWh, retained (Home Assistant's energy sensor).
-    func publishEnergy() async {
+    /// Publishes today's energy use in kWh, retained (Home Assistant's energy sensor), unless
+    /// the figure is the one already published and `force` is false.
+    func publishEnergy(force: Bool = false) async {
         let kWh = await service.energyUsed(in: .today)
-        await publish(layout.energyState, String(format: "%.3f", kWh), retain: true)
+        let text = String(format: "%.3f", kWh)
+        if !force && text == lastEnergy { return }
+        lastEnergy = text
+        await publish(layout.energyState, text, retain: true)
     }
 
     func publish(_ topic: String, _ payload: String, retain: Bool) async {

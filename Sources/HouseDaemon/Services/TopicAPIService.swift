@@ -314,7 +314,7 @@ struct TopicAPIService: Service {
         }
         if isPrimary {
             await gateway.publishMode()
-            await gateway.publishEnergy()
+            await gateway.publishEnergy(force: true)
         }
         await publishDiscovery()
     }
