@@ -13,21 +13,27 @@ public actor FakeRelayDriver: RelayDriver {
     /// Channel states as last set.
     public private(set) var states: [RelayRef: Bool] = [:]
     private var failure: String?
+    private var timing: RelayTiming = .now
 
     public init() {}
+
+    /// Makes later calls answer `timing` (as a relay bank does when a safety rule defers a switch).
+    public func answer(_ timing: RelayTiming) { self.timing = timing }
 
     /// Makes every later call throw `FakeDriverError(message)` (nil to stop failing).
     public func failNextCalls(_ message: String?) { failure = message }
 
-    public func setRelay(_ relay: RelayRef, on: Bool) async throws {
+    public func setRelay(_ relay: RelayRef, on: Bool) async throws -> RelayTiming {
         if let failure { throw FakeDriverError(message: failure) }
         calls.append(.set(relay, on: on))
         states[relay] = on
+        return timing
     }
 
-    public func pulseRelay(_ relay: RelayRef, for duration: Duration) async throws {
+    public func pulseRelay(_ relay: RelayRef, for duration: Duration) async throws -> RelayTiming {
         if let failure { throw FakeDriverError(message: failure) }
         calls.append(.pulse(relay, duration))
+        return timing
     }
 }
 

@@ -295,6 +295,14 @@ import HouseTesting
         #expect(await h.service.state(of: "bedroom-fan") == .on)
     }
 
+    @Test func aSwitchTheRelaysDeferIsAnsweredWithWhen() async {
+        await h.relays.answer(.later(note: "will switch ON in 3s: minimum interval of 5s between switchings"))
+        let out = await h.pipeline.process(control(room: "hall", device: "light", action: .on), source: .cli)
+        #expect(out.status == .done)
+        #expect(out.dialog.hasSuffix("The hall light will switch ON in 3s: minimum interval of 5s between switchings."), "\(out.dialog)")
+        #expect(await h.service.state(of: "hall-light") == .on)
+    }
+
     @Test func driverFailureIsReportedNotCrashed() async {
         await h.relays.failNextCalls("line busy")
         let out = await h.pipeline.process(control(room: "hall", device: "light", action: .on), source: .cli)

@@ -80,6 +80,24 @@ import Testing
         }
     }
 
+    /// A switch the safety rules defer (the office fan may switch at most every 5 s, counted
+    /// from power-on) is answered with when it will happen, not a plain "done", and happens then.
+    @Test func aDeferredSwitchSaysWhenItWillHappen() async throws {
+        try await withController { f in
+            let reply = try await f.client().send(.text("turn on the office fan"))
+            #expect(reply.status == "done")
+            #expect(reply.dialog.contains("The office fan will switch ON in"), "\(reply.dialog)")
+            #expect(reply.dialog.contains("minimum interval of 5s"), "\(reply.dialog)")
+            #expect(f.edges(of: "office-fan").isEmpty)
+            let mqtt = try await f.mqttClient()
+            let state = try await mqtt.subscribe(to: "house/office/office-fan/state")
+            f.clock.advance(by: .seconds(5))
+            _ = try await state.first("the fan switched on after its minimum interval") { $0.string == "ON" }
+            #expect(f.edges(of: "office-fan").map(\.logical) == [true])
+            await mqtt.disconnect()
+        }
+    }
+
     @Test func aRetainedCommandWaitingAtTheBrokerIsRefusedAndCleared() async throws {
         try await withTestBroker { broker in
             let stale = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: broker.port))

@@ -143,6 +143,10 @@ public enum HouseDialog {
 
     public static func failed(_ reason: String) -> String { "Sorry, that didn't work: \(reason)" }
 
+    /// A switch the relay's safety rules carry out later: "The office fan will switch ON in 4.2s:
+    /// minimum interval of 5s between switchings."
+    public static func deferred(_ label: String, _ note: String) -> String { "The \(label) \(note)." }
+
     // MARK: Words
 
     public static func verb(_ a: HouseAction) -> String {

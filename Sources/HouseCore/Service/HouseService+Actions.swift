@@ -17,10 +17,11 @@ extension HouseService {
             return HouseResponse(dialog: dialog(targets: targets, pulses: pulses, action: action, labels: labels),
                                  commands: commands, devices: statuses(targets))
         }
-        if let failure = await execute(commands) {
+        let execution = await execute(commands)
+        if let failure = execution.failure {
             return HouseResponse(code: .failure, dialog: HouseDialog.failed(failure), commands: commands)
         }
-        return HouseResponse(dialog: dialog(targets: targets, pulses: pulses, action: action, labels: labels),
+        return HouseResponse(dialog: execution.answer(dialog(targets: targets, pulses: pulses, action: action, labels: labels)),
                              commands: commands, devices: statuses(targets))
     }
 
@@ -39,7 +40,8 @@ extension HouseService {
         let named = rooms.isEmpty && mode.rooms.isEmpty ? [] : roomIDs.compactMap { configuration.room(id: $0)?.name.lowercased() }
         let answer = HouseDialog.modeSet(mode.id, rooms: named, duration: duration)
         if dryRun { return HouseResponse(dialog: answer, commands: commands, devices: statuses(targets), mode: mode.id) }
-        if let failure = await execute(commands) {
+        let execution = await execute(commands)
+        if let failure = execution.failure {
             return HouseResponse(code: .failure, dialog: HouseDialog.failed(failure), commands: commands)
         }
         let previous = roomModes
@@ -49,7 +51,7 @@ extension HouseService {
         } else if let r = revert, !Set(r.rooms).isDisjoint(with: scope) {
             revert = nil
         }
-        return HouseResponse(dialog: answer, commands: commands, devices: statuses(targets), mode: mode.id)
+        return HouseResponse(dialog: execution.answer(answer), commands: commands, devices: statuses(targets), mode: mode.id)
     }
 
     func query(_ type: QueryType, range: TimeRange, room: Room?, devices: [Device]?) -> HouseResponse {
@@ -125,20 +127,32 @@ extension HouseService {
 
     // MARK: Issuing
 
-    /// Issues commands in order, updating state after each; the first failure stops the rest
-    /// and is returned in words.
-    func execute(_ commands: [DeviceCommand]) async -> String? {
+    /// What `execute` did: the first failure in words (which stopped the rest), and a note for
+    /// every relay switch the safety rules deferred.
+    struct Execution {
+        var failure: String?
+        var deferred: [String] = []
+
+        /// `dialog` followed by the deferred switches, so that "done" does not hide a wait.
+        func answer(_ dialog: String) -> String { ([dialog] + deferred).joined(separator: " ") }
+    }
+
+    /// Issues commands in order, updating state after each; the first failure stops the rest.
+    func execute(_ commands: [DeviceCommand]) async -> Execution {
+        var execution = Execution()
         for command in commands {
             do {
                 switch command {
                 case .relay(let d, let ref, let s):
                     guard let relays else { throw HouseServiceError.noRelays(node: ref.node) }
-                    try await relays.setRelay(ref, on: s.isOn)
+                    let timing = try await relays.setRelay(ref, on: s.isOn)
+                    note(timing, of: d, into: &execution)
                     setState(d, s)
                 case .pulse(let d, let ref, let t):
                     guard let relays else { throw HouseServiceError.noRelays(node: ref.node) }
                     busyUntil[d] = clock.now.advanced(by: t)
-                    try await relays.pulseRelay(ref, for: t)
+                    let timing = try await relays.pulseRelay(ref, for: t)
+                    note(timing, of: d, into: &execution)
                 case .publish(let d, let topic, let payload):
                     guard let publisher else { throw HouseServiceError.noMQTT(topic: topic) }
                     let device = configuration.device(id: d)
@@ -155,12 +169,19 @@ extension HouseService {
                     }
                 }
             } catch let e as HouseServiceError {
-                return e.description
+                execution.failure = e.description
+                return execution
             } catch {
-                return HouseServiceError.command(command.description, reason: "\(error)").description
+                execution.failure = HouseServiceError.command(command.description, reason: "\(error)").description
+                return execution
             }
         }
-        return nil
+        return execution
+    }
+
+    private func note(_ timing: RelayTiming, of device: String, into execution: inout Execution) {
+        guard case .later(let note) = timing, let d = configuration.device(id: device) else { return }
+        execution.deferred.append(HouseDialog.deferred(configuration.label(for: d), note))
     }
 
     func setState(_ device: String, _ s: DeviceState) {

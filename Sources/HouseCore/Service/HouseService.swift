@@ -141,9 +141,9 @@ public actor HouseService {
             }
         }
         commands = plan(targets)
-        let failure = await execute(commands)
-        return HouseResponse(code: failure == nil ? .success : .failure,
-                             dialog: failure.map(HouseDialog.failed) ?? HouseDialog.modeIs(currentMode),
+        let execution = await execute(commands)
+        return HouseResponse(code: execution.failure == nil ? .success : .failure,
+                             dialog: execution.failure.map(HouseDialog.failed) ?? execution.answer(HouseDialog.modeIs(currentMode)),
                              commands: commands, mode: currentMode)
     }
 }

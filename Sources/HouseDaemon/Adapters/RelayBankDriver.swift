@@ -22,15 +22,15 @@ struct RelayBankDriver<C: Clock>: RelayDriver where C.Duration == Duration {
         self.devices = devices
     }
 
-    func setRelay(_ relay: RelayRef, on: Bool) async throws {
+    func setRelay(_ relay: RelayRef, on: Bool) async throws -> RelayTiming {
         try await perform(on ? .on : .off, relay)
     }
 
-    func pulseRelay(_ relay: RelayRef, for duration: Duration) async throws {
+    func pulseRelay(_ relay: RelayRef, for duration: Duration) async throws -> RelayTiming {
         try await perform(.pulse(duration), relay)
     }
 
-    private func perform(_ command: RelayCommand, _ relay: RelayRef) async throws(DaemonError) {
+    private func perform(_ command: RelayCommand, _ relay: RelayRef) async throws(DaemonError) -> RelayTiming {
         guard let device = devices[relay] else {
             throw .relay(device: "\(relay.node)/\(relay.channel)", reason: "no relay on this node at that channel")
         }
@@ -41,8 +41,12 @@ struct RelayBankDriver<C: Clock>: RelayDriver where C.Duration == Duration {
         case .switched(let state):
             // On disk before the command is answered, so a crash right after cannot restore the old state.
             try store.saveRelayState(device: device, state: state, at: clock.now.date)
-        default:
+        case .scheduled, .coalesced:
+            // The safety rules defer the switch: the answer says so instead of a plain "done".
+            return .later(note: result.description)
+        case .unchanged:
             break
         }
+        return .now
     }
 }
