@@ -89,11 +89,11 @@ struct SystemdNotifierTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await notifier.feedWatchdog(clock: clock) }
             await clock.waitForSleepers(1)
-            #expect(try receiver.receive() == "WATCHDOG=1")
+            #expect(try await receiver.nextDatagram() == "WATCHDOG=1")
             clock.advance(by: .seconds(9))
             #expect(try receiver.receiveNothing())
             clock.advance(by: .seconds(1))
-            #expect(try receiver.receive() == "WATCHDOG=1")
+            #expect(try await receiver.nextDatagram() == "WATCHDOG=1")
             group.cancelAll()
             try await group.waitForAll()
         }
@@ -139,21 +139,29 @@ final class DatagramReceiver: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socketFD, $0, length) }
         }
         guard bound == 0 else { throw ReceiverError("bind \(name): errno \(errno)") }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
         guard setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
             throw ReceiverError("setsockopt SO_RCVTIMEO: errno \(errno)")
         }
     }
 
-    /// The next datagram, waiting at most 5 s (SO_RCVTIMEO).
+    /// The next datagram, waiting at most 20 s (SO_RCVTIMEO; a hang guard, busy machines are slow).
     func receive() throws -> String {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = recv(fd, &buffer, buffer.count, 0)
-        guard count >= 0 else { throw ReceiverError("recv: nothing within 5 s (errno \(errno))") }
+        guard count >= 0 else { throw ReceiverError("recv: nothing within 20 s (errno \(errno))") }
         return String(decoding: buffer[..<count], as: UTF8.self)
     }
 
     /// True when no datagram is queued right now (non-blocking check).
+    /// `receive()` on a thread of its own: blocking a thread of the concurrency pool could keep
+    /// the task that sends the datagram from running at all.
+    func nextDatagram() async throws -> String {
+        try await withCheckedThrowingContinuation { (c: CheckedContinuation<String, any Error>) in
+            Thread.detachNewThread { c.resume(with: Result { try self.receive() }) }
+        }
+    }
+
     func receiveNothing() throws -> Bool {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = recv(fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
