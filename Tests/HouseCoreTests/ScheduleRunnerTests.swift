@@ -14,7 +14,8 @@ import Testing
     final class Inbox: @unchecked Sendable {
         private let lock = NSLock()
         private var events: [RunnerEvent] = []
-        private var waiters: [CheckedContinuation<RunnerEvent, Never>] = []
+        private var waiters: [(id: Int, continuation: CheckedContinuation<RunnerEvent?, Never>)] = []
+        private var nextID = 0
 
         func put(_ e: RunnerEvent) {
             lock.lock()
@@ -24,29 +25,43 @@ import Testing
             } else {
                 let w = waiters.removeFirst()
                 lock.unlock()
-                w.resume(returning: e)
+                w.continuation.resume(returning: e)
             }
         }
 
-        func next() async -> RunnerEvent {
-            await withCheckedContinuation { c in
-                lock.lock()
-                if events.isEmpty {
-                    waiters.append(c)
-                    lock.unlock()
-                } else {
-                    let e = events.removeFirst()
-                    lock.unlock()
-                    c.resume(returning: e)
+        /// The next event, or nil when the waiting task is cancelled (the event then stays queued).
+        func next() async -> RunnerEvent? {
+            let id = lock.withLock { nextID += 1; return nextID }
+            return await withTaskCancellationHandler {
+                await withCheckedContinuation { (c: CheckedContinuation<RunnerEvent?, Never>) in
+                    lock.lock()
+                    if !events.isEmpty {
+                        let e = events.removeFirst()
+                        lock.unlock()
+                        c.resume(returning: e)
+                    } else if Task.isCancelled {
+                        lock.unlock()
+                        c.resume(returning: nil)
+                    } else {
+                        waiters.append((id, c))
+                        lock.unlock()
+                    }
                 }
+            } onCancel: {
+                lock.lock()
+                let index = waiters.firstIndex { $0.id == id }
+                let waiter = index.map { waiters.remove(at: $0) }
+                lock.unlock()
+                waiter?.continuation.resume(returning: nil)
             }
         }
 
         var pendingCount: Int { lock.withLock { events.count } }
     }
 
-    /// Awaits the next event, failing after `seconds` of real time (a bound, not a sleep).
-    func next(_ inbox: Inbox, within seconds: Double = 5) async throws -> RunnerEvent {
+    /// Awaits the next event, failing after `seconds` of real time (a bound against hangs, not a
+    /// sleep: generous, as machines running the tests may be busy).
+    func next(_ inbox: Inbox, within seconds: Double = 30) async throws -> RunnerEvent {
         try await withThrowingTaskGroup(of: RunnerEvent?.self) { group in
             group.addTask { await inbox.next() }
             group.addTask {

@@ -147,6 +147,12 @@ public enum HouseDialog {
     /// minimum interval of 5s between switchings."
     public static func deferred(_ label: String, _ note: String) -> String { "The \(label) \(note)." }
 
+    /// A relay of another node whose controller has not reported its status (never started, or
+    /// a broker without its retained status): the command was sent, nothing confirms a taker.
+    public static func unreportedNode(_ label: String, node: String) -> String {
+        "The \(label) is on node \(node), which has not reported its status: the command was sent, but housectl serve may not be running there."
+    }
+
     // MARK: Words
 
     public static func verb(_ a: HouseAction) -> String {

@@ -127,14 +127,14 @@ extension HouseService {
 
     // MARK: Issuing
 
-    /// What `execute` did: the first failure in words (which stopped the rest), and a note for
-    /// every relay switch the safety rules deferred.
+    /// What `execute` did: the first failure in words (which stopped the rest), and notes for the
+    /// answer (a switch the safety rules deferred, a node that has not reported its status).
     struct Execution {
         var failure: String?
-        var deferred: [String] = []
+        var notes: [String] = []
 
-        /// `dialog` followed by the deferred switches, so that "done" does not hide a wait.
-        func answer(_ dialog: String) -> String { ([dialog] + deferred).joined(separator: " ") }
+        /// `dialog` followed by the notes, so that "done" hides neither a wait nor a doubt.
+        func answer(_ dialog: String) -> String { ([dialog] + notes).joined(separator: " ") }
     }
 
     /// Issues commands in order, updating state after each; the first failure stops the rest.
@@ -160,6 +160,9 @@ extension HouseService {
                         throw HouseServiceError.nodeOffline(node: owner, device: d)
                     }
                     try await publisher.publish(topic: topic, payload: payload, retain: false)
+                    if let device, let owner = device.relay?.node, !onlineNodes.contains(owner) {
+                        execution.notes.append(HouseDialog.unreportedNode(configuration.label(for: device), node: owner))
+                    }
                     if let device, device.pulse == nil {
                         switch device.endpoint {
                         case .mqtt(let m): setState(d, payload == m.payloadOn ? .on : .off)
@@ -181,7 +184,7 @@ extension HouseService {
 
     private func note(_ timing: RelayTiming, of device: String, into execution: inout Execution) {
         guard case .later(let note) = timing, let d = configuration.device(id: device) else { return }
-        execution.deferred.append(HouseDialog.deferred(configuration.label(for: d), note))
+        execution.notes.append(HouseDialog.deferred(configuration.label(for: d), note))
     }
 
     func setState(_ device: String, _ s: DeviceState) {

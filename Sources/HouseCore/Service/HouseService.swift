@@ -21,6 +21,8 @@ public actor HouseService {
     var busyUntil: [String: WallInstant] = [:]
     /// Nodes whose retained status says `offline` (their relays cannot be switched from here).
     var offlineNodes: Set<String> = []
+    /// Nodes whose status says `online`.
+    var onlineNodes: Set<String> = []
     var ledger = EnergyLedger()
     var donationLog: [Donation] = []
     var donationListeners: [UUID: AsyncStream<Donation>.Continuation] = [:]
@@ -51,7 +53,13 @@ public actor HouseService {
     /// Records another node's status (`online`/`offline`, its retained status topic): a relay
     /// of an offline node is refused with a reason instead of being sent into the void.
     public func noteNode(_ node: String, online: Bool) {
-        if online { offlineNodes.remove(node) } else { offlineNodes.insert(node) }
+        if online {
+            offlineNodes.remove(node)
+            onlineNodes.insert(node)
+        } else {
+            offlineNodes.insert(node)
+            onlineNodes.remove(node)
+        }
     }
 
     /// The nodes last reported offline.
