@@ -97,7 +97,8 @@ public struct RelayLayout: Sendable, Equatable {
 
     /// The relays of `node` in `configuration`: its board profile and the devices whose relay is on it.
     ///
-    /// `deadTimes` sets the dead time per interlock group; the others get `defaultDeadTime`.
+    /// `deadTimes` sets the dead time per interlock group, over what the devices say
+    /// (`interlock_dead_time`); the others get `defaultDeadTime`.
     public init(
         configuration: HouseConfiguration, node nodeID: String,
         deadTimes: [String: Duration] = [:], defaultDeadTime: Duration = RelayLayout.defaultDeadTime
@@ -129,10 +130,14 @@ public struct RelayLayout: Sendable, Equatable {
         }
         if !problems.isEmpty { throw .invalidLayout(node: nodeID, problems: problems) }
         let used = Set(channels.map(\.channel))
+        var groupDeadTimes: [String: Duration] = [:]
+        for device in configuration.devices where device.relay?.node == nodeID {
+            if let group = device.interlock, let deadTime = device.interlockDeadTime { groupDeadTimes[group] = deadTime }
+        }
         try self.init(
             node: nodeID, board: board.id, chip: node.chip ?? board.chip, channels: channels,
             unusedChannels: board.channels.filter { !used.contains($0.key) },
-            deadTimes: deadTimes, defaultDeadTime: defaultDeadTime)
+            deadTimes: groupDeadTimes.merging(deadTimes) { _, given in given }, defaultDeadTime: defaultDeadTime)
     }
 
     /// The channel of a device.

@@ -87,6 +87,37 @@ import HouseTesting
         #expect(found.allSatisfy { $0.line >= 1 && $0.column >= 1 })
     }
 
+    @Test func interlockDeadTimeIsReadAndItsMistakesLocated() throws {
+        let nodes = "nodes: [{id: pi-main, board: waveshare-rpi-relay-board}]"
+        let good = """
+        house: {name: H, timezone: UTC, latitude: 0, longitude: 0}
+        \(nodes)
+        rooms: [{id: hall}]
+        devices:
+          - {id: up, room: hall, kind: shutter, relay: {node: pi-main, channel: 1}, interlock: m, interlock_dead_time: 800ms}
+          - {id: down, room: hall, kind: shutter, relay: {node: pi-main, channel: 2}, interlock: m}
+        """
+        let config = try ConfigurationLoader().load(yaml: good, file: "test.yaml", boards: HouseFixtures.boards())
+        #expect(config.device(id: "up")?.interlockDeadTime == .milliseconds(800))
+        #expect(config.device(id: "down")?.interlockDeadTime == nil)
+
+        let bad = """
+        house: {name: H, timezone: UTC, latitude: 0, longitude: 0}
+        \(nodes)
+        rooms: [{id: hall}]
+        devices:
+          - {id: up, room: hall, kind: shutter, relay: {node: pi-main, channel: 1}, interlock: m, interlock_dead_time: 800ms}
+          - {id: down, room: hall, kind: shutter, relay: {node: pi-main, channel: 2}, interlock: m, interlock_dead_time: 1s}
+          - {id: lamp, room: hall, kind: light, relay: {node: pi-main, channel: 3}, interlock_dead_time: 1s}
+          - {id: fan, room: hall, kind: fan, relay: {node: pi-main, channel: 4}, interlock: f, interlock_dead_time: 2min}
+        """
+        let found = diagnostics(yaml: bad)
+        let mismatch = found.first { $0.message.contains("interlock group 'm' has two dead times: 800ms in 'up' and 1s in 'down'") }
+        #expect(mismatch?.line == 6)
+        #expect(found.contains { $0.message.contains("interlock_dead_time in device 'lamp' needs an interlock group") && $0.line == 7 })
+        #expect(found.contains { $0.message.contains("an interlock dead time of at most 60s, found 2m") && $0.line == 8 })
+    }
+
     @Test func interlockNeedsARelayAndReferencesAreChecked() {
         let yaml = """
         house: {name: H, timezone: UTC, latitude: 0, longitude: 0}

@@ -14,6 +14,17 @@ import HouseTesting
         #expect(layout.channel(device: "heater")?.shutdown == .off, "max-on relays always go off at shutdown")
     }
 
+    @Test func aGroupTakesTheDeadTimeItsMembersGive() throws {
+        var config = GPIOFixtures.configuration()
+        let up = try #require(config.devices.firstIndex { $0.id == "shutter-up" })
+        config.devices[up].interlockDeadTime = .seconds(2)
+        let layout = try RelayLayout(configuration: config, node: "pi-main")
+        #expect(layout.groups.first { $0.id == "shutter" }?.deadTime == .seconds(2))
+        // A caller's own dead time still wins.
+        let overridden = try RelayLayout(configuration: config, node: "pi-main", deadTimes: ["shutter": .milliseconds(100)])
+        #expect(overridden.groups.first { $0.id == "shutter" }?.deadTime == .milliseconds(100))
+    }
+
     @Test func nodeChipOverridesTheBoards() throws {
         var config = GPIOFixtures.configuration()
         config.nodes[0].chip = "pinctrl-rp1"

@@ -3,7 +3,7 @@ import Yams
 /// Devices, their relay channels and interlock groups.
 extension ConfigurationParser {
     static let deviceKeys = ["id", "room", "kind", "names", "watts", "relay", "mqtt", "confirm", "power_on",
-                             "shutdown", "pulse", "max_on", "min_interval", "interlock"]
+                             "shutdown", "pulse", "max_on", "min_interval", "interlock", "interlock_dead_time"]
 
     func parseDevice(_ node: YNode) -> Device? {
         guard let m = ctx.map(node, what: "device", allowed: Self.deviceKeys) else { return nil }
@@ -64,11 +64,18 @@ extension ConfigurationParser {
             ctx.error("interlock in \(what) needs a relay: only relays of one node can be interlocked", at: m["interlock"])
         }
         if let interlock, let id { interlockMarks.append((interlock, id, m["interlock"]?.mark)) }
+        let deadTime = m["interlock_dead_time"].flatMap(ctx.duration)
+        if m.has("interlock_dead_time"), interlock == nil {
+            ctx.error("interlock_dead_time in \(what) needs an interlock group (interlock: NAME)", at: m.keyNode("interlock_dead_time"))
+        }
+        if let deadTime, deadTime > .seconds(60) {
+            ctx.error("expected an interlock dead time of at most 60s, found \(DurationParser.format(deadTime))", at: m["interlock_dead_time"])
+        }
 
         guard let id, let room, let kind else { return nil }
         return Device(id: id, room: room, kind: kind, names: names, watts: watts, endpoint: endpoint, confirm: confirm,
                       powerOn: powerOn, shutdown: shutdown, pulse: pulse, maxOn: maxOn, minInterval: minInterval,
-                      interlock: interlock)
+                      interlock: interlock, interlockDeadTime: deadTime)
     }
 
     /// A channel used by two devices, or outside the node's board.
@@ -88,10 +95,19 @@ extension ConfigurationParser {
         }
     }
 
-    /// Every member of an interlock group must be a relay on the same node, or the group cannot be enforced.
+    /// Every member of an interlock group must be a relay on the same node, or the group cannot
+    /// be enforced; members that give a dead time must give the same one.
     func checkInterlocks() {
         var groupNode: [String: (node: String, device: String)] = [:]
+        var groupDeadTime: [String: (deadTime: Duration, device: String)] = [:]
         for (group, deviceID, mark) in interlockMarks {
+            if let deadTime = devices.first(where: { $0.id == deviceID })?.interlockDeadTime {
+                if let first = groupDeadTime[group], first.deadTime != deadTime {
+                    ctx.error("interlock group '\(group)' has two dead times: \(DurationParser.format(first.deadTime)) in '\(first.device)' and \(DurationParser.format(deadTime)) in '\(deviceID)'; give one (or set it on one member)", at: mark)
+                } else if groupDeadTime[group] == nil {
+                    groupDeadTime[group] = (deadTime, deviceID)
+                }
+            }
             guard let node = devices.first(where: { $0.id == deviceID })?.relay?.node else { continue }
             if let first = groupNode[group] {
                 if first.node != node {

@@ -24,6 +24,9 @@ public struct Device: Sendable, Equatable {
     public var minInterval: Duration?
     /// Interlock group id: at most one member on at a time.
     public var interlock: String?
+    /// The pause between one member of the interlock group going off and another going on (a
+    /// motor's run-down time); nil for the default. Members of one group agree on it.
+    public var interlockDeadTime: Duration?
 
     public init(
         id: String,
@@ -38,7 +41,8 @@ public struct Device: Sendable, Equatable {
         pulse: Duration? = nil,
         maxOn: Duration? = nil,
         minInterval: Duration? = nil,
-        interlock: String? = nil
+        interlock: String? = nil,
+        interlockDeadTime: Duration? = nil
     ) {
         self.id = id
         self.room = room
@@ -53,6 +57,7 @@ public struct Device: Sendable, Equatable {
         self.maxOn = maxOn
         self.minInterval = minInterval
         self.interlock = interlock
+        self.interlockDeadTime = interlockDeadTime
     }
 
     /// The relay this device is wired to, if it is one of ours.
