@@ -2,10 +2,12 @@ import Foundation
 import Testing
 @testable import HouseDaemon
 
-@Suite struct StateStoreTests {
-    func temporaryPath() -> String {
-        NSTemporaryDirectory() + "housectl-store-\(UUID().uuidString)/state.sqlite"
-    }
+@Suite final class StateStoreTests {
+    /// This test's directory (a new instance per test), removed after it.
+    let directory = NSTemporaryDirectory() + "housectl-store-\(UUID().uuidString)"
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    func temporaryPath() -> String { directory + "/state.sqlite" }
 
     @Test func relayStatesModeAndHistorySurviveReopen() throws {
         let path = temporaryPath()
