@@ -156,11 +156,12 @@ extension HouseService {
                 case .publish(let d, let topic, let payload):
                     guard let publisher else { throw HouseServiceError.noMQTT(topic: topic) }
                     let device = configuration.device(id: d)
-                    if let owner = device?.relay?.node, offlineNodes.contains(owner) {
+                    let owner = device?.relay?.node
+                    if let owner, nodeOnline[owner] == false {
                         throw HouseServiceError.nodeOffline(node: owner, device: d)
                     }
                     try await publisher.publish(topic: topic, payload: payload, retain: false)
-                    if let device, let owner = device.relay?.node, !onlineNodes.contains(owner) {
+                    if let device, let owner, nodeOnline[owner] == nil {
                         execution.notes.append(HouseDialog.unreportedNode(configuration.label(for: device), node: owner))
                     }
                     if let device, device.pulse == nil {

@@ -19,10 +19,9 @@ public actor HouseService {
     var roomModes: [String: String] = [:]
     var revert: (until: WallInstant, rooms: [String], previous: [String: String])?
     var busyUntil: [String: WallInstant] = [:]
-    /// Nodes whose retained status says `offline` (their relays cannot be switched from here).
-    var offlineNodes: Set<String> = []
-    /// Nodes whose status says `online`.
-    var onlineNodes: Set<String> = []
+    /// Other nodes' last reported status (their retained status topic): true online, false
+    /// offline (their relays cannot be switched from here); absent when never reported.
+    var nodeOnline: [String: Bool] = [:]
     var ledger = EnergyLedger()
     var donationLog: [Donation] = []
     var donationListeners: [UUID: AsyncStream<Donation>.Continuation] = [:]
@@ -53,17 +52,8 @@ public actor HouseService {
     /// Records another node's status (`online`/`offline`, its retained status topic): a relay
     /// of an offline node is refused with a reason instead of being sent into the void.
     public func noteNode(_ node: String, online: Bool) {
-        if online {
-            offlineNodes.remove(node)
-            onlineNodes.insert(node)
-        } else {
-            offlineNodes.insert(node)
-            onlineNodes.remove(node)
-        }
+        nodeOnline[node] = online
     }
-
-    /// The nodes last reported offline.
-    public var nodesOffline: Set<String> { offlineNodes }
 
     /// The mode of the whole house when every room is in the same mode, else nil.
     public var currentMode: String? {
