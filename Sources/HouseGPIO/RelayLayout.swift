@@ -116,8 +116,10 @@ public struct RelayLayout: Sendable, Equatable {
         }
         var problems: [String] = []
         var channels: [Channel] = []
+        var groupDeadTimes: [String: Duration] = [:]
         for device in configuration.devices {
             guard let relay = device.relay, relay.node == nodeID else { continue }
+            if let group = device.interlock, let deadTime = device.interlockDeadTime { groupDeadTimes[group] = deadTime }
             guard let line = board.channels[relay.channel] else {
                 let known = board.channels.keys.sorted().map(String.init).joined(separator: ", ")
                 problems.append("device \"\(device.id)\" uses channel \(relay.channel), but board \"\(board.id)\" has channels \(known)")
@@ -130,10 +132,6 @@ public struct RelayLayout: Sendable, Equatable {
         }
         if !problems.isEmpty { throw .invalidLayout(node: nodeID, problems: problems) }
         let used = Set(channels.map(\.channel))
-        var groupDeadTimes: [String: Duration] = [:]
-        for device in configuration.devices where device.relay?.node == nodeID {
-            if let group = device.interlock, let deadTime = device.interlockDeadTime { groupDeadTimes[group] = deadTime }
-        }
         try self.init(
             node: nodeID, board: board.id, chip: node.chip ?? board.chip, channels: channels,
             unusedChannels: board.channels.filter { !used.contains($0.key) },

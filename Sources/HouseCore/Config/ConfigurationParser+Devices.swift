@@ -101,14 +101,15 @@ extension ConfigurationParser {
         var groupNode: [String: (node: String, device: String)] = [:]
         var groupDeadTime: [String: (deadTime: Duration, device: String)] = [:]
         for (group, deviceID, mark) in interlockMarks {
-            if let deadTime = devices.first(where: { $0.id == deviceID })?.interlockDeadTime {
+            let device = devices.first { $0.id == deviceID }
+            if let deadTime = device?.interlockDeadTime {
                 if let first = groupDeadTime[group], first.deadTime != deadTime {
                     ctx.error("interlock group '\(group)' has two dead times: \(DurationParser.format(first.deadTime)) in '\(first.device)' and \(DurationParser.format(deadTime)) in '\(deviceID)'; give one (or set it on one member)", at: mark)
                 } else if groupDeadTime[group] == nil {
                     groupDeadTime[group] = (deadTime, deviceID)
                 }
             }
-            guard let node = devices.first(where: { $0.id == deviceID })?.relay?.node else { continue }
+            guard let node = device?.relay?.node else { continue }
             if let first = groupNode[group] {
                 if first.node != node {
                     ctx.error("interlock group '\(group)' spans nodes: '\(first.device)' is on '\(first.node)' but '\(deviceID)' is on '\(node)'; an interlock group must be on one node", at: mark)
