@@ -18,6 +18,13 @@ struct AcknowledgementTests {
         return s
     }
 
+    /// The connection drops: `s` settles its waiters as the client's loss handling does.
+    func lose(_ s: inout ClientState) {
+        var fx = Effects()
+        s.connectionLost(Self.lost, &fx)
+        fx.run()
+    }
+
     struct StillWaiting: Error {}
 
     /// Registers a publish waiter for `mid` and reports how it ended: "delivered", the error, or
@@ -42,9 +49,7 @@ struct AcknowledgementTests {
         var s = connectedState()
         let ticket = s.ticket
         s.noteEarly(7, .published)       // PUBACK on libmosquitto's thread...
-        var fx = Effects()
-        s.connectionLost(Self.lost, &fx)  // ...then the connection drops...
-        fx.run()
+        lose(&s)                        // ...then the connection drops...
         // ...and only then does the publishing task register its waiter.
         #expect(await registerPublish(&s, mid: 7, qos: .atLeastOnce, ticket: ticket) == "delivered")
         #expect(s.early.isEmpty)
@@ -60,27 +65,21 @@ struct AcknowledgementTests {
     @Test func aQoS0PublishRegisteredAfterALossFailsInsteadOfWaiting() async {
         var s = connectedState()
         let ticket = s.ticket
-        var fx = Effects()
-        s.connectionLost(Self.lost, &fx)
-        fx.run()
+        lose(&s)
         #expect(await registerPublish(&s, mid: 3, qos: .atMostOnce, ticket: ticket) == "\(Self.lost)")
     }
 
     @Test func aQoS1PublishRegisteredAfterALossWaitsForTheResend() async {
         var s = connectedState()
         let ticket = s.ticket
-        var fx = Effects()
-        s.connectionLost(Self.lost, &fx)
-        fx.run()
+        lose(&s)
         #expect(await registerPublish(&s, mid: 4, qos: .atLeastOnce, ticket: ticket) == "waiting")
     }
 
     @Test func aSubscribeRegisteredAfterALossReturns() async {
         var s = connectedState()
         let ticket = s.ticket
-        var fx = Effects()
-        s.connectionLost(Self.lost, &fx)
-        fx.run()
+        lose(&s)
         let codes = await withCheckedContinuation { (c: CheckedContinuation<[Int32]?, Never>) in
             var fx = Effects()
             s.register(5, .subscribe(c), sentWith: ticket, &fx)
