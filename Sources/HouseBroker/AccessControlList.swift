@@ -11,9 +11,15 @@ import Foundation
 /// topic write alarms/+/set
 /// # a pattern applies to every client; %u is the user name, %c the client id
 /// pattern read house/%u/#
+/// # deny takes precedence over any grant: everything but the secrets
+/// user guest
+/// topic read #
+/// topic deny house/secrets/#
 /// ```
-/// With an ACL in force, anything not granted is denied: refused subscriptions get SUBACK 0x80,
-/// refused publishes are acknowledged but dropped (MQTT 3.1.1 has no way to say no) and logged.
+/// With an ACL in force, anything not granted is denied, and a `deny` rule wins over every grant:
+/// refused subscriptions get SUBACK 0x80, refused publishes are acknowledged but dropped (MQTT
+/// 3.1.1 has no way to say no) and logged. A subscription wider than a deny rule (`#` beside
+/// `deny secrets/#`) is granted, and the denied topics are not delivered through it.
 public struct AccessControlList: Sendable, Equatable {
     /// What a rule grants.
     public struct Access: OptionSet, Sendable, Hashable {
@@ -28,11 +34,15 @@ public struct AccessControlList: Sendable, Equatable {
     struct Rule: Sendable, Equatable {
         var filter: String
         var access: Access
+        /// A deny rule: the filter's topics may be neither published nor received.
+        var isDeny = false
     }
 
     var anonymous: [Rule] = []
     var users: [String: [Rule]] = [:]
     var patterns: [Rule] = []
+    /// Whether any rule denies; without one, delivery needs no check.
+    public private(set) var hasDenyRules = false
 
     /// Parses ACL text; `path` only names the file in errors.
     public init(contents: String, path: String = "<acl file>") throws {
@@ -51,22 +61,25 @@ public struct AccessControlList: Sendable, Equatable {
                 currentUser = words[1]
                 if users[words[1]] == nil { users[words[1]] = [] }
             case "topic", "pattern":
-                let access: Access
+                var access: Access = [.read, .write]
+                var isDeny = false
                 let filter: String
                 switch words.count {
-                case 2: access = [.read, .write]; filter = words[1]
+                case 2: filter = words[1]
                 case 3:
                     switch words[1] {
                     case "read": access = .read
                     case "write": access = .write
-                    case "readwrite": access = [.read, .write]
-                    default: throw fail("access must be read, write or readwrite, not '\(words[1])'")
+                    case "readwrite": break
+                    case "deny": isDeny = true
+                    default: throw fail("access must be read, write, readwrite or deny, not '\(words[1])'")
                     }
                     filter = words[2]
-                default: throw fail("expected '\(keyword) [read|write|readwrite] FILTER'")
+                default: throw fail("expected '\(keyword) [read|write|readwrite|deny] FILTER'")
                 }
                 guard TopicName.isValidFilter(filter) else { throw fail("invalid topic filter '\(filter)'") }
-                let rule = Rule(filter: filter, access: access)
+                let rule = Rule(filter: filter, access: access, isDeny: isDeny)
+                hasDenyRules = hasDenyRules || isDeny
                 if keyword == "pattern" {
                     patterns.append(rule)
                 } else if let user = currentUser {
@@ -96,18 +109,30 @@ public struct AccessControlList: Sendable, Equatable {
                 guard let user else { continue }
                 filter = filter.replacingOccurrences(of: "%u", with: user)
             }
-            result.append(Rule(filter: filter, access: pattern.access))
+            result.append(Rule(filter: filter, access: pattern.access, isDeny: pattern.isDeny))
         }
         return result
     }
 
-    /// Whether the client may publish to `topic`.
+    /// Whether the client may publish to `topic`: no deny rule matches it and a write rule does.
     public func mayPublish(topic: String, user: String?, clientID: String) -> Bool {
-        rules(user: user, clientID: clientID).contains { $0.access.contains(.write) && TopicName.matches(filter: $0.filter, topic: topic) }
+        let rules = rules(user: user, clientID: clientID)
+        if rules.contains(where: { $0.isDeny && TopicName.matches(filter: $0.filter, topic: topic) }) { return false }
+        return rules.contains { !$0.isDeny && $0.access.contains(.write) && TopicName.matches(filter: $0.filter, topic: topic) }
     }
 
-    /// Whether the client may subscribe to `filter` (some read rule covers every topic it matches).
+    /// Whether the client may subscribe to `filter`: some read rule covers every topic it matches
+    /// and no deny rule covers all of them (a partly denied filter is granted; see `mayRead`).
     public func maySubscribe(filter: String, user: String?, clientID: String) -> Bool {
-        rules(user: user, clientID: clientID).contains { $0.access.contains(.read) && TopicName.covers(pattern: $0.filter, filter: filter) }
+        let rules = rules(user: user, clientID: clientID)
+        if rules.contains(where: { $0.isDeny && TopicName.covers(pattern: $0.filter, filter: filter) }) { return false }
+        return rules.contains { !$0.isDeny && $0.access.contains(.read) && TopicName.covers(pattern: $0.filter, filter: filter) }
+    }
+
+    /// Whether a message on `topic` may be delivered to the client through a granted
+    /// subscription: no deny rule matches the topic.
+    public func mayRead(topic: String, user: String?, clientID: String) -> Bool {
+        guard hasDenyRules else { return true }
+        return !rules(user: user, clientID: clientID).contains { $0.isDeny && TopicName.matches(filter: $0.filter, topic: topic) }
     }
 }

@@ -11,7 +11,14 @@ final class BrokerCore {
 
     var sessions: [String: Session] = [:]
     var tree = SubscriptionTree()
-    var retained: [String: HouseBroker.RetainedMessage] = [:]
+    /// Change it only through `retain(_:)` and `removeAllRetained()`, which keep `retainedBytes`.
+    private(set) var retained: [String: HouseBroker.RetainedMessage] = [:]
+    /// Topic and payload bytes of `retained`.
+    private(set) var retainedBytes = 0
+    /// Topic and payload bytes queued or in flight for all sessions.
+    private(set) var heldBytes = 0
+    /// Counted memory of all sessions' subscriptions (see `SubscriptionCost`).
+    private(set) var subscriptionBytes = 0
     var received = CircularBuffer<HouseBroker.ReceivedMessage>()
     var statistics = HouseBroker.Statistics()
 
@@ -45,7 +52,15 @@ final class BrokerCore {
         configuration.maximumInflightMessages = min(max(configuration.maximumInflightMessages, 1), 65_000)
         configuration.maximumQueuedMessages = max(configuration.maximumQueuedMessages, 0)
         configuration.maximumQueuedBytes = max(configuration.maximumQueuedBytes, 0)
+        configuration.maximumTotalQueuedBytes = max(configuration.maximumTotalQueuedBytes, 0)
         configuration.maximumPacketSize = min(max(configuration.maximumPacketSize, 2), 268_435_455)
+        // Topic limits: at least one level of one byte, at most what MQTT can encode.
+        configuration.maximumTopicLength = min(max(configuration.maximumTopicLength, 1), 65_535)
+        configuration.maximumTopicLevels = min(max(configuration.maximumTopicLevels, 1), 65_535)
+        configuration.maximumSubscriptionsPerClient = max(configuration.maximumSubscriptionsPerClient, 0)
+        configuration.maximumSubscriptionBytesPerClient = max(configuration.maximumSubscriptionBytesPerClient, 0)
+        configuration.maximumSubscriptionBytes = max(configuration.maximumSubscriptionBytes, 0)
+        configuration.maximumRetainedBytes = max(configuration.maximumRetainedBytes, 0)
         configuration.recordedMessageLimit = max(configuration.recordedMessageLimit, 0)
         self.configuration = configuration
         self.logger = configuration.logger
@@ -78,7 +93,12 @@ final class BrokerCore {
     }
 
     func makeSnapshot() -> HouseBroker.Snapshot {
-        HouseBroker.Snapshot(
+        var statistics = self.statistics
+        statistics.subscriptionBytes = subscriptionBytes
+        statistics.heldBytes = heldBytes
+        statistics.retainedBytes = retainedBytes
+        statistics.subscriptionTreeNodes = tree.nodeCount
+        return HouseBroker.Snapshot(
             sessions: sessions.mapValues { $0.info() }, retained: retained, received: Array(received),
             statistics: statistics, isRunning: serverChannel != nil)
     }
@@ -174,7 +194,7 @@ final class BrokerCore {
                 discard(session)
             } else {
                 // QoS 0 messages are not kept for offline clients.
-                session.removeQueuedQoS0()
+                heldBytes -= session.removeQueuedQoS0()
             }
         }
         logger.info("client '\(session.clientID)' disconnected")
@@ -191,11 +211,27 @@ final class BrokerCore {
         finishEvent()
     }
 
-    /// Removes a session and its subscriptions.
+    /// Removes a session, its subscriptions and the messages it held.
     func discard(_ session: Session) {
         for filter in session.subscriptions.keys { tree.remove(filter: filter, clientID: session.clientID) }
         session.subscriptions.removeAll()
+        subscriptionBytes -= session.subscriptionBytes
+        session.subscriptionBytes = 0
+        heldBytes -= session.heldBytes
         if sessions[session.clientID] === session { sessions[session.clientID] = nil }
+    }
+
+    /// Forgets every session (a broker restarted without persistence); call with no connection open.
+    func removeAllSessions() {
+        sessions.removeAll()
+        tree = SubscriptionTree()
+        subscriptionBytes = 0
+        heldBytes = 0
+    }
+
+    func removeAllRetained() {
+        retained.removeAll()
+        retainedBytes = 0
     }
 
     // MARK: - PUBLISH from a client
@@ -219,6 +255,9 @@ final class BrokerCore {
         }
     }
 
+    /// PUBREL is answered with PUBCOMP even for an id not (or no longer) known: MQTT-4.3.3-2 asks for
+    /// one for every PUBREL, the sender retries until it gets it, and with method B a PUBREL resent after a reconnect
+    /// names an id already released (3.1.1 has no "not found" answer; MQTT 5's is reason 0x92).
     func handlePubrel(_ connection: MQTTConnection, _ session: Session, _ id: UInt16) {
         session.incomingQoS2.remove(id)
         connection.send(.pubcomp(id))
@@ -228,6 +267,12 @@ final class BrokerCore {
     func publish(topic: String, payload: ByteBuffer, qos: HouseBroker.QoS, retain: Bool,
                  from clientID: String, username: String?, isWill: Bool) {
         statistics.messagesReceived += 1
+        if let why = TopicName.limitExceeded(topic, maximumLevels: configuration.maximumTopicLevels,
+                                             maximumLength: configuration.maximumTopicLength) {
+            statistics.publishesRefused += 1
+            logger.notice("'\(clientID)' published\(isWill ? " its will" : "") to a topic of \(why); dropped")
+            return
+        }
         if configuration.recordedMessageLimit > 0 {
             if received.count >= configuration.recordedMessageLimit { received.removeFirst() }
             received.append(HouseBroker.ReceivedMessage(clientID: clientID, topic: topic, buffer: payload,
@@ -239,17 +284,35 @@ final class BrokerCore {
             return
         }
         logger.debug("publish from '\(clientID)' to \(topic) (\(qos), \(payload.readableBytes) bytes\(retain ? ", retained" : ""))")
-        if retain {
-            if payload.readableBytes == 0 {
-                retained[topic] = nil
-            } else {
-                retained[topic] = HouseBroker.RetainedMessage(topic: topic, buffer: payload, qos: qos)
-            }
-        }
+        if retain { self.retain(topic: topic, payload: payload, qos: qos, from: clientID) }
+        let readDenials = configuration.accessControl?.hasDenyRules == true ? configuration.accessControl : nil
         for (subscriber, subscriptionQoS) in tree.subscribers(matching: topic) {
             guard let session = sessions[subscriber] else { continue }
+            // A deny rule holds even under a wider subscription ("everything but X").
+            if let readDenials, !readDenials.mayRead(topic: topic, user: session.username, clientID: session.clientID) {
+                continue
+            }
             deliver(OutgoingMessage(topic: topic, payload: payload, qos: min(qos, subscriptionQoS), retain: false), to: session)
         }
+    }
+
+    /// Stores (or with an empty payload clears) the retained message of `topic`, within
+    /// `maximumRetainedBytes`.
+    private func retain(topic: String, payload: ByteBuffer, qos: HouseBroker.QoS, from clientID: String) {
+        let oldSize = retained[topic].map { topic.utf8.count + $0.buffer.readableBytes } ?? 0
+        if payload.readableBytes == 0 {
+            retained[topic] = nil
+            retainedBytes -= oldSize
+            return
+        }
+        let size = topic.utf8.count + payload.readableBytes
+        if retainedBytes - oldSize + size > configuration.maximumRetainedBytes {
+            statistics.retainedRefused += 1
+            logger.warning("'\(clientID)': retained message on \(topic) (\(size) bytes) not retained: retained messages would pass the limit of \(configuration.maximumRetainedBytes) bytes")
+            return
+        }
+        retained[topic] = HouseBroker.RetainedMessage(topic: topic, buffer: payload, qos: qos)
+        retainedBytes += size - oldSize
     }
 
     // MARK: - Delivery to a client
@@ -270,22 +333,28 @@ final class BrokerCore {
         // Like mosquitto: the message limit counts QoS 1/2; the byte limit bounds everything.
         let overCount = message.qos != .atMostOnce && session.queuedReliable >= configuration.maximumQueuedMessages
         let overBytes = session.queuedBytes + message.size > configuration.maximumQueuedBytes
-        if overCount || overBytes {
+        let overTotal = heldBytes + message.size > configuration.maximumTotalQueuedBytes
+        if overCount || overBytes || overTotal {
             session.droppedCount += 1
             statistics.messagesDropped += 1
             if session.droppedCount == 1 || session.droppedCount % 1000 == 0 {
-                logger.warning("queue of '\(session.clientID)' is full (\(session.queuedReliable) QoS 1/2 messages, \(session.queuedBytes) bytes); \(session.droppedCount) messages dropped so far")
+                let which = overTotal && !overCount && !overBytes
+                    ? "the broker's queues are full (\(heldBytes) bytes for all clients)"
+                    : "queue of '\(session.clientID)' is full (\(session.queuedReliable) QoS 1/2 messages, \(session.queuedBytes) bytes)"
+                logger.warning("\(which); \(session.droppedCount) messages for '\(session.clientID)' dropped so far")
             }
             return
         }
         session.enqueue(message)
+        heldBytes += message.size
     }
 
     private func sendInflight(_ message: OutgoingMessage, session: Session, on connection: MQTTConnection) {
         let id = session.nextPacketID()
-        session.inflight.append(InflightMessage(
+        session.addInflight(InflightMessage(
             packetID: id, message: message,
             stage: message.qos == .atLeastOnce ? .awaitingPuback : .awaitingPubrec))
+        heldBytes += message.size
         sendPublish(message, packetID: id, dup: false, on: connection)
     }
 
@@ -301,9 +370,11 @@ final class BrokerCore {
         while let next = session.queue.first, connection.isWritable {
             if next.qos == .atMostOnce {
                 _ = session.dequeue()
+                heldBytes -= next.size
                 sendPublish(next, packetID: 0, dup: false, on: connection)
             } else if session.inflight.count < configuration.maximumInflightMessages {
                 _ = session.dequeue()
+                heldBytes -= next.size
                 sendInflight(next, session: session, on: connection)
             } else {
                 break
@@ -311,26 +382,40 @@ final class BrokerCore {
         }
     }
 
+    /// PUBACK, PUBREC or PUBCOMP from the client for a message the broker sent.
+    ///
+    /// An acknowledgement of the wrong kind for the message's QoS flow (PUBREC or PUBCOMP for a
+    /// QoS 1 message, PUBACK for a QoS 2 one, PUBCOMP before PUBREC) is a protocol violation: the
+    /// connection is closed (MQTT-4.8.0-1) and nothing is answered. One for an id not in flight is
+    /// ignored (a late duplicate after a resend) and gets no answer either.
     func handleAck(_ connection: MQTTConnection, _ session: Session, _ packet: MQTTPacket) {
+        let id: UInt16
+        let expected: InflightMessage.Stage
         switch packet {
-        case .puback(let id):
-            if let index = session.inflight.firstIndex(where: { $0.packetID == id && $0.stage == .awaitingPuback }) {
-                session.inflight.remove(at: index)
-                drain(session)
-            }
-        case .pubrec(let id):
-            if let index = session.inflight.firstIndex(where: { $0.packetID == id && $0.stage != .awaitingPuback }) {
-                session.inflight[index].stage = .awaitingPubcomp
-            }
-            connection.send(.pubrel(id))
-        case .pubcomp(let id):
-            if let index = session.inflight.firstIndex(where: { $0.packetID == id && $0.stage == .awaitingPubcomp }) {
-                session.inflight.remove(at: index)
-                drain(session)
-            }
-        default:
-            break
+        case .puback(let packetID): (id, expected) = (packetID, .awaitingPuback)
+        case .pubrec(let packetID): (id, expected) = (packetID, .awaitingPubrec)
+        case .pubcomp(let packetID): (id, expected) = (packetID, .awaitingPubcomp)
+        default: return
         }
+        guard let index = session.inflightIndex(of: id) else {
+            logger.debug("'\(session.clientID)' sent \(packet.name) for packet id \(id), which is not in flight; ignored")
+            return
+        }
+        let stage = session.inflight[index].stage
+        if stage == expected || (expected == .awaitingPubrec && stage == .awaitingPubcomp) {
+            switch expected {
+            case .awaitingPuback, .awaitingPubcomp:
+                heldBytes -= session.removeInflight(at: index)
+                drain(session)
+            case .awaitingPubrec:
+                // A repeated PUBREC (the client missed our PUBREL) is answered again.
+                session.setInflightStage(at: index, .awaitingPubcomp)
+                connection.send(.pubrel(id))
+            }
+            return
+        }
+        let flow = session.inflight[index].message.qos == .atLeastOnce ? "QoS 1 message" : "QoS 2 message awaiting \(stage == .awaitingPubrec ? "PUBREC" : "PUBCOMP")"
+        connection.protocolViolation("\(packet.name) for packet id \(id), a \(flow) (MQTT-4.3)")
     }
 
     // MARK: - SUBSCRIBE / UNSUBSCRIBE
@@ -341,7 +426,13 @@ final class BrokerCore {
         var retainedToSend: [OutgoingMessage] = []
         for (filter, requested) in filters {
             guard TopicName.isValidFilter(filter) else {
-                logger.notice("'\(session.clientID)' sent the invalid topic filter '\(filter)'; refused")
+                logger.notice("'\(session.clientID)' sent the invalid topic filter '\(filter.prefix(80))'; refused")
+                codes.append(0x80)
+                continue
+            }
+            if let why = subscriptionLimitExceeded(filter, session: session) {
+                statistics.subscriptionsRefused += 1
+                logger.notice("'\(session.clientID)' may not subscribe to '\(filter.prefix(80))\(filter.utf8.count > 80 ? "…" : "")': \(why); refused")
                 codes.append(0x80)
                 continue
             }
@@ -352,11 +443,17 @@ final class BrokerCore {
                 continue
             }
             let granted = HouseBroker.QoS(rawValue: requested) ?? .exactlyOnce
-            session.subscriptions[filter] = granted
+            if session.subscriptions.updateValue(granted, forKey: filter) == nil {
+                let cost = SubscriptionCost.of(filter: filter)
+                session.subscriptionBytes += cost
+                subscriptionBytes += cost
+            }
             tree.insert(filter: filter, clientID: session.clientID, qos: granted)
             codes.append(granted.rawValue)
             logger.info("'\(session.clientID)' subscribed to \(filter) at \(granted)")
             for message in retained.values where TopicName.matches(filter: filter, topic: message.topic) {
+                if let acl = configuration.accessControl, acl.hasDenyRules,
+                   !acl.mayRead(topic: message.topic, user: session.username, clientID: session.clientID) { continue }
                 retainedToSend.append(OutgoingMessage(topic: message.topic, payload: message.buffer,
                                                       qos: min(message.qos, granted), retain: true))
             }
@@ -367,10 +464,34 @@ final class BrokerCore {
 
     func handleUnsubscribe(_ connection: MQTTConnection, _ session: Session, packetID: UInt16, filters: [String]) {
         for filter in filters where session.subscriptions.removeValue(forKey: filter) != nil {
+            let cost = SubscriptionCost.of(filter: filter)
+            session.subscriptionBytes -= cost
+            subscriptionBytes -= cost
             tree.remove(filter: filter, clientID: session.clientID)
             logger.info("'\(session.clientID)' unsubscribed from \(filter)")
         }
         connection.send(.unsuback(packetID))
+    }
+
+    /// Why `session` may not add a subscription to the valid filter `filter`, or nil when it may.
+    private func subscriptionLimitExceeded(_ filter: String, session: Session) -> String? {
+        if let why = TopicName.limitExceeded(filter, maximumLevels: configuration.maximumTopicLevels,
+                                             maximumLength: configuration.maximumTopicLength) {
+            return "the filter has \(why)"
+        }
+        // Replacing an existing subscription (a new QoS) costs nothing more.
+        if session.subscriptions[filter] != nil { return nil }
+        if session.subscriptions.count >= configuration.maximumSubscriptionsPerClient {
+            return "it holds \(session.subscriptions.count) subscriptions, the limit per client"
+        }
+        let cost = SubscriptionCost.of(filter: filter)
+        if session.subscriptionBytes + cost > configuration.maximumSubscriptionBytesPerClient {
+            return "its subscriptions would pass the limit of \(configuration.maximumSubscriptionBytesPerClient) bytes per client"
+        }
+        if subscriptionBytes + cost > configuration.maximumSubscriptionBytes {
+            return "all subscriptions together would pass the limit of \(configuration.maximumSubscriptionBytes) bytes"
+        }
+        return nil
     }
 
     // MARK: - Fault injection and lifecycle

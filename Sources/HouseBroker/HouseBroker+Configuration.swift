@@ -21,8 +21,26 @@ extension HouseBroker {
         /// Topic and payload bytes waiting for one client, all QoS levels; beyond this new messages
         /// are dropped and counted. Bounds QoS 0 traffic to a slow online subscriber.
         public var maximumQueuedBytes: Int
+        /// Bytes held for all clients together (queued and in flight, topic and payload); beyond
+        /// this new messages for any client are dropped and counted.
+        public var maximumTotalQueuedBytes: Int
         /// Largest accepted packet (remaining length), in bytes; larger packets close the connection.
         public var maximumPacketSize: Int
+        /// Levels (`/`-separated parts) a topic name or filter may have (mosquitto's limit is 200).
+        /// A deeper subscription gets SUBACK 0x80; a deeper PUBLISH is acknowledged and dropped.
+        public var maximumTopicLevels: Int
+        /// UTF-8 bytes a topic name or filter may have; longer ones are refused like deeper ones.
+        public var maximumTopicLength: Int
+        /// Subscriptions one client may hold; a further new filter gets SUBACK 0x80.
+        public var maximumSubscriptionsPerClient: Int
+        /// Estimated memory of one client's subscriptions (see `SubscriptionCost`); a new filter
+        /// that would pass it gets SUBACK 0x80.
+        public var maximumSubscriptionBytesPerClient: Int
+        /// Estimated memory of all clients' subscriptions together; likewise.
+        public var maximumSubscriptionBytes: Int
+        /// Topic and payload bytes of all retained messages; a retained message that would pass it
+        /// is delivered but not retained (logged and counted).
+        public var maximumRetainedBytes: Int
         /// Connected clients beyond this are refused with CONNACK 3 (server unavailable).
         public var maximumConnections: Int
         /// A connection that sends no CONNECT within this time is closed.
@@ -33,7 +51,9 @@ extension HouseBroker {
         public var logger: Logger
 
         /// A configuration with mosquitto-like defaults: anonymous access, 20 in flight, 1000 QoS 1/2
-        /// messages and 64 MiB queued per client.
+        /// messages and 64 MiB queued per client (128 MiB for all), topics of at most 200 levels and
+        /// 4096 bytes, 10,000 subscriptions and 4 MiB of subscription state per client (64 MiB for
+        /// all), 64 MiB of retained messages. docs/BROKER.md lists every bound.
         public init(
             host: String = "127.0.0.1",
             port: Int = 1883,
@@ -43,7 +63,14 @@ extension HouseBroker {
             maximumInflightMessages: Int = 20,
             maximumQueuedMessages: Int = 1000,
             maximumQueuedBytes: Int = 64 * 1024 * 1024,
+            maximumTotalQueuedBytes: Int = 128 * 1024 * 1024,
             maximumPacketSize: Int = 16 * 1024 * 1024,
+            maximumTopicLevels: Int = 200,
+            maximumTopicLength: Int = 4096,
+            maximumSubscriptionsPerClient: Int = 10_000,
+            maximumSubscriptionBytesPerClient: Int = 4 * 1024 * 1024,
+            maximumSubscriptionBytes: Int = 64 * 1024 * 1024,
+            maximumRetainedBytes: Int = 64 * 1024 * 1024,
             maximumConnections: Int = 10_000,
             connectTimeout: Duration = .seconds(10),
             recordedMessageLimit: Int = 10_000,
@@ -57,7 +84,14 @@ extension HouseBroker {
             self.maximumInflightMessages = maximumInflightMessages
             self.maximumQueuedMessages = maximumQueuedMessages
             self.maximumQueuedBytes = maximumQueuedBytes
+            self.maximumTotalQueuedBytes = maximumTotalQueuedBytes
             self.maximumPacketSize = maximumPacketSize
+            self.maximumTopicLevels = maximumTopicLevels
+            self.maximumTopicLength = maximumTopicLength
+            self.maximumSubscriptionsPerClient = maximumSubscriptionsPerClient
+            self.maximumSubscriptionBytesPerClient = maximumSubscriptionBytesPerClient
+            self.maximumSubscriptionBytes = maximumSubscriptionBytes
+            self.maximumRetainedBytes = maximumRetainedBytes
             self.maximumConnections = maximumConnections
             self.connectTimeout = connectTimeout
             self.recordedMessageLimit = recordedMessageLimit

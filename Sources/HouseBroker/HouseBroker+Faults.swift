@@ -29,11 +29,8 @@ extension HouseBroker {
     public func restart(keepingRetained: Bool = true, keepingSessions: Bool = true) async throws {
         await shutdown()
         try await onLoop { core in
-            if !keepingRetained { core.retained.removeAll() }
-            if !keepingSessions {
-                core.sessions.removeAll()
-                core.tree = SubscriptionTree()
-            }
+            if !keepingRetained { core.removeAllRetained() }
+            if !keepingSessions { core.removeAllSessions() }
         }
         let core = self.core
         let loop = self.loop

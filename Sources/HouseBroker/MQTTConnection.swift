@@ -58,7 +58,7 @@ final class MQTTConnection: ChannelInboundHandler {
         let packet = unwrapInboundIn(data)
         guard let session else {
             guard case .connect(let connect) = packet, !hasReceivedConnect else {
-                return protocolError("\(packet.name) before CONNECT (MQTT-3.1.0-1)")
+                return protocolViolation("\(packet.name) before CONNECT (MQTT-3.1.0-1)")
             }
             hasReceivedConnect = true
             connectTimeout?.cancel()
@@ -67,7 +67,7 @@ final class MQTTConnection: ChannelInboundHandler {
         }
         switch packet {
         case .connect:
-            protocolError("second CONNECT (MQTT-3.1.0-2)")
+            protocolViolation("second CONNECT (MQTT-3.1.0-2)")
         case .publish(let publish):
             core.handlePublish(self, session, publish)
         case .puback, .pubrec, .pubcomp:
@@ -86,7 +86,7 @@ final class MQTTConnection: ChannelInboundHandler {
             core.detach(self, publishWill: false)
             close()
         case .connack, .suback, .unsuback, .pingresp:
-            protocolError("\(packet.name) is sent only by servers")
+            protocolViolation("\(packet.name) is sent only by servers")
         }
     }
 
@@ -124,7 +124,7 @@ final class MQTTConnection: ChannelInboundHandler {
             return
         }
         if let error = error as? HouseBrokerError {
-            protocolError(error.description)
+            protocolViolation(error.description)
         } else {
             core.logger.info("connection \(session.map { "of '\($0.clientID)'" } ?? "from \(remoteAddress ?? "?")") failed: \(error)")
             close()
@@ -184,7 +184,9 @@ final class MQTTConnection: ChannelInboundHandler {
         if enabled { context.read() }
     }
 
-    private func protocolError(_ reason: String) {
+    /// Closes this connection for a protocol violation (MQTT-4.8.0-1), logged with the client id
+    /// and counted; nothing is answered.
+    func protocolViolation(_ reason: String) {
         guard !isClosing else { return }
         core.statistics.protocolErrors += 1
         core.logger.warning("closing connection \(session.map { "of '\($0.clientID)'" } ?? "from \(remoteAddress ?? "?")"): \(reason)")

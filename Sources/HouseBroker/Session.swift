@@ -26,8 +26,13 @@ final class Session {
     var username: String?
     var keepAlive: Int = 0
     var subscriptions: [String: HouseBroker.QoS] = [:]
+    /// Counted memory of `subscriptions` (see `SubscriptionCost`).
+    var subscriptionBytes = 0
     var connection: MQTTConnection?
-    var inflight = CircularBuffer<InflightMessage>()
+    /// Sent and not yet acknowledged; change it only through the methods below.
+    private(set) var inflight = CircularBuffer<InflightMessage>()
+    /// Topic and payload bytes of `inflight`.
+    private(set) var inflightBytes = 0
     /// Messages waiting to be sent, in order; change it only through the methods below.
     private(set) var queue = CircularBuffer<OutgoingMessage>()
     /// Topic and payload bytes waiting in `queue`.
@@ -44,6 +49,30 @@ final class Session {
         self.cleanSession = cleanSession
     }
 
+    /// Topic and payload bytes this session holds: queued and in flight.
+    var heldBytes: Int { queuedBytes + inflightBytes }
+
+    func addInflight(_ entry: InflightMessage) {
+        inflight.append(entry)
+        inflightBytes += entry.message.size
+    }
+
+    /// Where the in-flight message with packet identifier `id` is, if any.
+    func inflightIndex(of id: UInt16) -> CircularBuffer<InflightMessage>.Index? {
+        inflight.firstIndex { $0.packetID == id }
+    }
+
+    /// Removes the in-flight message at `index`; returns its size.
+    func removeInflight(at index: CircularBuffer<InflightMessage>.Index) -> Int {
+        let size = inflight.remove(at: index).message.size
+        inflightBytes -= size
+        return size
+    }
+
+    func setInflightStage(at index: CircularBuffer<InflightMessage>.Index, _ stage: InflightMessage.Stage) {
+        inflight[index].stage = stage
+    }
+
     func enqueue(_ message: OutgoingMessage) {
         queue.append(message)
         queuedBytes += message.size
@@ -57,10 +86,12 @@ final class Session {
         return message
     }
 
-    /// Drops queued QoS 0 messages (they are not kept for offline clients).
-    func removeQueuedQoS0() {
+    /// Drops queued QoS 0 messages (they are not kept for offline clients); returns the bytes freed.
+    func removeQueuedQoS0() -> Int {
+        let before = queuedBytes
         queue.removeAll { $0.qos == .atMostOnce }
         queuedBytes = queue.reduce(0) { $0 + $1.size }
+        return before - queuedBytes
     }
 
     /// The next packet identifier not in use by an in-flight message.

@@ -1,42 +1,56 @@
 /// Subscriptions indexed by topic level, so routing a message costs the depth of its topic,
 /// not the number of subscriptions.
-final class SubscriptionTree {
-    private final class Node {
-        var children: [Substring: Node] = [:]
+///
+/// The nodes live in one flat array and refer to each other by index: every walk (insert, remove,
+/// match) is a loop with an explicit stack, and freeing the tree frees an array, so no depth a
+/// client chooses can overflow the thread's stack. Removed nodes are recycled.
+struct SubscriptionTree {
+    private struct Node {
+        var parent: Int
+        /// This node's level in its parent's `children` (empty for the root).
+        var level: Substring
+        var children: [Substring: Int] = [:]
         var subscribers: [String: HouseBroker.QoS] = [:]
         var isEmpty: Bool { children.isEmpty && subscribers.isEmpty }
     }
 
-    private let root = Node()
+    private var nodes: [Node] = [Node(parent: -1, level: "")]
+    private var freeList: [Int] = []
+
+    /// Nodes in use, the root included (for tests and the memory estimate).
+    var nodeCount: Int { nodes.count - freeList.count }
 
     /// Adds or replaces `clientID`'s subscription to `filter`.
-    func insert(filter: String, clientID: String, qos: HouseBroker.QoS) {
-        var node = root
+    mutating func insert(filter: String, clientID: String, qos: HouseBroker.QoS) {
+        var node = 0
         for level in filter.split(separator: "/", omittingEmptySubsequences: false) {
-            if let next = node.children[level] {
+            if let next = nodes[node].children[level] {
                 node = next
             } else {
-                let next = Node()
-                node.children[Substring(String(level))] = next
+                // A copy of the level alone, so the key does not keep the whole filter alive.
+                let key = Substring(String(level))
+                let next = allocate(Node(parent: node, level: key))
+                nodes[node].children[key] = next
                 node = next
             }
         }
-        node.subscribers[clientID] = qos
+        nodes[node].subscribers[clientID] = qos
     }
 
     /// Removes `clientID`'s subscription to `filter`, pruning empty branches.
-    func remove(filter: String, clientID: String) {
-        let levels = filter.split(separator: "/", omittingEmptySubsequences: false)
-        var path: [Node] = [root]
-        for level in levels {
-            guard let next = path.last!.children[level] else { return }
-            path.append(next)
+    mutating func remove(filter: String, clientID: String) {
+        var node = 0
+        for level in filter.split(separator: "/", omittingEmptySubsequences: false) {
+            guard let next = nodes[node].children[level] else { return }
+            node = next
         }
-        path.last!.subscribers[clientID] = nil
-        var index = levels.count
-        while index > 0, path[index].isEmpty {
-            path[index - 1].children[levels[index - 1]] = nil
-            index -= 1
+        nodes[node].subscribers[clientID] = nil
+        while node != 0, nodes[node].isEmpty {
+            let parent = nodes[node].parent
+            nodes[parent].children[nodes[node].level] = nil
+            nodes[node] = Node(parent: -1, level: "")
+            freeList.append(node)
+            node = parent
         }
     }
 
@@ -45,30 +59,37 @@ final class SubscriptionTree {
     func subscribers(matching topic: String) -> [String: HouseBroker.QoS] {
         var result: [String: HouseBroker.QoS] = [:]
         let levels = topic.split(separator: "/", omittingEmptySubsequences: false)
-        collect(root, levels, 0, dollar: topic.hasPrefix("$"), into: &result)
+        let dollar = topic.utf8.first == UInt8(ascii: "$")
+        // Depth-first with an explicit stack of (node, index of the next topic level).
+        var stack: [(node: Int, index: Int)] = [(0, 0)]
+        while let (node, index) = stack.popLast() {
+            let children = nodes[node].children
+            // A leading wildcard does not match a `$` topic (MQTT-4.7.2-1).
+            let wildcardsAllowed = !(index == 0 && dollar)
+            if wildcardsAllowed, let hash = children["#"] { add(hash, into: &result) }
+            if index == levels.count {
+                add(node, into: &result)
+                continue
+            }
+            if let exact = children[levels[index]] { stack.append((exact, index + 1)) }
+            if wildcardsAllowed, let plus = children["+"] { stack.append((plus, index + 1)) }
+        }
         return result
     }
 
-    private func add(_ node: Node, into result: inout [String: HouseBroker.QoS]) {
-        for (client, qos) in node.subscribers {
+    private func add(_ node: Int, into result: inout [String: HouseBroker.QoS]) {
+        for (client, qos) in nodes[node].subscribers {
             if let existing = result[client], existing >= qos { continue }
             result[client] = qos
         }
     }
 
-    private func collect(_ node: Node, _ levels: [Substring], _ index: Int, dollar: Bool,
-                         into result: inout [String: HouseBroker.QoS]) {
-        let wildcardsAllowed = !(index == 0 && dollar)
-        if wildcardsAllowed, let hash = node.children["#"] { add(hash, into: &result) }
-        if index == levels.count {
-            add(node, into: &result)
-            return
+    private mutating func allocate(_ node: Node) -> Int {
+        if let index = freeList.popLast() {
+            nodes[index] = node
+            return index
         }
-        if let exact = node.children[levels[index]] {
-            collect(exact, levels, index + 1, dollar: dollar, into: &result)
-        }
-        if wildcardsAllowed, let plus = node.children["+"] {
-            collect(plus, levels, index + 1, dollar: dollar, into: &result)
-        }
+        nodes.append(node)
+        return nodes.count - 1
     }
 }

@@ -1,5 +1,22 @@
-/// Rules for topic names and topic filters (MQTT 3.1.1 section 4.7).
+/// Rules for topic names and topic filters (MQTT 3.1.1 section 4.7). Every walk here is a loop:
+/// no recursion whose depth a client controls.
 enum TopicName {
+    /// The number of `/`-separated levels of a topic name or filter (`a/b` has 2, `/` has 2).
+    static func levelCount(_ topic: String) -> Int {
+        var count = 1
+        for byte in topic.utf8 where byte == UInt8(ascii: "/") { count += 1 }
+        return count
+    }
+
+    /// Why `topic` exceeds the configured limits (a phrase for logs), or nil when it is within them.
+    static func limitExceeded(_ topic: String, maximumLevels: Int, maximumLength: Int) -> String? {
+        let length = topic.utf8.count
+        if length > maximumLength { return "\(length) bytes, more than the limit of \(maximumLength)" }
+        let levels = levelCount(topic)
+        if levels > maximumLevels { return "\(levels) levels, more than the limit of \(maximumLevels)" }
+        return nil
+    }
+
     /// A PUBLISH topic: at least one character, no wildcards (MQTT-3.3.2-2, MQTT-4.7.3-1).
     static func validate(_ topic: String) throws {
         if topic.isEmpty { throw HouseBrokerError.malformedPacket("topic name is empty") }

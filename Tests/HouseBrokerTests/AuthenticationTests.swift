@@ -71,7 +71,7 @@ struct AuthenticationTests {
         #expect(acl.maySubscribe(filter: "public/+", user: nil, clientID: "x"))
         #expect(!acl.mayPublish(topic: "public/a", user: nil, clientID: "x"))
         #expect(!acl.maySubscribe(filter: "users/+/x", user: nil, clientID: "x"))
-        #expect(throws: HouseBrokerError.invalidConfigurationFile(path: "acl", line: 1, message: "access must be read, write or readwrite, not 'rw'")) {
+        #expect(throws: HouseBrokerError.invalidConfigurationFile(path: "acl", line: 1, message: "access must be read, write, readwrite or deny, not 'rw'")) {
             try AccessControlList(contents: "topic rw a", path: "acl")
         }
         #expect(throws: HouseBrokerError.self) { try AccessControlList(contents: "topic read a/#/b") }

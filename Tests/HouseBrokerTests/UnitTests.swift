@@ -21,7 +21,7 @@ struct UnitTests {
 
     @Test("tree removal prunes and keeps other subscribers")
     func tree() {
-        let tree = SubscriptionTree()
+        var tree = SubscriptionTree()
         tree.insert(filter: "a/+", clientID: "x", qos: .atLeastOnce)
         tree.insert(filter: "a/#", clientID: "y", qos: .atMostOnce)
         tree.insert(filter: "a/b", clientID: "x", qos: .exactlyOnce)
@@ -38,7 +38,7 @@ struct UnitTests {
     func treeAgreesWithMatcher() {
         let filters = ["#", "+", "+/+", "a/#", "a/+/c", "a/b/c", "/+", "+/b/#", "$SYS/#", "a//c", "a/+/+/#"]
         let topics = ["a", "a/b", "a/b/c", "a/x/c", "/a", "a//c", "$SYS/x", "b/b/b", "a/b/c/d", "x"]
-        let tree = SubscriptionTree()
+        var tree = SubscriptionTree()
         for (index, filter) in filters.enumerated() { tree.insert(filter: filter, clientID: "\(index)", qos: .atMostOnce) }
         for topic in topics {
             let expected = Set(filters.indices.filter { TopicName.matches(filter: filters[$0], topic: topic) }.map { "\($0)" })

@@ -110,6 +110,6 @@ struct BrokerCommandTests {
         defer { try? FileManager.default.removeItem(at: acl) }
         let (status, output) = try await Self.run(Self.binary.path, ["broker", "--port", "0", "--acl", acl.path])
         #expect(status != 0)
-        #expect(output.contains("\(acl.path):2: access must be read, write or readwrite"), "\(output)")
+        #expect(output.contains("\(acl.path):2: access must be read, write, readwrite or deny"), "\(output)")
     }
 }
