@@ -13,9 +13,11 @@ build: deps
 	$(SWIFT) build
 
 # Every test: the Swift tests (unit, in-process end to end, real mosquitto, short fault
-# scenarios), each libFuzzer target briefly on its committed seeds, then the libgpiod backend
-# against a kernel gpio-sim chip in a VM (about 2 minutes from a cold cache).
+# scenarios, the release-build broker under hostile clients), each libFuzzer target briefly on
+# its committed seeds, then the libgpiod backend against a kernel gpio-sim chip in a VM (about
+# 2 minutes from a cold cache).
 test: deps
+	$(SWIFT) build -c release --product housectl
 	SWIFT=$(SWIFT) ./scripts/swift-test.sh
 	fuzz/run.sh 10 --ci
 	@./Tests/VM/run.sh

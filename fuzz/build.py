@@ -10,6 +10,7 @@ import glob, json, os, re, subprocess, sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TARGETS = {
     "broker-packet": ("HouseBroker", "BrokerPacketFuzz.swift"),
+    "subscription-tree": ("HouseBroker", "SubscriptionTreeFuzz.swift"),
     "command-payload": ("HouseDaemon", "CommandPayloadFuzz.swift"),
     "phrase-matcher": ("HouseCore", "PhraseMatcherFuzz.swift"),
     "config-loader": ("HouseCore", "ConfigLoaderFuzz.swift"),

@@ -9,7 +9,7 @@ set -u
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-60}
 MODE=${2:-}
-TARGETS="broker-packet command-payload phrase-matcher config-loader"
+TARGETS="broker-packet subscription-tree command-payload phrase-matcher config-loader"
 [ -f .build/debug.yaml ] || swift build || exit 1
 status=0
 summary=""

@@ -62,6 +62,7 @@ final class BrokerCore {
         configuration.maximumSubscriptionBytes = max(configuration.maximumSubscriptionBytes, 0)
         configuration.maximumRetainedBytes = max(configuration.maximumRetainedBytes, 0)
         configuration.recordedMessageLimit = max(configuration.recordedMessageLimit, 0)
+        configuration.maximumPendingConnections = max(configuration.maximumPendingConnections, 1)
         self.configuration = configuration
         self.logger = configuration.logger
     }

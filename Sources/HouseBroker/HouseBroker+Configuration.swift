@@ -43,6 +43,8 @@ extension HouseBroker {
         public var maximumRetainedBytes: Int
         /// Connected clients beyond this are refused with CONNACK 3 (server unavailable).
         public var maximumConnections: Int
+        /// Connections that have not sent their CONNECT yet; a further one is closed at once.
+        public var maximumPendingConnections: Int
         /// A connection that sends no CONNECT within this time is closed.
         public var connectTimeout: Duration
         /// How many received PUBLISH messages the inspection API remembers (0 records none).
@@ -72,6 +74,7 @@ extension HouseBroker {
             maximumSubscriptionBytes: Int = 64 * 1024 * 1024,
             maximumRetainedBytes: Int = 64 * 1024 * 1024,
             maximumConnections: Int = 10_000,
+            maximumPendingConnections: Int = 1000,
             connectTimeout: Duration = .seconds(10),
             recordedMessageLimit: Int = 10_000,
             logger: Logger = Logger(label: "housectl.broker", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -93,6 +96,7 @@ extension HouseBroker {
             self.maximumSubscriptionBytes = maximumSubscriptionBytes
             self.maximumRetainedBytes = maximumRetainedBytes
             self.maximumConnections = maximumConnections
+            self.maximumPendingConnections = maximumPendingConnections
             self.connectTimeout = connectTimeout
             self.recordedMessageLimit = recordedMessageLimit
             self.logger = logger

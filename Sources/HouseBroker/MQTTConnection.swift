@@ -32,6 +32,15 @@ final class MQTTConnection: ChannelInboundHandler {
 
     func channelActive(context: ChannelHandlerContext) {
         remoteAddress = context.channel.remoteAddress.map { "\($0.ipAddress ?? "?"):\($0.port ?? 0)" }
+        // Sockets that have not CONNECTed yet are bounded too: a flood of idle sockets is cut here.
+        let pending = core.connections.count - core.connectedCount
+        if pending >= core.configuration.maximumPendingConnections {
+            core.statistics.connectionsRefused += 1
+            core.logger.warning("closing connection from \(remoteAddress ?? "?") at once: \(pending) connections are waiting for their CONNECT, the limit")
+            isClosing = true
+            context.close(promise: nil)
+            return
+        }
         core.connections[ObjectIdentifier(self)] = self
         if core.readingPaused { setAutoRead(false) }
         let timeout = core.configuration.connectTimeout

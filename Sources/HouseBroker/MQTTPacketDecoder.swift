@@ -9,6 +9,14 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
 
     /// Largest accepted remaining length.
     let maximumPacketSize: Int
+    /// Whether a packet was decoded: the first one must be a CONNECT, whose size is bounded.
+    private var hasDecodedPacket = false
+
+    /// The largest remaining length a CONNECT can have: protocol name, level, flags and keepalive
+    /// (10 bytes) and five length-prefixed fields of at most 65,535 bytes (client id, will topic,
+    /// will message, user name, password). Until a connection has sent its first packet it may
+    /// not make the broker buffer more than this, whatever `maximumPacketSize` allows.
+    static let maximumConnectSize = 10 + 5 * (2 + 65_535)
 
     init(maximumPacketSize: Int) {
         self.maximumPacketSize = maximumPacketSize
@@ -18,13 +26,15 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
         guard let (header, remaining, headerLength) = try Self.peekFixedHeader(buffer) else {
             return .needMoreData
         }
-        if remaining > maximumPacketSize {
-            throw HouseBrokerError.malformedPacket("remaining length \(remaining) exceeds the limit of \(maximumPacketSize) bytes")
+        let limit = hasDecodedPacket ? maximumPacketSize : min(maximumPacketSize, Self.maximumConnectSize)
+        if remaining > limit {
+            throw HouseBrokerError.malformedPacket("remaining length \(remaining) exceeds the limit of \(limit) bytes\(hasDecodedPacket ? "" : " for a first packet (a CONNECT)")")
         }
         guard buffer.readableBytes >= headerLength + remaining else { return .needMoreData }
         buffer.moveReaderIndex(forwardBy: headerLength)
         var body = buffer.readSlice(length: remaining)!
         let packet = try Self.parse(header: header, body: &body)
+        hasDecodedPacket = true
         context.fireChannelRead(wrapInboundOut(packet))
         return .continue
     }

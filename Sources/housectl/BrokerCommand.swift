@@ -14,7 +14,13 @@ struct BrokerCommand: AsyncParsableCommand {
             SHA-256 of SALT followed by the password (printf '%s' SALTpassword | sha256sum). \
             ACL file: 'user NAME' lines followed by 'topic [read|write|readwrite] FILTER' lines; \
             'pattern ...' lines apply to everyone (%u user name, %c client id); lines before any \
-            'user' apply to anonymous clients.
+            'user' apply to anonymous clients; 'topic deny FILTER' forbids FILTER's topics whatever \
+            else grants them.
+
+            Limits: what passes one is refused the MQTT way (SUBACK 0x80, a dropped publish, a \
+            closed connection for an oversized packet) and logged with the client id; the broker \
+            keeps serving everyone else. Sizes take K, M or G suffixes (powers of 1024). \
+            docs/BROKER.md lists every bound.
             """
     )
 
@@ -34,10 +40,40 @@ struct BrokerCommand: AsyncParsableCommand {
     var aclFile: String?
 
     @Option(name: .customLong("max-queued"), help: "QoS 1/2 messages queued per client before new ones are dropped.")
-    var maximumQueued = 1000
+    var maximumQueued = Self.defaults.maximumQueuedMessages
 
     @Option(name: .customLong("max-queued-bytes"), help: "Bytes queued per client (any QoS) before new messages are dropped.")
-    var maximumQueuedBytes = 64 * 1024 * 1024
+    var maximumQueuedBytes = ByteCount(Self.defaults.maximumQueuedBytes)
+
+    @Option(name: .customLong("max-total-queued-bytes"), help: "Bytes queued and in flight for all clients together before new messages are dropped.")
+    var maximumTotalQueuedBytes = ByteCount(Self.defaults.maximumTotalQueuedBytes)
+
+    @Option(name: .customLong("max-packet-size"), help: "Largest packet accepted; a larger one closes the sender's connection.")
+    var maximumPacketSize = ByteCount(Self.defaults.maximumPacketSize)
+
+    @Option(name: .customLong("max-topic-levels"), help: "Levels a topic or filter may have (mosquitto: 200).")
+    var maximumTopicLevels = Self.defaults.maximumTopicLevels
+
+    @Option(name: .customLong("max-topic-length"), help: "Bytes a topic or filter may have (at most 65535).")
+    var maximumTopicLength = Self.defaults.maximumTopicLength
+
+    @Option(name: .customLong("max-subscriptions"), help: "Subscriptions one client may hold.")
+    var maximumSubscriptions = Self.defaults.maximumSubscriptionsPerClient
+
+    @Option(name: .customLong("max-subscription-bytes"), help: "Estimated memory of one client's subscriptions.")
+    var maximumSubscriptionBytes = ByteCount(Self.defaults.maximumSubscriptionBytesPerClient)
+
+    @Option(name: .customLong("max-total-subscription-bytes"), help: "Estimated memory of all clients' subscriptions.")
+    var maximumTotalSubscriptionBytes = ByteCount(Self.defaults.maximumSubscriptionBytes)
+
+    @Option(name: .customLong("max-retained-bytes"), help: "Bytes of all retained messages; past it a message is delivered but not retained.")
+    var maximumRetainedBytes = ByteCount(Self.defaults.maximumRetainedBytes)
+
+    @Option(name: .customLong("max-connections"), help: "Connected clients; more are refused with CONNACK 3.")
+    var maximumConnections = Self.defaults.maximumConnections
+
+    /// The library's defaults, so that `--help` shows what a broker without flags does.
+    private static let defaults = HouseBroker.Configuration()
 
     @Flag(name: .shortAndLong, help: "Log connects, subscriptions and publishes.")
     var verbose = false
@@ -46,6 +82,11 @@ struct BrokerCommand: AsyncParsableCommand {
         var logger = Logger(label: "housectl.broker", factory: { label in StreamLogHandler.standardError(label: label) })
         logger.logLevel = verbose ? .debug : .notice
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (1...65535).contains(maximumTopicLevels) else { throw ValidationError("--max-topic-levels must be between 1 and 65535") }
+        guard (1...65535).contains(maximumTopicLength) else { throw ValidationError("--max-topic-length must be between 1 and 65535") }
+        guard maximumPacketSize.bytes >= 2, maximumPacketSize.bytes <= 268_435_455 else {
+            throw ValidationError("--max-packet-size must be between 2 and 268435455 bytes (256MiB - 1)")
+        }
 
         var configuration = HouseBroker.Configuration(host: host, port: port, logger: logger)
         do {
@@ -56,7 +97,16 @@ struct BrokerCommand: AsyncParsableCommand {
         }
         configuration.allowAnonymous = allowAnonymous
         configuration.maximumQueuedMessages = maximumQueued
-        configuration.maximumQueuedBytes = maximumQueuedBytes
+        configuration.maximumQueuedBytes = maximumQueuedBytes.bytes
+        configuration.maximumTotalQueuedBytes = maximumTotalQueuedBytes.bytes
+        configuration.maximumPacketSize = maximumPacketSize.bytes
+        configuration.maximumTopicLevels = maximumTopicLevels
+        configuration.maximumTopicLength = maximumTopicLength
+        configuration.maximumSubscriptionsPerClient = maximumSubscriptions
+        configuration.maximumSubscriptionBytesPerClient = maximumSubscriptionBytes.bytes
+        configuration.maximumSubscriptionBytes = maximumTotalSubscriptionBytes.bytes
+        configuration.maximumRetainedBytes = maximumRetainedBytes.bytes
+        configuration.maximumConnections = maximumConnections
         configuration.recordedMessageLimit = 0
 
         let broker: HouseBroker

@@ -9,7 +9,12 @@ import Testing
 struct HardeningTests {
     /// A normal client subscribes, publishes and receives its own message at QoS 1.
     static func expectServing(_ broker: HouseBroker, _ line: Int = #line) async throws {
-        let client = try await RawMQTTClient.connect(port: broker.port, clientID: "normal-\(line)")
+        try await expectServing(port: broker.port, line)
+    }
+
+    /// The same against a broker on `port` (a broker process, say).
+    static func expectServing(port: Int, _ line: Int = #line) async throws {
+        let client = try await RawMQTTClient.connect(port: port, clientID: "normal-\(line)")
         #expect(try await client.subscribe("check/\(line)", qos: 1) == [1])
         try await client.send(RawMQTT.publish(topic: "check/\(line)", "still serving", qos: 1, packetID: 7))
         // The PUBACK and the delivery may come in either order.
@@ -174,6 +179,34 @@ struct HardeningTests {
             try await back.disconnect()
             _ = try await broker.waitUntil("away-1 discarded") { $0.statistics.heldBytes < 10_000 }
             try await Self.expectServing(broker)
+        }
+    }
+
+    @Test("before its CONNECT a connection may not make the broker buffer more than a CONNECT can hold")
+    func firstPacketIsBounded() async throws {
+        try await withTestBroker { broker in
+            let hostile = try await RawMQTTClient.open(port: broker.port)
+            // A CONNECT header announcing 1 MiB, then some of it.
+            try await hostile.send([0x10] + RawMQTT.remainingLength(1 << 20) + [UInt8](repeating: 0, count: 1000))
+            try await hostile.expectClosed()
+            #expect(await broker.snapshot().statistics.protocolErrors == 1)
+            try await Self.expectServing(broker)
+        }
+    }
+
+    @Test("connections waiting for their CONNECT are bounded; a CONNECTed client frees its place")
+    func pendingConnectionsAreBounded() async throws {
+        try await withTestBroker(configure: { $0.maximumPendingConnections = 2 }) { broker in
+            let first = try await RawMQTTClient.open(port: broker.port, name: "first")
+            let second = try await RawMQTTClient.open(port: broker.port, name: "second")
+            let third = try await RawMQTTClient.open(port: broker.port, name: "third")
+            try await third.expectClosed()
+            try await first.send(RawMQTT.connect(clientID: "first"))
+            #expect(try await first.next() == .connack(sessionPresent: false, code: 0))
+            let fourth = try await RawMQTTClient.open(port: broker.port, name: "fourth")
+            try await fourth.send(RawMQTT.connect(clientID: "fourth"))
+            #expect(try await fourth.next() == .connack(sessionPresent: false, code: 0))
+            #expect(second.isOpen)
         }
     }
 
