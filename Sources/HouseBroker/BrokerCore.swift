@@ -11,7 +11,7 @@ final class BrokerCore {
 
     var sessions: [String: Session] = [:]
     var tree = SubscriptionTree()
-    /// Change it only through `retain(_:)` and `removeAllRetained()`, which keep `retainedBytes`.
+    /// Change it only through `retain(topic:payload:qos:from:)` and `removeAllRetained()`, which keep `retainedBytes`.
     private(set) var retained: [String: HouseBroker.RetainedMessage] = [:]
     /// Topic and payload bytes of `retained`.
     private(set) var retainedBytes = 0
@@ -256,9 +256,10 @@ final class BrokerCore {
         }
     }
 
-    /// PUBREL is answered with PUBCOMP even for an id not (or no longer) known: MQTT-4.3.3-2 asks for
-    /// one for every PUBREL, the sender retries until it gets it, and with method B a PUBREL resent after a reconnect
-    /// names an id already released (3.1.1 has no "not found" answer; MQTT 5's is reason 0x92).
+    /// PUBREL is answered with PUBCOMP even for an id not (or no longer) known: MQTT-4.3.3-2 asks
+    /// for one for every PUBREL, the sender retries until it gets it, and with method B a PUBREL
+    /// resent after a reconnect names an id already released (3.1.1 has no "not found" answer;
+    /// MQTT 5's is reason 0x92).
     func handlePubrel(_ connection: MQTTConnection, _ session: Session, _ id: UInt16) {
         session.incomingQoS2.remove(id)
         connection.send(.pubcomp(id))
