@@ -51,4 +51,16 @@ struct TopicTests {
     func matching(topic: String, filter: String, expected: Bool) {
         #expect(MQTTTopic.matches(topic: topic, filter: filter) == expected)
     }
+
+    /// A broker or a peer chooses these depths: validation and matching are loops, so the largest
+    /// topic MQTT can carry (32,768 levels in 65,535 bytes) costs time, never the stack.
+    @Test func deepTopicsAndFiltersDoNotRecurse() throws {
+        let topic = String(repeating: "a/", count: 32_767) + "a"
+        let filter = String(repeating: "+/", count: 32_767) + "a"
+        try MQTTTopic.validateTopicName(topic)
+        try MQTTTopic.validateFilter(filter)
+        #expect(MQTTTopic.matches(topic: topic, filter: filter))
+        #expect(!MQTTTopic.matches(topic: topic + "/b", filter: filter))
+        #expect(MQTTTopic.matches(topic: topic, filter: String(repeating: "+/", count: 32_767) + "#"))
+    }
 }
