@@ -77,7 +77,10 @@ let package = Package(
         // MARK: Fakes and fixtures shared by the tests
         .target(
             name: "HouseTesting",
-            dependencies: ["HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "HouseDaemon"]
+            dependencies: [
+                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "HouseDaemon",
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // MARK: The CLI: argument parsing only

@@ -2,6 +2,7 @@ import Foundation
 import HouseDaemon
 import HouseGPIO
 import HouseMQTT
+import Logging
 
 /// A controller running in-process for end-to-end tests: the example house (or another
 /// configuration), a simulated chip and a manual clock, the embedded broker on a free port (or an
@@ -53,6 +54,7 @@ public func defaultPhrases() throws -> PhraseSet {
 ///   - stateDirectory: reuse a state directory (a restart); a fresh temporary one by default.
 ///   - brokerPort: connect to this broker on 127.0.0.1 instead of starting the embedded one.
 ///   - chip: reuse a simulated chip (a restart on the same hardware).
+///   - logger: where the controller logs (a test may capture the lines).
 @discardableResult
 public func withController<T: Sendable>(
     configuration: HouseConfiguration? = nil,
@@ -63,6 +65,7 @@ public func withController<T: Sendable>(
     brokerPort: Int? = nil,
     chip: SimulatedChip? = nil,
     clock: ManualClock? = nil,
+    logger: Logger = Logger(label: "housectl"),
     _ body: @Sendable (ControllerFixture) async throws -> T
 ) async throws -> T {
     let config = try configuration ?? HouseFixtures.exampleConfiguration()
@@ -75,7 +78,7 @@ public func withController<T: Sendable>(
         configuration: config, clock: clock, node: node, stateDirectory: directory, chip: chip,
         brokerOverride: brokerPort.map { (host: "127.0.0.1", port: $0) }, embeddedPort: 0,
         clientID: "housectl-\(node)", reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500)),
-        phrases: try defaultPhrases(), routines: routines)
+        phrases: try defaultPhrases(), routines: routines, logger: logger)
     let fixture = ControllerFixture(controller: try await HouseController.build(settings), chip: chip, clock: clock,
                                     stateDirectory: directory)
     return try await runController(fixture.controller) { controller in

@@ -62,6 +62,75 @@ import Testing
         }
     }
 
+    /// Inputs past `InputLimits` are refused with a logged reason (and an error reply where the
+    /// sender's id and reply topic can still be read), none of them whole in the log, and the
+    /// daemon keeps serving: a set command still switches the relay, a request is still answered.
+    @Test func inputsPastTheLimitsAreRefusedAndTheDaemonKeepsServing() async throws {
+        let capture = LogCapture()
+        try await withController(logger: capture.logger()) { f in
+            let mqtt = try await f.mqttClient()
+            let replies = try await mqtt.subscribe(to: "test/limits")
+            let kitchen = try await mqtt.subscribe(to: "house/kitchen/kitchen-light/state")
+            func logged(_ needle: String) async throws -> String {
+                try await withTimeout(.seconds(20), "a log line with \(needle)") { try await capture.line(containing: needle) }
+            }
+            let nesting = String(repeating: "[", count: 20_000) + String(repeating: "]", count: 20_000)
+
+            // An intent request nested 20,000 deep: refused unparsed, so its id cannot be read (no reply).
+            try await mqtt.publish(to: "house/intent/request", payload: #"{"id":"deep-1","reply_to":"test/limits","text":"turn on the kitchen light","x":"# + nesting + "}", qos: .atLeastOnce)
+            _ = try await logged("house/intent/request: JSON nested deeper than 32 levels")
+
+            // A set command larger than 64 KiB: refused, the relay untouched.
+            let pad = String(repeating: "x", count: 70_000)
+            try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: #"{"state":"ON","id":"big-1","reply_to":"test/limits","pad":"\#(pad)"}"#, qos: .atLeastOnce)
+            _ = try await logged("kitchen-light/set: payload of 70061 bytes is larger than the limit of 65536 bytes")
+            #expect(f.edges(of: "kitchen-light").isEmpty)
+
+            // A reply topic of 201 levels: refused; the id is valid, so the error goes to the default reply topic.
+            let defaultReplies = try await mqtt.subscribe(to: "house/intent/response/deep-reply")
+            let deepTopic = Array(repeating: "r", count: 201).joined(separator: "/")
+            try await mqtt.publish(to: "house/intent/request", payload: #"{"id":"deep-reply","text":"turn on the kitchen light","reply_to":"\#(deepTopic)"}"#, qos: .atLeastOnce)
+            let deepReply = try await defaultReplies.nextReply("the error reply on the default topic")
+            #expect(deepReply.id == "deep-reply")
+            #expect(deepReply.status == "error")
+            #expect(deepReply.error?.contains("\"reply_to\" has 201 levels, more than the limit of 200") == true, "\(deepReply)")
+
+            // A text past 1000 characters with a valid id and reply topic: the error is answered there.
+            let long = String(repeating: "turn on the kitchen light ", count: 40)
+            try await mqtt.publish(to: "house/intent/request", payload: #"{"id":"long-1","text":"\#(long)","reply_to":"test/limits"}"#, qos: .atLeastOnce)
+            let longReply = try await replies.nextReply("the error reply to the long text")
+            #expect(longReply.id == "long-1")
+            #expect(longReply.status == "error")
+            #expect(longReply.error?.contains("\"text\" is 1040 characters long, more than the limit of 1000") == true, "\(longReply)")
+
+            // A malformed rule payload (the movie button's JSON, nested too deep): ignored, no rule fires.
+            try await mqtt.publish(to: "zigbee2mqtt/living-remote", payload: #"{"action":"double","x":"# + nesting + "}", qos: .atLeastOnce)
+            _ = try await logged("ignored malformed payload on zigbee2mqtt/living-remote: JSON nested deeper than 32 levels")
+            // An oversized state payload from another node's topic: ignored.
+            try await mqtt.publish(to: "house/hall/hall-light/state", payload: pad, qos: .atLeastOnce)
+            _ = try await logged("ignored malformed payload on house/hall/hall-light/state: payload of 70000 bytes")
+
+            // Still serving: a set command switches the relay, an intent request gets its answer.
+            try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: #"{"state":"ON","id":"ok-1","reply_to":"test/limits"}"#, qos: .atLeastOnce)
+            let on = try await replies.nextReply("the set command's reply")
+            #expect(on.id == "ok-1")
+            #expect(on.status == "done")
+            _ = try await kitchen.first("the kitchen light on") { $0.string == "ON" }
+            #expect(f.physicalLevel(of: "kitchen-light") == false)  // active-low board: on is low
+            try await mqtt.publish(to: "house/intent/request", payload: #"{"id":"ok-2","text":"turn off the kitchen light","reply_to":"test/limits"}"#, qos: .atLeastOnce)
+            let off = try await replies.nextReply("the intent request's answer")
+            #expect(off.id == "ok-2")
+            #expect(off.status == "done")
+            _ = try await kitchen.first("the kitchen light off") { $0.string == "OFF" }
+            #expect(f.edges(of: "kitchen-light").map(\.logical) == [true, false])
+            #expect(try f.controller.store.history().allSatisfy { $0.source != "rule" })
+            await mqtt.disconnect()
+        }
+        // No log line holds a payload whole.
+        let whole = capture.lines.filter { $0.contains(String(repeating: "[", count: 100)) || $0.contains(String(repeating: "x", count: 100)) }
+        #expect(whole.isEmpty, "\(whole.map { $0.prefix(200) })")
+    }
+
     @Test func quickTogglesAreEachOneEdge() async throws {
         try await withController { f in
             let mqtt = try await f.mqttClient()

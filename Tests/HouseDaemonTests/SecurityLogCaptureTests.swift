@@ -10,7 +10,8 @@ import Testing
 
 /// Every log line of a logger, kept in memory for a test to grep.
 final class LogCapture: Sendable {
-    private let state = Mutex<(lines: [String], waiters: [(String, CheckedContinuation<String, Never>)])>(([], []))
+    private typealias Waiter = (id: UUID, needle: String, continuation: CheckedContinuation<String, any Error>)
+    private let state = Mutex<(lines: [String], waiters: [Waiter])>(([], []))
 
     /// All lines so far.
     var lines: [String] { state.withLock { $0.lines } }
@@ -23,29 +24,37 @@ final class LogCapture: Sendable {
     }
 
     func append(_ line: String) {
-        let ready: [CheckedContinuation<String, Never>] = state.withLock { s in
+        let ready: [Waiter] = state.withLock { s in
             s.lines.append(line)
-            var ready: [CheckedContinuation<String, Never>] = []
-            s.waiters.removeAll { needle, c in
-                guard line.localizedCaseInsensitiveContains(needle) else { return false }
-                ready.append(c)
-                return true
-            }
+            let ready = s.waiters.filter { line.localizedCaseInsensitiveContains($0.needle) }
+            s.waiters.removeAll { line.localizedCaseInsensitiveContains($0.needle) }
             return ready
         }
-        for c in ready { c.resume(returning: line) }
+        for waiter in ready { waiter.continuation.resume(returning: line) }
     }
 
     /// Returns the first line containing `needle` (case-insensitive), waiting for it if needed.
-    /// Bound it with `withTimeout`.
-    func line(containing needle: String) async -> String {
-        await withCheckedContinuation { c in
-            let found: String? = state.withLock { s in
-                if let l = s.lines.first(where: { $0.localizedCaseInsensitiveContains(needle) }) { return l }
-                s.waiters.append((needle, c))
-                return nil
+    /// Bound it with `withTimeout`: cancelled, the wait ends with `CancellationError`.
+    func line(containing needle: String) async throws -> String {
+        let id = UUID()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { c in
+                let found: Result<String, CancellationError>? = state.withLock { s in
+                    if let l = s.lines.first(where: { $0.localizedCaseInsensitiveContains(needle) }) { return .success(l) }
+                    // Checked under the lock `onCancel` takes: a cancellation before this is seen
+                    // here, one after it finds the waiter.
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    s.waiters.append((id, needle, c))
+                    return nil
+                }
+                if let found { c.resume(with: found) }
             }
-            if let found { c.resume(returning: found) }
+        } onCancel: {
+            let waiter: Waiter? = state.withLock { s in
+                guard let index = s.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return s.waiters.remove(at: index)
+            }
+            waiter?.continuation.resume(throwing: CancellationError())
         }
     }
 }
@@ -111,7 +120,7 @@ func securitySettings(_ config: HouseConfiguration, node: String = "pi-main", po
             try (secret + "-wrong\n").write(toFile: wrong, atomically: true, encoding: .utf8)
             config.mqtt.passwordFile = wrong
             try await runController(try await HouseController.build(try securitySettings(config, port: broker.port, logger: capture.logger()))) { controller in
-                let line = try await withTimeout(.seconds(20), "the refusal logged") { await capture.line(containing: "refused the credentials") }
+                let line = try await withTimeout(.seconds(20), "the refusal logged") { try await capture.line(containing: "refused the credentials") }
                 #expect(line.contains("127.0.0.1:\(broker.port)"))
             }
         }

@@ -74,7 +74,7 @@ struct SecurityTLSTests {
             let refused = try configuration(s, port: broker.port, password: wrong)
             try await runController(try await HouseController.build(try securitySettings(refused, port: broker.port, logger: capture.logger()))) { controller in
                 let line = try await withTimeout(.seconds(20), "the refused credentials logged") {
-                    await capture.line(containing: "refused the credentials")
+                    try await capture.line(containing: "refused the credentials")
                 }
                 #expect(line.contains("127.0.0.1:\(broker.port)"))
                 #expect(!controller.client.connectionState.isConnected)
@@ -83,7 +83,7 @@ struct SecurityTLSTests {
             let otherCA = try configuration(s, port: broker.port, ca: s.untrustedCA)
             try await runController(try await HouseController.build(try securitySettings(otherCA, port: broker.port, logger: untrusted.logger()))) { controller in
                 let line = try await withTimeout(.seconds(20), "the TLS failure logged") {
-                    await untrusted.line(containing: "TLS handshake")
+                    try await untrusted.line(containing: "TLS handshake")
                 }
                 #expect(line.contains("127.0.0.1:\(broker.port)"))
                 #expect(!controller.client.connectionState.isConnected)

@@ -275,7 +275,7 @@ enum DocExamples {
         } else if topic == layout.intentRequest || topic == layout.cliRequest {
             ok = (try? CommandPayloadParser.intentRequest(payload, topic: topic)) != nil
         } else if topic.hasPrefix(layout.base + "/node/"), topic.hasSuffix("/relay") {
-            let command = PeerRelayCommand.parse(payload)
+            let command = try? PeerRelayCommand.parse(payload)
             ok = command.map { c in configuration.device(id: c.device)?.relay != nil } ?? false
         } else if let (room, device) = layout.parseDeviceSet(topic) {
             #expect(configuration.device(id: device)?.room == room, "\(doc): no device \(device) in room \(room) in config/house.yaml")

@@ -11,7 +11,7 @@ public func fuzzCommandPayload(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
     _ = CommandPayloadParser.replyTarget(payload, layout: TopicLayout(base: "house"))
     if let text = String(validating: payload, as: UTF8.self) {
         _ = CommandPayloadParser.parseTimeRange(text)
-        _ = PeerRelayCommand.parse(payload)
+        _ = try? PeerRelayCommand.parse(payload)
     }
     return 0
 }

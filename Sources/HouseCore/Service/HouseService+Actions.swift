@@ -167,7 +167,7 @@ extension HouseService {
                     if let device, device.pulse == nil {
                         switch device.endpoint {
                         case .mqtt(let m): setState(d, payload == m.payloadOn ? .on : .off)
-                        case .relay: if let s = PeerRelayCommand.parse(Array(payload.utf8))?.state { setState(d, s) }
+                        case .relay: if let s = (try? PeerRelayCommand.parse(Array(payload.utf8)))?.state { setState(d, s) }
                         case .none: break
                         }
                     }

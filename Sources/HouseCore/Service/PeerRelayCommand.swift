@@ -40,13 +40,23 @@ public struct PeerRelayCommand: Sendable, Equatable, Codable {
         return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    /// Parses a payload; nil when it is not a valid peer command.
-    public static func parse(_ payload: [UInt8]) -> PeerRelayCommand? {
-        guard payload.count <= 4096,
-              let c = try? JSONDecoder().decode(PeerRelayCommand.self, from: Data(payload)),
-              !c.device.isEmpty, (c.state == nil) != (c.pulseMilliseconds == nil),
-              c.pulseMilliseconds.map({ $0 > 0 && $0 <= 600_000 }) ?? true
-        else { return nil }
+    /// What a relay command looks like, for the reason of a refusal.
+    static let expected = #"expected {"device":ID,"state":"ON"|"OFF"} or {"device":ID,"pulse_ms":N}"#
+
+    /// The longest pulse a relay command may ask for, in milliseconds (10 minutes).
+    static let maximumPulseMilliseconds: Int64 = 600_000
+
+    /// Parses a payload, checked against `InputLimits` (size, JSON nesting, the device id's
+    /// length) before it is decoded; the error says what was expected.
+    public static func parse(_ payload: [UInt8]) throws(MalformedInput) -> PeerRelayCommand {
+        try InputLimits.checkJSON(payload)
+        guard let c = try? JSONDecoder().decode(PeerRelayCommand.self, from: Data(payload)), !c.device.isEmpty,
+              (c.state == nil) != (c.pulseMilliseconds == nil)
+        else { throw MalformedInput(expected) }
+        try InputLimits.checkID(c.device, field: "device")
+        if let pulse = c.pulseMilliseconds, pulse <= 0 || pulse > maximumPulseMilliseconds {
+            throw MalformedInput("\"pulse_ms\" must be from 1 to \(maximumPulseMilliseconds)")
+        }
         return c
     }
 }

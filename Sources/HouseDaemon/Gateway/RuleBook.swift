@@ -78,11 +78,12 @@ struct RuleBook: Sendable {
     }
 
     /// Whether a payload matches a rule's payload or JSON field condition (none: any payload).
+    /// A payload past `InputLimits` (size, JSON nesting) matches no field condition: it is not parsed.
     static func payload(_ bytes: [UInt8], matches payload: String?, field: String?, value: String?) -> Bool {
         let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if let payload, text != payload { return false }
         if let field {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+            guard let parsed = try? InputLimits.jsonObject(bytes), let object = parsed as? [String: Any],
                   let raw = object[field] else { return false }
             if let value {
                 let actual: String

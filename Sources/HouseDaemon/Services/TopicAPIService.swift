@@ -132,9 +132,26 @@ struct TopicAPIService: Service {
         case rule
         case homeAssistantStatus
         case discoveryEcho
+
+        /// How a payload is held to `InputLimits` before the handler reads it. Commands (nil) are
+        /// checked by their parsers, which give the reason to the log and to an error reply; the
+        /// discovery echo (nil) reads only whether a payload is empty. The other inputs are
+        /// ignored with a logged reason past the size limit, the rules' topics also past the
+        /// JSON nesting limit (a rule may match a JSON field).
+        var limits: Limits? {
+            switch self {
+            case .deviceSet, .modeSet, .intentRequest, .peerRelay, .discoveryEcho: nil
+            case .peerState, .nodeStatus, .remoteState, .homeAssistantStatus: .size
+            case .rule: .json
+            }
+        }
+
+        /// The payload's size, or its size and its JSON nesting (`InputLimits.checkJSON`).
+        enum Limits { case size, json }
     }
 
     func handle(_ message: MQTTMessage, with handler: Handler) async {
+        guard isWithinLimits(message, for: handler) else { return }
         switch handler {
         case .deviceSet(let device): await deviceSet(message, device)
         case .modeSet: await modeSet(message)
@@ -155,6 +172,24 @@ struct TopicAPIService: Service {
                 logger.info("clearing discovery of a removed device: \(clear.topic)")
                 await gateway.publish(clear.topic, clear.payload, retain: true)
             }
+        }
+    }
+
+    /// Whether a state, status or rule payload is within `InputLimits`; when not, it is ignored and
+    /// the reason logged (a warning on the house's own topics, at debug level on the rules' topics,
+    /// which other devices share). Commands pass here: their parsers check them.
+    private func isWithinLimits(_ message: MQTTMessage, for handler: Handler) -> Bool {
+        guard let limits = handler.limits else { return true }
+        do throws(MalformedInput) {
+            switch limits {
+            case .size: try InputLimits.checkPayload(message.payload)
+            case .json: try InputLimits.checkJSON(message.payload)
+            }
+            return true
+        } catch {
+            let why = "ignored \(DaemonError.malformedPayload(topic: message.topic, reason: error.reason)) (\(InputLimits.excerpt(message.payload)))"
+            if case .rule = handler { logger.debug("\(why)") } else { logger.warning("\(why)") }
+            return false
         }
     }
 
@@ -226,8 +261,11 @@ struct TopicAPIService: Service {
     /// A relay command from the controller that resolved the intent (see `PeerRelayCommand`).
     private func peerRelay(_ message: MQTTMessage) async {
         guard await !refuseRetained(message) else { return }
-        guard let command = PeerRelayCommand.parse(message.payload) else {
-            logger.warning("refused: malformed relay command on \(message.topic): expected {\"device\":ID,\"state\":\"ON\"|\"OFF\"} or {\"device\":ID,\"pulse_ms\":N}")
+        let command: PeerRelayCommand
+        do {
+            command = try PeerRelayCommand.parse(message.payload)
+        } catch {
+            logger.warning("refused: \(DaemonError.malformedPayload(topic: message.topic, reason: error.reason))")
             return
         }
         let relayCommand: RelayCommand = command.pulse.map { .pulse($0) } ?? (command.state == .on ? .on : .off)

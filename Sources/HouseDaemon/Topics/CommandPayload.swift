@@ -66,11 +66,10 @@ public struct IntentRequest: Sendable, Equatable {
 }
 
 /// Parses the payloads of the topic API. Pure and total: any byte string gives a value or a
-/// `DaemonError.malformedPayload` that says what was expected; never a crash.
+/// `DaemonError.malformedPayload` that says what was expected; never a crash. Every payload is
+/// held to `InputLimits` (size, JSON nesting, the lengths of ids, reply topics and texts) before
+/// it is parsed.
 public enum CommandPayloadParser {
-    /// The largest payload accepted on a command topic.
-    public static let maximumSize = 64 * 1024
-
     public static func deviceCommand(_ payload: [UInt8], topic: String) throws(DaemonError) -> DeviceSetCommand {
         let text = try decodeText(payload, topic: topic)
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -84,7 +83,7 @@ public enum CommandPayloadParser {
             }
             return DeviceSetCommand(
                 action: action,
-                id: try optionalString(object, "id", topic: topic),
+                id: try commandID(object, topic: topic),
                 replyTo: try replyTopic(object, topic: topic),
                 confirmed: try flag(object, "confirm", topic: topic)
             )
@@ -109,7 +108,7 @@ public enum CommandPayloadParser {
             }
             return ModeSetCommand(
                 mode: mode, duration: duration, rooms: try stringList(object, "rooms", topic: topic),
-                id: try optionalString(object, "id", topic: topic), replyTo: try replyTopic(object, topic: topic))
+                id: try commandID(object, topic: topic), replyTo: try replyTopic(object, topic: topic))
         }
         guard !text.isEmpty, !text.contains(where: { $0.isWhitespace && $0 != " " }) else {
             throw .malformedPayload(topic: topic, reason: "expected a mode id or JSON {\"mode\":\"night\"}")
@@ -124,10 +123,7 @@ public enum CommandPayloadParser {
         }
         let object = try jsonObject(text, topic: topic)
         let id = try optionalString(object, "id", topic: topic) ?? ""
-        guard !id.isEmpty else { throw .malformedPayload(topic: topic, reason: "request needs a non-empty \"id\"") }
-        guard !id.contains("/"), !id.contains("+"), !id.contains("#") else {
-            throw .malformedPayload(topic: topic, reason: "\"id\" may not contain '/', '+' or '#'")
-        }
+        try checked(topic) { () throws(MalformedInput) in try checkRequestID(id) }
         let replyTo = try replyTopic(object, topic: topic)
         var answers: [String: String] = [:]
         if let raw = object["answers"] {
@@ -136,7 +132,7 @@ public enum CommandPayloadParser {
             }
             for (k, v) in dict {
                 guard let s = v as? String else {
-                    throw .malformedPayload(topic: topic, reason: "answer \"\(k)\" must be a string")
+                    throw .malformedPayload(topic: topic, reason: "answer \(quoted(k)) must be a string")
                 }
                 answers[k] = s
             }
@@ -146,6 +142,7 @@ public enum CommandPayloadParser {
             guard let s = t as? String, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw .malformedPayload(topic: topic, reason: "\"text\" must be a non-empty string")
             }
+            try checked(topic) { () throws(MalformedInput) in try InputLimits.checkText(s) }
             return IntentRequest(id: id, body: .text(s), replyTo: replyTo, answers: answers, confirmed: confirmed)
         }
         guard let kind = object["intent"] as? String else {
@@ -238,9 +235,7 @@ public enum CommandPayloadParser {
     }
 
     private static func decodeText(_ payload: [UInt8], topic: String) throws(DaemonError) -> String {
-        guard payload.count <= maximumSize else {
-            throw .malformedPayload(topic: topic, reason: "payload of \(payload.count) bytes exceeds \(maximumSize)")
-        }
+        try checked(topic) { () throws(MalformedInput) in try InputLimits.checkPayload(payload) }
         guard !payload.isEmpty else { throw .malformedPayload(topic: topic, reason: "empty payload") }
         guard let text = String(validating: payload, as: UTF8.self) else {
             throw .malformedPayload(topic: topic, reason: "payload is not valid UTF-8")
@@ -248,13 +243,18 @@ public enum CommandPayloadParser {
         return text
     }
 
-    private static func jsonObject(_ text: String, topic: String) throws(DaemonError) -> [String: Any] {
-        let parsed: Any
+    /// Runs a check of `InputLimits`, its refusal becoming a `DaemonError` on `topic`.
+    private static func checked<T>(_ topic: String, _ check: () throws(MalformedInput) -> T) throws(DaemonError) -> T {
         do {
-            parsed = try JSONSerialization.jsonObject(with: Data(text.utf8), options: [])
+            return try check()
         } catch {
-            throw .malformedPayload(topic: topic, reason: "invalid JSON")
+            throw .malformedPayload(topic: topic, reason: error.reason)
         }
+    }
+
+    /// The JSON object of a payload, parsed only once it passed `InputLimits.checkJSON`.
+    private static func jsonObject(_ text: String, topic: String) throws(DaemonError) -> [String: Any] {
+        let parsed = try checked(topic) { () throws(MalformedInput) in try InputLimits.jsonObject(Array(text.utf8)) }
         guard let object = parsed as? [String: Any] else {
             throw .malformedPayload(topic: topic, reason: "expected a JSON object")
         }
@@ -285,23 +285,38 @@ public enum CommandPayloadParser {
     }
 
     /// The id and reply topic of a request that could not be parsed in full, so the error can be
-    /// answered; nil when even those cannot be read.
+    /// answered; nil when even those cannot be read. The payload is held to the same limits
+    /// (an over-deep or oversized one is not parsed here either); a `reply_to` past them is not
+    /// used, the reply goes to `<base>/intent/response/<id>` instead.
     public static func replyTarget(_ payload: [UInt8], layout: TopicLayout) -> (id: String, topic: String)? {
-        guard payload.count <= maximumSize,
-              let object = try? JSONSerialization.jsonObject(with: Data(payload)) as? [String: Any],
-              let id = object["id"] as? String, !id.isEmpty, !id.contains("/"), !id.contains("+"), !id.contains("#")
+        guard let parsed = try? InputLimits.jsonObject(payload), let object = parsed as? [String: Any],
+              let id = object["id"] as? String, (try? checkRequestID(id)) != nil
         else { return nil }
-        if let t = object["reply_to"] as? String, !t.isEmpty, !t.contains("+"), !t.contains("#"), !t.contains("\u{0}") {
+        if let t = object["reply_to"] as? String, (try? InputLimits.checkTopic(t)) != nil {
             return (id, t)
         }
         return (id, layout.intentResponse(id: id))
     }
 
+    /// A request id: non-empty, at most `InputLimits.maximumIDLength` bytes, and usable as a
+    /// level of the default reply topic (no `/`, `+`, `#` or NUL).
+    private static func checkRequestID(_ id: String) throws(MalformedInput) {
+        guard !id.isEmpty else { throw MalformedInput("request needs a non-empty \"id\"") }
+        try InputLimits.checkID(id)
+        guard !id.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") || $0 == 0 })
+        else { throw MalformedInput("\"id\" may not contain '/', '+', '#' or NUL") }
+    }
+
+    /// The optional id of a device or mode command, at most `InputLimits.maximumIDLength` bytes.
+    private static func commandID(_ o: [String: Any], topic: String) throws(DaemonError) -> String? {
+        guard let id = try optionalString(o, "id", topic: topic) else { return nil }
+        try checked(topic) { () throws(MalformedInput) in try InputLimits.checkID(id) }
+        return id
+    }
+
     private static func replyTopic(_ o: [String: Any], topic: String) throws(DaemonError) -> String? {
         guard let t = try optionalString(o, "reply_to", topic: topic) else { return nil }
-        guard !t.isEmpty, !t.contains("+"), !t.contains("#"), !t.contains("\u{0}") else {
-            throw .malformedPayload(topic: topic, reason: "\"reply_to\" must be a topic without wildcards")
-        }
+        try checked(topic) { () throws(MalformedInput) in try InputLimits.checkTopic(t) }
         return t
     }
 
@@ -314,7 +329,6 @@ public enum CommandPayloadParser {
     }
 
     private static func quoted(_ s: String) -> String {
-        let cut = s.count > 40 ? String(s.prefix(40)) + "..." : s
-        return "\"" + cut + "\""
+        "\"" + InputLimits.excerpt(s) + "\""
     }
 }
