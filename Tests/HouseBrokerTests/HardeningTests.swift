@@ -212,40 +212,36 @@ struct HardeningTests {
 
     // MARK: - Protocol violations
 
-    /// A subscriber that received `publish` at `qos` answers with `ack`; the broker must close the
-    /// connection without sending anything.
-    private func expectClosedAfterWrongAck(qos: UInt8, ack: (UInt16) -> [UInt8], _ name: String) async throws {
+    /// An acknowledgement of the wrong kind for the message's QoS flow.
+    enum WrongAck: String, CaseIterable, Sendable {
+        case pubcompForQoS1, pubrecForQoS1, pubackForQoS2, pubcompBeforePubrec
+
+        var qos: UInt8 { self == .pubcompForQoS1 || self == .pubrecForQoS1 ? 1 : 2 }
+
+        func packet(_ id: UInt16) -> [UInt8] {
+            switch self {
+            case .pubcompForQoS1, .pubcompBeforePubrec: RawMQTT.pubcomp(id)
+            case .pubrecForQoS1: RawMQTT.pubrec(id)
+            case .pubackForQoS2: RawMQTT.puback(id)
+            }
+        }
+    }
+
+    @Test("a wrong acknowledgement (PUBCOMP or PUBREC for QoS 1, PUBACK for QoS 2, PUBCOMP before PUBREC) closes the connection with no answer",
+          arguments: WrongAck.allCases)
+    func wrongAcknowledgement(_ wrong: WrongAck) async throws {
         try await withTestBroker { broker in
-            let subscriber = try await RawMQTTClient.connect(port: broker.port, clientID: "wrong-\(name)")
-            #expect(try await subscriber.subscribe("t", qos: qos) == [qos])
+            let subscriber = try await RawMQTTClient.connect(port: broker.port, clientID: "wrong-\(wrong.rawValue)")
+            #expect(try await subscriber.subscribe("t", qos: wrong.qos) == [wrong.qos])
             let publisher = try await RawMQTTClient.connect(port: broker.port, clientID: "pub")
-            try await publisher.publish("t", "m", qos: qos)
+            try await publisher.publish("t", "m", qos: wrong.qos)
             let message = try await subscriber.expectPublish()
-            try await subscriber.send(ack(message.packetID))
+            try await subscriber.send(wrong.packet(message.packetID))
+            // Closed, and nothing (no PUBREL) sent before the close.
             try await subscriber.expectClosed()
             #expect(await broker.snapshot().statistics.protocolErrors == 1)
             try await Self.expectServing(broker)
         }
-    }
-
-    @Test("PUBCOMP for a QoS 1 message closes the connection")
-    func pubcompForQoS1() async throws {
-        try await expectClosedAfterWrongAck(qos: 1, ack: RawMQTT.pubcomp, "pubcomp")
-    }
-
-    @Test("PUBREC for a QoS 1 message closes the connection and gets no PUBREL")
-    func pubrecForQoS1() async throws {
-        try await expectClosedAfterWrongAck(qos: 1, ack: RawMQTT.pubrec, "pubrec")
-    }
-
-    @Test("PUBACK for a QoS 2 message closes the connection")
-    func pubackForQoS2() async throws {
-        try await expectClosedAfterWrongAck(qos: 2, ack: RawMQTT.puback, "puback")
-    }
-
-    @Test("PUBCOMP before PUBREC for a QoS 2 message closes the connection")
-    func pubcompBeforePubrec() async throws {
-        try await expectClosedAfterWrongAck(qos: 2, ack: RawMQTT.pubcomp, "early-pubcomp")
     }
 
     @Test("acknowledgements for ids not in flight get no answer and keep the connection; PUBREL of an unknown id gets PUBCOMP (MQTT-4.3.3-2)")
