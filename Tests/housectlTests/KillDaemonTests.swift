@@ -91,9 +91,12 @@ import Testing
         try await withTestBroker(configure: { $0.maximumQueuedMessages = 10_000 }) { broker in
             func ready(after online: Int) async throws {
                 // The birth message: the node's retained status becomes "online" again.
+                // The retained state may be the previous run's: also wait for the new process's
+                // subscription to the CLI's request topic, or a request could reach nobody.
                 try await broker.waitUntil(timeout: .seconds(30), "housectl serve ready") { snapshot in
                     snapshot.received.filter { $0.topic == "house/node/pi-main/status" && $0.payloadString == "online" }.count > online
                         && snapshot.retained["house/living-room/living-ceiling-light/state"] != nil
+                        && snapshot.sessions.values.contains { $0.isConnected && $0.subscriptions["house/intent/cli/request"] != nil }
                 }
             }
             var daemon = try Daemon(config: config, port: broker.port, stateDirectory: state, log: log)
