@@ -11,16 +11,37 @@ struct SayCommand: AsyncParsableCommand {
         commandName: "say",
         abstract: "Say a phrase to the house: \"turn off the lights in the bedroom\", \"good morning house\".",
         discussion: """
-            The controller (`housectl serve`) understands the phrase, asks what it needs to know,
-            and carries it out. On a terminal its questions are asked here and the answers sent back;
-            otherwise the question is printed and the exit status says what kind of answer is needed.
-            --dry-run understands and resolves the phrase here, against the configuration, and only
-            prints what would happen.
+            The controller (`housectl serve`) understands the phrase, asks what it needs to know, \
+            and carries it out. On a terminal its questions are asked here and the answers sent \
+            back; otherwise the question is printed and the exit status says what kind of answer \
+            is needed. --dry-run understands and resolves the phrase here, against the \
+            configuration, and only prints what would happen.
+
+            What you can say (config/phrases.yaml holds every template; --phrases adds your own):
+
+            A device, by its name, with or without its room: "turn on the kitchen light", \
+            "bedroom lamp off", "switch the fan in the office on", "toggle the hall light", \
+            "open the garage door". A device marked confirm: true asks first; --yes answers.
+
+            Every device of a name or kind: "turn off all the lights in the kitchen", "bedroom \
+            lamps off", "turn everything off in the living room".
+
+            A mode, for the house or a room, for a while or until changed: "movie mode", "set the \
+            living room to movie mode for 2 hours", "we're going out for two hours".
+
+            A question: "is the kitchen light on", "what's on in the bedroom", "what mode is the \
+            house in", "how much energy did we use today".
+
+            A routine by its shortcut: "good morning house", "good night house".
+
+            Several at once, joined with "and": "movie mode and turn off the kitchen light".
+
             \(ExitStatus.help)
+
             Examples:
               housectl say "bedroom lights off"
               housectl say "open the garage door" --yes
-              housectl say "set the living room to movie mode and turn off the kitchen light" --dry-run
+              housectl say "movie mode and turn off the kitchen light" --dry-run
             """
     )
 

@@ -29,6 +29,24 @@ import HouseTesting
         }
     }
 
+    @Test func everythingOffInARoomTargetsEveryDeviceThatCanSwitchOff() throws {
+        let garage = config.room(id: "garage")
+        let off = resolver.resolveDevice(for: HouseControlIntent(room: "garage", action: .off, plural: true), room: garage)
+        // The garage door opens and closes; it has no "off" and is left alone.
+        guard case .success(let target) = off else { throw ResolverTestError("expected success, got \(off)") }
+        #expect(target.ids == ["garage-light"])
+
+        let bathroom = config.room(id: "bathroom")
+        let heater = resolver.resolveDevice(for: HouseControlIntent(room: "bathroom", action: .off, plural: true), room: bathroom)
+        guard case .confirmationRequired(let confirming, _) = heater else { throw ResolverTestError("expected a confirmation, got \(heater)") }
+        #expect(confirming.ids == ["bathroom-heater"])
+
+        // "Everything on" is not guessed: it asks which device.
+        let kitchen = config.room(id: "kitchen")
+        let on = resolver.resolveDevice(for: HouseControlIntent(room: "kitchen", action: .on, plural: true), room: kitchen)
+        guard case .needsValue = on else { throw ResolverTestError("expected needsValue, got \(on)") }
+    }
+
     @Test func deviceDisambiguationOffersTheCandidates() {
         let bedroom = config.room(id: "bedroom")
         let result = resolver.resolveDevice(for: HouseControlIntent(room: "bedroom", action: .on, device: "light"), room: bedroom)
@@ -120,4 +138,10 @@ import HouseTesting
         // Wednesday 1 July: the week began on Monday 29 June, 00:00 BST.
         #expect(week.start == span.start.advanced(by: .seconds(-2 * 86400)))
     }
+}
+
+/// A failed expectation that stops the test, with what came instead.
+struct ResolverTestError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

@@ -42,6 +42,12 @@ public struct IntentResolver: Sendable {
     /// ambiguous; `confirmationRequired` for `confirm: true` devices without a yes.
     public func resolveDevice(for intent: HouseControlIntent, room: Room?, answers: IntentAnswers = .none) -> ResolutionResult<DeviceTarget> {
         guard let name = intent.device else {
+            // "Turn everything off in the kitchen": every device of the room that can be switched
+            // off. Only off: "everything on" would start heaters and motors, so it asks instead.
+            if intent.plural, intent.action == .off, let room {
+                let all = configuration.devices(inRoom: room.id).filter { $0.kind.supportedActions.contains(.off) }
+                if !all.isEmpty { return confirmingIfNeeded(all, action: .off, answers: answers) }
+            }
             let options = room.map { configuration.devices(inRoom: $0.id).map(configuration.label(for:)) } ?? []
             return .needsValue(question: HouseDialog.whatDevice(room: room?.name.lowercased(), options: options))
         }
@@ -51,7 +57,7 @@ public struct IntentResolver: Sendable {
             return .unsupported(reason: HouseDialog.unknownDevice(
                 HouseConfiguration.normalize(name), room: room?.name.lowercased(), known: known))
         }
-        var target: [Device]
+        let target: [Device]
         if found.count == 1 || pluralName || intent.plural {
             target = found
         } else if let chosen = answers.choices["device"], let d = found.first(where: { $0.id == chosen }) {
@@ -62,10 +68,16 @@ public struct IntentResolver: Sendable {
             return .disambiguation(options: options, question: HouseDialog.whichDevice(
                 name: HouseConfiguration.normalize(name), options: labels))
         }
-        target.sort { $0.id < $1.id }
+        return confirmingIfNeeded(target, action: intent.action ?? .toggle, answers: answers)
+    }
+
+    /// The target, sorted by id; `confirmationRequired` when one of them is a `confirm: true`
+    /// device and no yes was given.
+    private func confirmingIfNeeded(_ devices: [Device], action: HouseAction, answers: IntentAnswers) -> ResolutionResult<DeviceTarget> {
+        let target = devices.sorted { $0.id < $1.id }
         if target.contains(where: \.confirm) && !answers.confirmed {
             return .confirmationRequired(DeviceTarget(target), question: HouseDialog.confirm(
-                action: intent.action ?? .toggle, devices: target.map(configuration.label(for:))))
+                action: action, devices: target.map(configuration.label(for:))))
         }
         return .success(DeviceTarget(target))
     }
