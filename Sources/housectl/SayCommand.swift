@@ -38,14 +38,19 @@ struct SayCommand: AsyncParsableCommand {
 
             \(ExitStatus.help)
 
+            Many phrases at once: with --dry-run, - reads one phrase per line from standard \
+            input and writes one line per phrase (with --json a JSON object: text, status, \
+            answer, commands, steps) in one process, for scripts and tests.
+
             Examples:
               housectl say "bedroom lights off"
               housectl say "open the garage door" --yes
               housectl say "movie mode and turn off the kitchen light" --dry-run
+              printf 'hall light on\\nwhat mode is the house in\\n' | housectl say - --dry-run --json
             """
     )
 
-    @Argument(help: "What to say, in quotes.") var text: String
+    @Argument(help: "What to say, in quotes; - reads one phrase per line from standard input (with --dry-run).") var text: String
     @Option(help: "Answer a question: PARAMETER=OPTION (e.g. device=bedroom-bedside-lamp).") var choose: [String] = []
     @Flag(help: "Say yes to a confirmation question.") var yes = false
     @Flag(help: "Understand and resolve here, print the trace, carry out nothing.") var dryRun = false
@@ -62,7 +67,24 @@ struct SayCommand: AsyncParsableCommand {
         case .failure(let e): return CommandOutput(text: "", exitCode: 1, errors: e.description)
         }
         var answers = try IntentRunner.answers(choose: choose, yes: yes)
-        if dryRun { return try await dryRunOutput(configuration, answers: answers) }
+        if text == "-" {
+            guard dryRun else {
+                return CommandOutput(text: "", exitCode: 1, errors: "housectl say: reading phrases from standard input (-) needs --dry-run")
+            }
+            let matcher = try phraseMatcher(configuration)
+            var lines = 0
+            while let line = readLine() {
+                let phrase = line.trimmingCharacters(in: .whitespaces)
+                guard !phrase.isEmpty else { continue }
+                let output = await dryRunOutput(phrase, matcher: matcher, configuration: configuration, answers: answers, oneLine: true)
+                print(output.text)
+                lines += 1
+            }
+            return CommandOutput(text: "", exitCode: lines == 0 ? 1 : 0, errors: lines == 0 ? "housectl say: no phrases on standard input" : "")
+        }
+        if dryRun {
+            return await dryRunOutput(text, matcher: try phraseMatcher(configuration), configuration: configuration, answers: answers, oneLine: false)
+        }
         while true {
             let reply: IntentReply
             do {
@@ -103,41 +125,68 @@ struct SayCommand: AsyncParsableCommand {
         }
     }
 
-    /// Understands and resolves the phrase in-process, printing each command's trace.
-    private func dryRunOutput(_ configuration: HouseConfiguration, answers: IntentAnswers) async throws -> CommandOutput {
-        let matcher = try PhraseMatcher(phraseSet: try PhraseFiles.load(configPath: options.config, extra: phrases), house: configuration)
-        let interpretation = matcher.interpret(text)
-        if let message = interpretation.message {
-            return CommandOutput(text: json ? IntentReply(id: "dry-run", error: message).json : message, exitCode: ExitStatus.refused.rawValue)
+    private func phraseMatcher(_ configuration: HouseConfiguration) throws -> PhraseMatcher {
+        try PhraseMatcher(phraseSet: try PhraseFiles.load(configPath: options.config, extra: phrases), house: configuration)
+    }
+
+    /// Understands and resolves `text` in-process, printing each command's trace; `oneLine`
+    /// (the batch mode): one line, a compact JSON object with --json.
+    private func dryRunOutput(_ text: String, matcher: PhraseMatcher, configuration: HouseConfiguration,
+                              answers: IntentAnswers, oneLine: Bool) async -> CommandOutput {
+        let pipeline = IntentPipeline(service: HouseService(configuration: configuration))
+        let run = await PhraseRun.run(matcher.interpret(text), answers: answers) { intent in
+            await pipeline.process(intent, source: .cli, answers: answers, dryRun: true)
         }
-        let service = HouseService(configuration: configuration)
-        let pipeline = IntentPipeline(service: service)
         var texts: [String] = []
-        var traces: [IntentTrace] = []
-        var status = ExitStatus.done
-        for command in interpretation.commands {
-            var candidate = command.best
-            if command.isAmbiguous {
-                if let chosen = answers.choices["phrase"], let i = Int(chosen), command.tied.indices.contains(i) {
-                    candidate = command.tied[i]
-                } else {
-                    let options = command.tied.enumerated().map { "  \($0.offset): \($0.element.summary)" }.joined(separator: "\n")
-                    texts.append("\"\(command.text)\": \(command.disambiguationQuestion ?? "which did you mean?")\n\(options)\n(answer with --choose phrase=0)")
-                    status = .needsChoice
-                    break
-                }
+        for step in run.steps {
+            texts.append("\"\(step.text)\" -> \(step.candidate.summary)")
+            texts.append(IntentTrace(step.outcome).text)
+            if let hint = IntentRunner.hint(step.outcome) { texts.append(hint) }
+        }
+        let traces = run.steps.map { IntentTrace($0.outcome) }
+        var status = run.steps.last.map { ExitStatus($0.outcome.status) } ?? .done
+        switch run.end {
+        case .processed:
+            break
+        case .notUnderstood(let message):
+            if oneLine {
+                let line = BatchLine(text: text, status: "notUnderstood", answer: message, commands: [], steps: [])
+                return CommandOutput(text: json ? line.json : "\(text)\tnotUnderstood\t\(message)", exitCode: ExitStatus.refused.rawValue)
             }
-            guard let intent = candidate.intent else { continue }
-            texts.append("\"\(command.text)\" -> \(candidate.summary)")
-            let outcome = await pipeline.process(intent, source: .cli, answers: answers, dryRun: true)
-            let trace = IntentTrace(outcome)
-            traces.append(trace)
-            texts.append(trace.text)
-            if let hint = IntentRunner.hint(outcome) { texts.append(hint) }
-            status = ExitStatus(outcome.status)
-            if status != .done { break }
+            return CommandOutput(text: json ? IntentReply(id: "dry-run", error: message).json : message, exitCode: ExitStatus.refused.rawValue)
+        case .needsPhraseChoice(let phrase, let question, let options):
+            let list = options.map { "  \($0.id): \($0.label)" }.joined(separator: "\n")
+            texts.append("\"\(phrase)\": \(question)\n\(list)\n(answer with --choose phrase=0)")
+            status = .needsChoice
+        }
+        if oneLine {
+            var answer = run.steps.map(\.outcome.dialog).joined(separator: " ")
+            if case .needsPhraseChoice(_, let question, _) = run.end { answer += (answer.isEmpty ? "" : " ") + question }
+            var lineStatus = run.steps.last?.outcome.status.rawValue ?? "notUnderstood"
+            if case .needsPhraseChoice = run.end { lineStatus = "needsChoice" }
+            let line = BatchLine(text: text, status: lineStatus, answer: answer,
+                                 commands: run.steps.flatMap { $0.outcome.commands.map(\.description) }, steps: traces)
+            return CommandOutput(text: json ? line.json : "\(text)\t\(line.status)\t\(answer)", exitCode: status.rawValue)
         }
         if json { return CommandOutput(text: JSONOutput.encode(traces), exitCode: status.rawValue) }
         return CommandOutput(text: texts.joined(separator: "\n"), exitCode: status.rawValue)
+    }
+
+    /// One phrase's answer in the batch mode.
+    struct BatchLine: Encodable {
+        var text: String
+        /// done, needsValue, needsChoice, needsConfirmation, unsupported, refused, notUnderstood...
+        var status: String
+        var answer: String
+        /// The commands that would be issued, for every step.
+        var commands: [String]
+        var steps: [IntentTrace]
+
+        /// Compact JSON on one line.
+        var json: String {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        }
     }
 }

@@ -26,6 +26,27 @@ import Testing
         #expect(try await say(["we're out for two hours", "--dry-run", "--yes"]).exitCode == 0)
     }
 
+    @Test func batchModeAnswersOneJSONLinePerPhraseInOneProcess() async throws {
+        let binary = BrokerCommandTests.binary.path
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "housectl not built at \(binary)")
+        let input = "hall light on\\nwhat mode is the house in\\n\\nmake me a sandwich\\nturn on the light\\n"
+        let (status, output) = try await BrokerCommandTests.run("/bin/sh", [
+            "-c", "printf '\(input)' | '\(binary)' say - --dry-run --json --config '\(config)' 2>&1"])
+        #expect(status == 0, "\(output)")
+        let lines = output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(output)")
+        let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.map { $0["text"] as? String } == ["hall light on", "what mode is the house in", "make me a sandwich", "turn on the light"])
+        #expect(objects.map { $0["status"] as? String } == ["done", "done", "notUnderstood", "needsChoice"])
+        #expect(objects[0]["commands"] as? [String] == ["relay pi-main/6 ON (hall-light)"])
+        #expect((objects[2]["answer"] as? String)?.contains("I don't understand") == true)
+        #expect(objects[3]["commands"] as? [String] == [])
+
+        let refused = try await say(["-"])
+        #expect(refused.exitCode == 1)
+        #expect(refused.errors.contains("needs --dry-run"))
+    }
+
     @Test func textThatMatchesNothingGetsTheClosestPhrases() async throws {
         let out = try await say(["make me a sandwich", "--dry-run"])
         #expect(out.exitCode == ExitStatus.refused.rawValue)

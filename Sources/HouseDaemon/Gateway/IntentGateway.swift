@@ -85,31 +85,19 @@ public actor IntentGateway {
         guard let matcher else {
             return .failure(PhraseRefusal(status: "unsupported", dialog: "This controller has no phrase templates loaded."))
         }
-        let interpretation = matcher.interpret(text)
-        if let message = interpretation.message {
+        let run = await PhraseRun.run(matcher.interpret(text), answers: answers) { intent in
+            await process(intent, source: source, answers: answers, requestID: requestID)
+        }
+        switch run.end {
+        case .processed:
+            return .success(run.outcomes)
+        case .notUnderstood(let message):
             return .failure(PhraseRefusal(status: "unsupported", dialog: message))
+        case .needsPhraseChoice(_, let question, let options):
+            return .failure(PhraseRefusal(
+                status: IntentOutcome.Status.needsChoice.rawValue, dialog: question, question: question,
+                pendingParameter: "phrase", options: options))
         }
-        var outcomes: [IntentOutcome] = []
-        for command in interpretation.commands {
-            var best = command.best
-            if command.isAmbiguous {
-                let options = command.tied
-                if let chosen = answers.choices["phrase"], let index = Int(chosen), options.indices.contains(index) {
-                    best = options[index]
-                } else {
-                    return .failure(PhraseRefusal(
-                        status: IntentOutcome.Status.needsChoice.rawValue,
-                        dialog: command.disambiguationQuestion ?? "Which did you mean?",
-                        question: command.disambiguationQuestion, pendingParameter: "phrase",
-                        options: options.enumerated().map { .init(id: String($0.offset), label: $0.element.summary) }))
-                }
-            }
-            guard let intent = best.intent else { continue }
-            let outcome = await process(intent, source: source, answers: answers, requestID: requestID)
-            outcomes.append(outcome)
-            if outcome.status != .done { break }
-        }
-        return .success(outcomes)
     }
 
     /// Answers an `intent/request`.

@@ -1,0 +1,60 @@
+/// A phrase carried through the pipeline: each command it holds ("... and ...") in the order
+/// typed, stopping at the first one that is not done (a question, a refusal). The one loop the
+/// controller (`IntentGateway`), `housectl say --dry-run` and the phrase corpus share.
+public struct PhraseRun: Sendable, Equatable {
+    /// One command of the phrase and what came of it.
+    public struct Step: Sendable, Equatable {
+        /// The words of this command ("turn off the kitchen light").
+        public var text: String
+        /// The template match chosen for it.
+        public var candidate: PhraseCandidate
+        public var outcome: IntentOutcome
+    }
+
+    /// How the run ended.
+    public enum End: Sendable, Equatable {
+        /// Every command was processed, or one stopped the run with a question or a refusal in
+        /// its outcome.
+        case processed
+        /// Nothing matched: the answer says so and offers the closest phrases.
+        case notUnderstood(message: String)
+        /// A command matched several templates equally well: choose one of `options` (the
+        /// answer for the parameter `phrase`).
+        case needsPhraseChoice(text: String, question: String, options: [ParameterResolution.Option])
+    }
+
+    public var steps: [Step]
+    public var end: End
+
+    /// The outcomes of the processed commands, in order.
+    public var outcomes: [IntentOutcome] { steps.map(\.outcome) }
+
+    /// Runs the commands of `interpretation` (the matcher's answer) through `process`. A command
+    /// that matched several templates equally well takes the one chosen in `answers` (parameter
+    /// `phrase`, the option's index) or ends the run with that question.
+    public static func run(
+        _ interpretation: PhraseInterpretation, answers: IntentAnswers,
+        isolation: isolated (any Actor)? = #isolation,
+        process: (HouseIntent) async -> IntentOutcome
+    ) async -> PhraseRun {
+        if let message = interpretation.message { return PhraseRun(steps: [], end: .notUnderstood(message: message)) }
+        var steps: [Step] = []
+        for command in interpretation.commands {
+            var candidate = command.best
+            if command.isAmbiguous {
+                let tied = command.tied
+                guard let chosen = answers.choices["phrase"].flatMap(Int.init), tied.indices.contains(chosen) else {
+                    let question = command.disambiguationQuestion ?? "Which did you mean?"
+                    let options = tied.enumerated().map { ParameterResolution.Option(id: String($0.offset), label: $0.element.summary) }
+                    return PhraseRun(steps: steps, end: .needsPhraseChoice(text: command.text, question: question, options: options))
+                }
+                candidate = tied[chosen]
+            }
+            guard let intent = candidate.intent else { continue }
+            let outcome = await process(intent)
+            steps.append(Step(text: command.text, candidate: candidate, outcome: outcome))
+            if outcome.status != .done { break }
+        }
+        return PhraseRun(steps: steps, end: .processed)
+    }
+}
