@@ -36,18 +36,42 @@ extension HouseConfiguration {
     }
 
     /// Devices answering to a spoken name, in `roomID` or the whole house, and whether the name
-    /// was a plural ("lamps" for every device named lamp; "lights" also for every device of kind light).
-    public func devices(matching text: String, inRoom roomID: String? = nil) -> (devices: [Device], plural: Bool) {
+    /// was a plural.
+    ///
+    /// The rules, in order: a singular name a device has ("kitchen light", "lamp") means the
+    /// devices with that name; a singular kind word no device has as a name ("the fan") means the
+    /// devices of that kind; a plural ("lights", "lamps", "blinds") means every device with that
+    /// name *and* every device of that kind (`DeviceKind.words`: "lamps" are lights too), so
+    /// "the living room lights" are the ceiling light and the floor lamp. With `plural` set (the
+    /// phrase said the plural and passes the singular), a singular name is read as that plural.
+    public func devices(matching text: String, inRoom roomID: String? = nil, plural: Bool = false) -> (devices: [Device], plural: Bool) {
         let t = Self.normalize(text)
         let scope = roomID.map { devices(inRoom: $0) } ?? devices
-        let exact = scope.filter { words(for: $0).contains(t) }
-        if !exact.isEmpty { return (exact, text.lowercased().hasPrefix("all ")) }
+        if plural || text.lowercased().hasPrefix("all ") {
+            let found = ofNameOrKind(t, in: scope)
+            if !found.isEmpty { return (found, true) }
+        } else {
+            let exact = scope.filter { words(for: $0).contains(t) }
+            if !exact.isEmpty { return (exact, false) }
+            let ofKind = scope.filter { $0.kind.words.contains(t) || $0.kind.rawValue == t }
+            if !ofKind.isEmpty { return (ofKind, false) }
+        }
         for singular in Self.singulars(of: t) {
-            // "lights" also means every light, whatever its names ("floor lamp").
-            let found = scope.filter { words(for: $0).contains(singular) || $0.kind.rawValue == singular }
+            let found = ofNameOrKind(singular, in: scope)
             if !found.isEmpty { return (found, true) }
         }
         return ([], false)
+    }
+
+    /// Devices of `scope` named `word` (singular), or of a kind `word` names; a room-qualified
+    /// kind ("kitchen light") counts for the devices of that kind in that room.
+    private func ofNameOrKind(_ word: String, in scope: [Device]) -> [Device] {
+        scope.filter { device in
+            if words(for: device).contains(word) || device.kind.words.contains(word) || device.kind.rawValue == word { return true }
+            guard let room = room(id: device.room) else { return false }
+            let roomWords = [room.id.replacingOccurrences(of: "-", with: " "), Self.normalize(room.name)] + room.aliases.map(Self.normalize)
+            return roomWords.contains { r in device.kind.words.contains { "\(r) \($0)" == word } }
+        }
     }
 
     static func singulars(of word: String) -> [String] {

@@ -16,6 +16,11 @@ public enum HouseDialog {
         "Which \(device): \(list(rooms.map { "the one in the \($0)" }))?"
     }
 
+    /// "The lights in which room: the kitchen or the hall? (Say "all the lights" for the whole house.)"
+    public static func whichRoom(plural kind: String, rooms: [String]) -> String {
+        "The \(kind) in which room: \(list(rooms.map { "the \($0)" }))? (Say \"all the \(kind)\" for the whole house.)"
+    }
+
     public static func whichRoomForAction() -> String { "Which room?" }
 
     public static func whichDevice(name: String, options: [String]) -> String {

@@ -8,6 +8,7 @@ extension HouseIntent: CustomStringConvertible {
             if let d = i.device { parts.append("device=\(d)") }
             if let a = i.action { parts.append("action=\(a.rawValue)") }
             if i.plural { parts.append("plural") }
+            if i.wholeHouse { parts.append("whole-house") }
             return parts.joined(separator: " ")
         case .setMode(let i):
             var parts = ["set-mode"]

@@ -18,12 +18,17 @@ public struct HouseControlIntent: Sendable, Equatable {
     public var device: String?
     /// Set when the phrase addressed every device of a kind ("all the lights", "lights" plural).
     public var plural: Bool
+    /// Set when the phrase said "all" or "every" ("all the lights", "every lamp"): with no room,
+    /// that means the whole house. Without it, "the lights" with no room asks which room.
+    public var wholeHouse: Bool
 
-    public init(room: String? = nil, action: HouseAction? = nil, device: String? = nil, plural: Bool = false) {
+    public init(room: String? = nil, action: HouseAction? = nil, device: String? = nil, plural: Bool = false,
+                wholeHouse: Bool = false) {
         self.room = room
         self.action = action
         self.device = device
         self.plural = plural
+        self.wholeHouse = wholeHouse
     }
 }
 

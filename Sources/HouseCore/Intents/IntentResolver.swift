@@ -26,16 +26,23 @@ public struct IntentResolver: Sendable {
             return .unsupported(reason: HouseDialog.unknownRoom(said, rooms: configuration.rooms.map(\.name)))
         }
         guard let name = intent.device else { return .needsValue(question: HouseDialog.whichRoomForAction()) }
-        let (found, plural) = configuration.devices(matching: name)
+        let (found, plural) = configuration.devices(matching: name, plural: intent.plural)
         let roomIDs = found.map(\.room).uniqued()
-        if roomIDs.isEmpty || plural || intent.plural { return .notRequired }
+        if roomIDs.isEmpty { return .notRequired }
         if roomIDs.count == 1 { return configuration.room(id: roomIDs[0]).map(ResolutionResult.success) ?? .notRequired }
+        // "All the lights" is the whole house; "the lights" in several rooms asks which room.
+        if (plural || intent.plural) && intent.wholeHouse { return .notRequired }
         let rooms = roomIDs.compactMap(configuration.room(id:))
         if let chosen = answers.choices["room"], let room = rooms.first(where: { $0.id == chosen }) {
             return .success(room)
         }
+        let roomNames = rooms.map { $0.name.lowercased() }
+        if plural || intent.plural {
+            let kind = found.count > 0 && Set(found.map(\.kind)).count == 1 ? PhraseVocabulary.pluralize(found[0].kind.rawValue) : "devices"
+            return .disambiguation(options: rooms, question: HouseDialog.whichRoom(plural: kind, rooms: roomNames))
+        }
         return .disambiguation(options: rooms, question: HouseDialog.whichRoom(
-            device: HouseConfiguration.normalize(name), rooms: rooms.map { $0.name.lowercased() }))
+            device: HouseConfiguration.normalize(name), rooms: roomNames))
     }
 
     /// The device(s): one by name, all of a plural name, or a question when a singular name is
@@ -51,17 +58,23 @@ public struct IntentResolver: Sendable {
             let options = room.map { configuration.devices(inRoom: $0.id).map(configuration.label(for:)) } ?? []
             return .needsValue(question: HouseDialog.whatDevice(room: room?.name.lowercased(), options: options))
         }
-        let (found, pluralName) = configuration.devices(matching: name, inRoom: room?.id)
+        let (found, pluralName) = configuration.devices(matching: name, inRoom: room?.id, plural: intent.plural)
         if found.isEmpty {
             let known = (room.map { configuration.devices(inRoom: $0.id) } ?? []).map { $0.names.first ?? $0.id }
             return .unsupported(reason: HouseDialog.unknownDevice(
                 HouseConfiguration.normalize(name), room: room?.name.lowercased(), known: known))
         }
         let target: [Device]
-        if found.count == 1 || pluralName || intent.plural {
-            target = found
-        } else if let chosen = answers.choices["device"], let d = found.first(where: { $0.id == chosen }) {
+        if let chosen = answers.choices["device"], found.count > 1, let d = found.first(where: { $0.id == chosen }) {
             target = [d]
+        } else if (pluralName || intent.plural), intent.action != .off, let pair = Self.interlocked(found) {
+            // "Switch on the shutters": only one of an interlocked pair (up/down) can be on, so
+            // which one is asked, never guessed.
+            let labels = pair.map { $0.names.first ?? $0.id }
+            return .disambiguation(options: pair.map { DeviceTarget([$0]) }, question: HouseDialog.whichDevice(
+                name: HouseConfiguration.normalize(name), options: labels))
+        } else if found.count == 1 || pluralName || intent.plural {
+            target = found
         } else {
             let options = found.map { DeviceTarget([$0]) }
             let labels = found.map { $0.names.first ?? $0.id }
@@ -120,6 +133,12 @@ public struct IntentResolver: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The members of the first interlock group with two or more devices among `devices`.
+    static func interlocked(_ devices: [Device]) -> [Device]? {
+        let groups = Dictionary(grouping: devices.filter { $0.interlock != nil }, by: { $0.interlock! })
+        return groups.keys.sorted().lazy.compactMap { groups[$0] }.first { $0.count > 1 }
+    }
 
     static func option(_ room: Room) -> ParameterResolution.Option { .init(id: room.id, label: room.name) }
 

@@ -80,6 +80,22 @@ public enum DeviceKind: String, Sendable, CaseIterable, Codable {
         default: [.on, .off, .toggle]
         }
     }
+
+    /// The words (singular) every device of this kind answers to without listing them in its
+    /// `names`: "the lights" are the lights, the lamps among them; "the blinds" the shutters.
+    public var words: [String] {
+        switch self {
+        case .light: ["light", "lamp"]
+        case .fan: ["fan"]
+        case .heater: ["heater", "radiator"]
+        case .plug, .outlet: ["plug", "outlet", "socket"]
+        case .switch: ["switch"]
+        case .pump: ["pump"]
+        case .door: ["door"]
+        case .shutter: ["shutter", "blind"]
+        case .valve: ["valve"]
+        }
+    }
 }
 
 /// Where a device is actuated.

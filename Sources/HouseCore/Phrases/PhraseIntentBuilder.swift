@@ -1,7 +1,8 @@
 /// Maps a template match (hassil intent name and slot values) to a typed `HouseIntent`.
 ///
 /// Intent names and slots understood:
-/// - `HouseControl`: `action` (on/off/toggle/open/close), `device`, `room`, `plural` ("true");
+/// - `HouseControl`: `action` (on/off/toggle/open/close), `device`, `room`, `plural` ("true"),
+///   `whole_house` ("true": "all"/"every" was said);
 /// - `SetHouseMode`: `mode`, `duration` (seconds), `room`;
 /// - `QueryHouseStatus`: `query` (device-states/mode/energy), `time_range`
 ///   (today/yesterday/this-week/last-hours), `hours`, `room`, `device`;
@@ -22,7 +23,7 @@ public enum PhraseIntentBuilder {
                 action = parsed
             }
             return .control(HouseControlIntent(room: slot("room"), action: action, device: slot("device"),
-                                               plural: slot("plural") == "true"))
+                                               plural: slot("plural") == "true", wholeHouse: slot("whole_house") == "true"))
         case "SetHouseMode":
             var duration: Duration? = nil
             if let d = slot("duration") {
