@@ -4,7 +4,7 @@
 /// - `device`: device names, ids and kinds, singular ("lamp", "garage door", "light");
 /// - `devices`: the same in the plural ("lamps", "lights"), each standing for its singular name;
 /// - `mode`: mode names and ids;
-/// - `routine`: routine shortcut phrases.
+/// - `routine`: routine shortcut phrases, ids, and shortcuts without a last "house".
 ///
 /// Slot values are the names as configured (the spoken words' canonical spelling), so
 /// resolution can match them exactly; ids spoken with spaces ("living room") give the id.
@@ -29,7 +29,11 @@ public enum PhraseVocabulary {
             plurals.add(pluralize(name), value: name)
         }
         for device in house.devices { for name in device.names { addDevice(name) } }
-        for kind in Set(house.devices.map(\.kind)).sorted(by: { $0.rawValue < $1.rawValue }) { addDevice(kind.rawValue) }
+        for kind in Set(house.devices.map(\.kind)).sorted(by: { $0.rawValue < $1.rawValue }) {
+            addDevice(kind.rawValue)
+            // Every device answers to its kind's words ("lamp", "blind"), listed or not.
+            for word in kind.words { addDevice(word) }
+        }
         for device in house.devices where !isRoomPlusName(device, in: house) { addDevice(device.id) }
 
         var modes = ListBuilder()
@@ -40,6 +44,12 @@ public enum PhraseVocabulary {
         var routines = ListBuilder()
         for routine in house.routines where !routine.shortcut.isEmpty {
             routines.add(routine.shortcut, value: routine.shortcut)
+            // "run the good morning routine": the id, and the shortcut without its "house".
+            routines.add(routine.id.replacingOccurrences(of: "-", with: " "), value: routine.shortcut)
+            let words = routine.shortcut.split(separator: " ")
+            if words.count > 2, words.last?.lowercased() == "house" {
+                routines.add(words.dropLast().joined(separator: " "), value: routine.shortcut)
+            }
         }
         return [
             "room": rooms.list, "device": devices.list, "devices": plurals.list,
