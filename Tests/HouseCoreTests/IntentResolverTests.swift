@@ -47,6 +47,33 @@ import HouseTesting
         guard case .needsValue = on else { throw ResolverTestError("expected needsValue, got \(on)") }
     }
 
+    @Test func everythingOffInTheHouseAsksFirstWhenItIsMoreThanConfirmAbove() throws {
+        let intent = HouseControlIntent(action: .off, plural: true, wholeHouse: true)
+        guard case .notRequired = resolver.resolveRoom(for: intent) else { throw ResolverTestError("the house needs no room") }
+        let asked = resolver.resolveDevice(for: intent, room: nil)
+        guard case .confirmationRequired(let target, let question) = asked else { throw ResolverTestError("expected a confirmation, got \(asked)") }
+        // Every device that can switch off; not the garage door, which opens and closes.
+        #expect(target.ids.count == config.devices.filter { $0.kind.supportedActions.contains(.off) }.count)
+        #expect(!target.ids.contains("garage-door"))
+        #expect(question.hasPrefix("Do you want me to turn off \(target.ids.count) devices: the "))
+        guard case .success = resolver.resolveDevice(for: intent, room: nil, answers: IntentAnswers(confirmed: true)) else {
+            throw ResolverTestError("a yes should go ahead")
+        }
+        // Within the limit no question: the three lights of the kitchen and hall, say.
+        var small = config
+        small.house.confirmAbove = 100
+        small.devices = small.devices.filter { !$0.confirm }
+        let quiet = IntentResolver(configuration: small).resolveDevice(for: intent, room: nil)
+        guard case .success = quiet else { throw ResolverTestError("expected success under the limit, got \(quiet)") }
+        // "The lights" with no room asks which room; "all the lights" is the house.
+        let which = resolver.resolveRoom(for: HouseControlIntent(action: .off, device: "light", plural: true))
+        guard case .disambiguation(_, let roomQuestion) = which else { throw ResolverTestError("expected a room question, got \(which)") }
+        #expect(roomQuestion.hasPrefix("The lights in which room: "))
+        guard case .notRequired = resolver.resolveRoom(for: HouseControlIntent(action: .off, device: "light", plural: true, wholeHouse: true)) else {
+            throw ResolverTestError("all the lights need no room")
+        }
+    }
+
     @Test func deviceDisambiguationOffersTheCandidates() {
         let bedroom = config.room(id: "bedroom")
         let result = resolver.resolveDevice(for: HouseControlIntent(room: "bedroom", action: .on, device: "light"), room: bedroom)

@@ -14,7 +14,7 @@ import Testing
 /// actuations rise above, the floor recorded here. Raise the floors as the matcher improves.
 @Suite struct PhraseCorpusTests {
     /// The floors: right answers on possible requests, and the most false actuations allowed.
-    static let minimumRight = 432
+    static let minimumRight = 441
     static let maximumFalseActuations = 0
 
     /// What a corpus line expects.

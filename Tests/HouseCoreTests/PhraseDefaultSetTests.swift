@@ -40,7 +40,7 @@ struct PhraseDefaultSetTests {
         ("lights off", .control(.init(action: .off, device: "light", plural: true))),
         ("switch the lounge lights on", .control(.init(room: "lounge", action: .on, device: "light", plural: true))),
         ("turn off everything in the living room", .control(.init(room: "Living Room", action: .off, plural: true))),
-        ("turn everything off", .control(.init(action: .off, plural: true))),
+        ("turn everything off", .control(.init(action: .off, plural: true, wholeHouse: true))),
         ("toggle the hall light", .control(.init(room: "Hall", action: .toggle, device: "light"))),
         ("toggle all the lights in the kitchen", .control(.init(room: "Kitchen", action: .toggle, device: "light", plural: true))),
         ("open the garage door", .control(.init(action: .open, device: "garage door"))),

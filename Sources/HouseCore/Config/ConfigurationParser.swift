@@ -140,7 +140,7 @@ final class ConfigurationParser {
     // MARK: house, mqtt, nodes, rooms
 
     private func parseHouse(_ node: YNode) -> HouseInfo? {
-        guard let m = ctx.map(node, what: "house", allowed: ["name", "timezone", "latitude", "longitude"]) else { return nil }
+        guard let m = ctx.map(node, what: "house", allowed: ["name", "timezone", "latitude", "longitude", "confirm_above"]) else { return nil }
         let name = m.string("name", expected: "the house's name", required: true)
         var zone: TimeZone?
         if let z = m.require("timezone", expected: "an IANA time zone such as Europe/London"),
@@ -155,8 +155,9 @@ final class ConfigurationParser {
             .flatMap { ctx.double($0, expected: "a latitude in degrees, -90...90", range: -90...90) }
         let lon = m.require("longitude", expected: "degrees east, -180...180")
             .flatMap { ctx.double($0, expected: "a longitude in degrees, -180...180", range: -180...180) }
+        let confirmAbove = m["confirm_above"].flatMap { ctx.int($0, expected: "a number of devices, 0 or more", range: 0...10_000) }
         guard let name, let zone, let lat, let lon else { return nil }
-        return HouseInfo(name: name, timeZone: zone, latitude: lat, longitude: lon)
+        return HouseInfo(name: name, timeZone: zone, latitude: lat, longitude: lon, confirmAbove: confirmAbove ?? 5)
     }
 
     private func parseMQTT(_ node: YNode) -> MQTTSettings? {

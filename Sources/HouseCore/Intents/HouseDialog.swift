@@ -37,7 +37,12 @@ public enum HouseDialog {
     }
 
     public static func confirm(action: HouseAction, devices: [String]) -> String {
-        "Do you want me to \(verb(action)) the \(list(devices, conjunction: "and"))? Say yes to go ahead."
+        // A long list is cut: the count says how many, the first few say which.
+        guard devices.count > 6 else {
+            return "Do you want me to \(verb(action)) the \(list(devices, conjunction: "and"))? Say yes to go ahead."
+        }
+        let shown = devices.prefix(4).joined(separator: ", ")
+        return "Do you want me to \(verb(action)) \(devices.count) devices: the \(shown) and \(devices.count - 4) more? Say yes to go ahead."
     }
 
     public static func confirmMode(_ mode: String, devices: [String]) -> String {

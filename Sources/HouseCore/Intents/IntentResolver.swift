@@ -25,7 +25,11 @@ public struct IntentResolver: Sendable {
             if let room = configuration.room(matching: said) { return .success(room) }
             return .unsupported(reason: HouseDialog.unknownRoom(said, rooms: configuration.rooms.map(\.name)))
         }
-        guard let name = intent.device else { return .needsValue(question: HouseDialog.whichRoomForAction()) }
+        guard let name = intent.device else {
+            // "Turn everything off" with no room: the whole house (see resolveDevice).
+            if intent.plural && intent.wholeHouse && intent.action == .off { return .notRequired }
+            return .needsValue(question: HouseDialog.whichRoomForAction())
+        }
         let (found, plural) = configuration.devices(matching: name, plural: intent.plural)
         let roomIDs = found.map(\.room).uniqued()
         if roomIDs.isEmpty { return .notRequired }
@@ -51,8 +55,9 @@ public struct IntentResolver: Sendable {
         guard let name = intent.device else {
             // "Turn everything off in the kitchen": every device of the room that can be switched
             // off. Only off: "everything on" would start heaters and motors, so it asks instead.
-            if intent.plural, intent.action == .off, let room {
-                let all = configuration.devices(inRoom: room.id).filter { $0.kind.supportedActions.contains(.off) }
+            if intent.plural, intent.action == .off, room != nil || intent.wholeHouse {
+                let scope = room.map { configuration.devices(inRoom: $0.id) } ?? configuration.devices
+                let all = scope.filter { $0.kind.supportedActions.contains(.off) }
                 if !all.isEmpty { return confirmingIfNeeded(all, action: .off, answers: answers) }
             }
             let options = room.map { configuration.devices(inRoom: $0.id).map(configuration.label(for:)) } ?? []
@@ -85,10 +90,10 @@ public struct IntentResolver: Sendable {
     }
 
     /// The target, sorted by id; `confirmationRequired` when one of them is a `confirm: true`
-    /// device and no yes was given.
+    /// device, or they are more than `house.confirm_above`, and no yes was given.
     private func confirmingIfNeeded(_ devices: [Device], action: HouseAction, answers: IntentAnswers) -> ResolutionResult<DeviceTarget> {
         let target = devices.sorted { $0.id < $1.id }
-        if target.contains(where: \.confirm) && !answers.confirmed {
+        if (target.contains(where: \.confirm) || target.count > configuration.house.confirmAbove) && !answers.confirmed {
             return .confirmationRequired(DeviceTarget(target), question: HouseDialog.confirm(
                 action: action, devices: target.map(configuration.label(for:))))
         }

@@ -56,12 +56,16 @@ public struct HouseInfo: Sendable, Equatable {
     public var timeZone: TimeZone
     public var latitude: Double
     public var longitude: Double
+    /// A spoken command that would switch more devices than this at once ("turn everything off",
+    /// "all the lights") asks for a yes first (`house.confirm_above`, default 5).
+    public var confirmAbove: Int
 
-    public init(name: String, timeZone: TimeZone, latitude: Double, longitude: Double) {
+    public init(name: String, timeZone: TimeZone, latitude: Double, longitude: Double, confirmAbove: Int = 5) {
         self.name = name
         self.timeZone = timeZone
         self.latitude = latitude
         self.longitude = longitude
+        self.confirmAbove = confirmAbove
     }
 }
 
