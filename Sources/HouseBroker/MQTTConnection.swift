@@ -43,15 +43,21 @@ final class MQTTConnection: ChannelInboundHandler {
         }
         core.connections[ObjectIdentifier(self)] = self
         if core.readingPaused { setAutoRead(false) }
+        armConnectTimeout(context.eventLoop)
+        context.fireChannelActive()
+    }
+
+    /// Closes the connection if no CONNECT is read within `connectTimeout`. While reading is paused
+    /// (fault injection) a CONNECT may be waiting unread: the silence is ours, so the wait starts again.
+    private func armConnectTimeout(_ loop: EventLoop) {
         let timeout = core.configuration.connectTimeout
         let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-        connectTimeout = context.eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) { [self] in
-            if !hasReceivedConnect {
-                core.logger.notice("closing connection from \(remoteAddress ?? "?"): no CONNECT within \(timeout)")
-                close()
-            }
+        connectTimeout = loop.assumeIsolated().scheduleTask(in: .nanoseconds(nanoseconds)) { [self] in
+            guard !hasReceivedConnect, !isClosing else { return }
+            if core.readingPaused { return armConnectTimeout(loop) }
+            core.logger.notice("closing connection from \(remoteAddress ?? "?"): no CONNECT within \(timeout)")
+            close()
         }
-        context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {

@@ -74,6 +74,20 @@ import HouseTesting
         }
     }
 
+    @Test func whatARelayCannotDoIsAnsweredWithWhatItCanAndNothingIsPlanned() throws {
+        let dim = resolver.resolve(.control(HouseControlIntent(room: "bedroom", device: "light", plural: true, capability: .brightness)))
+        #expect(dim.resolved == nil)
+        let reason = try #require(dim.parameters.last?.reason)
+        #expect(reason == "The bedroom bedside lamp and bedroom ceiling light are switched by relays: they can only be turned on or off, not dimmed or brightened.")
+        // The heater needs a yes to be switched, but nothing will be: no question, the answer.
+        let heat = resolver.resolve(.control(HouseControlIntent(room: "bathroom", device: "heater", capability: .temperature)))
+        #expect(heat.parameters.map(\.kind) == [.success, .success, .unsupported])
+        #expect(heat.parameters.last?.reason?.hasSuffix("it can only be turned on or off, not set to a temperature.") == true)
+        // A level on a cover is a position; on a door, it opens or closes.
+        let door = resolver.resolve(.control(HouseControlIntent(device: "garage door", capability: .level)))
+        #expect(door.parameters.last?.reason == "The garage door is switched by a relay: it can only be opened or closed, not set to a position.")
+    }
+
     @Test func deviceDisambiguationOffersTheCandidates() {
         let bedroom = config.room(id: "bedroom")
         let result = resolver.resolveDevice(for: HouseControlIntent(room: "bedroom", action: .on, device: "light"), room: bedroom)

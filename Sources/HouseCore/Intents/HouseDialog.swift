@@ -73,6 +73,16 @@ public enum HouseDialog {
         return "The \(device) is a \(kind.rawValue); I can \(list(can)) it, but not \(verb(action)) it."
     }
 
+    /// "The kitchen ceiling light is switched by a relay: it can only be turned on or off, not
+    /// dimmed or brightened."
+    public static func cannot(_ capability: DeviceCapability, devices: [String], kinds: Set<DeviceKind>) -> String {
+        let one = devices.count == 1
+        let opens = kinds.allSatisfy { $0.supportedActions.contains(.open) } && !kinds.allSatisfy { $0.supportedActions.contains(.on) }
+        let can = opens ? "opened or closed" : "turned on or off"
+        return "The \(list(devices, conjunction: "and")) \(one ? "is" : "are") switched by \(one ? "a relay" : "relays"): "
+            + "\(one ? "it" : "they") can only be \(can), not \(capability.refusal(for: kinds))."
+    }
+
     public static func unknownMode(_ name: String, modes: [String]) -> String {
         "There's no \"\(name)\" mode. The modes are: \(list(modes, conjunction: "and"))."
     }

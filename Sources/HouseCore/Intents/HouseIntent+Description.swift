@@ -9,6 +9,7 @@ extension HouseIntent: CustomStringConvertible {
             if let a = i.action { parts.append("action=\(a.rawValue)") }
             if i.plural { parts.append("plural") }
             if i.wholeHouse { parts.append("whole-house") }
+            if let c = i.capability { parts.append("asks-for=\(c.rawValue)") }
             return parts.joined(separator: " ")
         case .setMode(let i):
             var parts = ["set-mode"]

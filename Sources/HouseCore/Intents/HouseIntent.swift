@@ -21,14 +21,18 @@ public struct HouseControlIntent: Sendable, Equatable {
     /// Set when the phrase said "all" or "every" ("all the lights", "every lamp"): with no room,
     /// that means the whole house. Without it, "the lights" with no room asks which room.
     public var wholeHouse: Bool
+    /// Set when the phrase asked for something a relay cannot do ("dim the lights"): the devices
+    /// are resolved and the answer says what they can do; nothing is switched.
+    public var capability: DeviceCapability?
 
     public init(room: String? = nil, action: HouseAction? = nil, device: String? = nil, plural: Bool = false,
-                wholeHouse: Bool = false) {
+                wholeHouse: Bool = false, capability: DeviceCapability? = nil) {
         self.room = room
         self.action = action
         self.device = device
         self.plural = plural
         self.wholeHouse = wholeHouse
+        self.capability = capability
     }
 }
 

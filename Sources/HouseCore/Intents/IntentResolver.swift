@@ -72,7 +72,7 @@ public struct IntentResolver: Sendable {
         let target: [Device]
         if let chosen = answers.choices["device"], found.count > 1, let d = found.first(where: { $0.id == chosen }) {
             target = [d]
-        } else if (pluralName || intent.plural), intent.action != .off, let pair = Self.interlocked(found) {
+        } else if (pluralName || intent.plural), intent.action != .off, intent.capability == nil, let pair = Self.interlocked(found) {
             // "Switch on the shutters": only one of an interlocked pair (up/down) can be on, so
             // which one is asked, never guessed.
             let labels = pair.map { $0.names.first ?? $0.id }
@@ -130,6 +130,19 @@ public struct IntentResolver: Sendable {
         switch device {
         case .success(let t), .confirmationRequired(let t, _): devices = t.devices
         default: return IntentResolution(parameters: params, resolved: nil)
+        }
+        if let capability = intent.capability {
+            // Nothing will be switched: no yes is needed, the answer says what can be done.
+            if case .confirmationRequired(let t, _) = device {
+                params[params.count - 1] = ParameterResolution(parameter: "device", result: ResolutionResult<DeviceTarget>.success(t)) {
+                    $0.devices.map { Self.option($0, configuration) }
+                }
+            }
+            let reason = HouseDialog.cannot(capability, devices: devices.map(configuration.label(for:)), kinds: Set(devices.map(\.kind)))
+            params.append(ParameterResolution(parameter: "action", result: ResolutionResult<HouseAction>.unsupported(reason: reason)) {
+                [ParameterResolution.Option(id: $0.rawValue, label: HouseDialog.verb($0))]
+            })
+            return IntentResolution(parameters: params, resolved: nil)
         }
         let action = resolveAction(for: intent, devices: devices)
         params.append(ParameterResolution(parameter: "action", result: action) { [ParameterResolution.Option(id: $0.rawValue, label: HouseDialog.verb($0))] })

@@ -2,7 +2,8 @@
 ///
 /// Intent names and slots understood:
 /// - `HouseControl`: `action` (on/off/toggle/open/close), `device`, `room`, `plural` ("true"),
-///   `whole_house` ("true": "all"/"every" was said);
+///   `whole_house` ("true": "all"/"every" was said), `capability` (brightness, colour,
+///   colour-temperature, temperature, position, speed: asked for, answered with what can be done);
 /// - `SetHouseMode`: `mode`, `duration` (seconds), `room`;
 /// - `QueryHouseStatus`: `query` (device-states/mode/energy), `time_range`
 ///   (today/yesterday/this-week/last-hours), `hours`, `room`, `device`;
@@ -22,8 +23,14 @@ public enum PhraseIntentBuilder {
                 guard let parsed = HouseAction(rawValue: a) else { return nil }
                 action = parsed
             }
+            var capability: DeviceCapability? = nil
+            if let c = slot("capability") {
+                guard let parsed = DeviceCapability(rawValue: c) else { return nil }
+                capability = parsed
+            }
             return .control(HouseControlIntent(room: slot("room"), action: action, device: slot("device"),
-                                               plural: slot("plural") == "true", wholeHouse: slot("whole_house") == "true"))
+                                               plural: slot("plural") == "true", wholeHouse: slot("whole_house") == "true",
+                                               capability: capability))
         case "SetHouseMode":
             var duration: Duration? = nil
             if let d = slot("duration") {
@@ -61,7 +68,8 @@ public enum PhraseIntentBuilder {
         switch intent {
         case .control(let c):
             let action = c.action?.rawValue ?? "switch"
-            let verb = (c.action == .open || c.action == .close || c.action == .toggle) ? action : "turn \(action)"
+            var verb = (c.action == .open || c.action == .close || c.action == .toggle) ? action : "turn \(action)"
+            if let capability = c.capability { verb = "ask for the \(capability.rawValue.replacingOccurrences(of: "-", with: " ")) of" }
             var what: String
             if let device = c.device {
                 what = c.plural ? "all \(PhraseVocabulary.pluralize(device))" : device
