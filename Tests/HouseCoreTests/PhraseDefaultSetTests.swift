@@ -42,7 +42,7 @@ struct PhraseDefaultSetTests {
         ("turn off everything in the living room", .control(.init(room: "Living Room", action: .off, plural: true))),
         ("turn everything off", .control(.init(action: .off, plural: true, wholeHouse: true))),
         ("toggle the hall light", .control(.init(room: "Hall", action: .toggle, device: "light"))),
-        ("toggle all the lights in the kitchen", .control(.init(room: "Kitchen", action: .toggle, device: "light", plural: true))),
+        ("toggle all the lights in the kitchen", .control(.init(room: "Kitchen", action: .toggle, device: "light", plural: true, wholeHouse: true))),
         ("open the garage door", .control(.init(action: .open, device: "garage door"))),
         ("shut the garage door", .control(.init(action: .close, device: "garage door"))),
         // modes

@@ -25,7 +25,7 @@ extension HouseConfiguration {
     /// Words a device answers to: id, id with spaces, names, and "<room> <name>" combinations.
     func words(for device: Device) -> Set<String> {
         var w: Set<String> = [device.id.lowercased(), device.id.replacingOccurrences(of: "-", with: " ")]
-        let names = device.names.map(Self.normalize)
+        let names = device.names.map(Self.normalize).flatMap { [$0] + Self.kindVariants(of: $0, kind: device.kind) }
         w.formUnion(names)
         if let room = room(id: device.room) {
             let roomWords = [room.id.replacingOccurrences(of: "-", with: " "), Self.normalize(room.name)]
@@ -72,6 +72,15 @@ extension HouseConfiguration {
             let roomWords = [room.id.replacingOccurrences(of: "-", with: " "), Self.normalize(room.name)] + room.aliases.map(Self.normalize)
             return roomWords.contains { r in device.kind.words.contains { "\(r) \($0)" == word } }
         }
+    }
+
+    /// A name ending in one of its kind's words, with the kind's other words instead
+    /// ("bedside lamp" -> "bedside light"); none for a name that is a kind word alone.
+    static func kindVariants(of name: String, kind: DeviceKind) -> [String] {
+        let words = name.split(separator: " ")
+        guard words.count > 1, let last = words.last, kind.words.contains(String(last)) else { return [] }
+        let head = words.dropLast().joined(separator: " ")
+        return kind.words.filter { $0 != last }.map { "\(head) \($0)" }
     }
 
     static func singulars(of word: String) -> [String] {

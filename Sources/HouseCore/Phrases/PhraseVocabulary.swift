@@ -28,7 +28,14 @@ public enum PhraseVocabulary {
             devices.add(name, value: name)
             plurals.add(pluralize(name), value: name)
         }
-        for device in house.devices { for name in device.names { addDevice(name) } }
+        for device in house.devices {
+            for name in device.names {
+                addDevice(name)
+                // "bedside lamp" is also the "bedside light": a name ending in a kind word
+                // answers to the kind's other words.
+                for variant in HouseConfiguration.kindVariants(of: name, kind: device.kind) { addDevice(variant) }
+            }
+        }
         for kind in Set(house.devices.map(\.kind)).sorted(by: { $0.rawValue < $1.rawValue }) {
             addDevice(kind.rawValue)
             // Every device answers to its kind's words ("lamp", "blind"), listed or not.
