@@ -79,7 +79,9 @@ public enum HouseDialog {
         let one = devices.count == 1
         let opens = kinds.allSatisfy { $0.supportedActions.contains(.open) } && !kinds.allSatisfy { $0.supportedActions.contains(.on) }
         let can = opens ? "opened or closed" : "turned on or off"
-        return "The \(list(devices, conjunction: "and")) \(one ? "is" : "are") switched by \(one ? "a relay" : "relays"): "
+        // Many devices of one kind: "The lights are ...".
+        let subject = devices.count > 3 && kinds.count == 1 ? PhraseVocabulary.pluralize(kinds.first!.rawValue) : list(devices, conjunction: "and")
+        return "The \(subject) \(one ? "is" : "are") switched by \(one ? "a relay" : "relays"): "
             + "\(one ? "it" : "they") can only be \(can), not \(capability.refusal(for: kinds))."
     }
 

@@ -115,7 +115,18 @@ public struct IntentResolver: Sendable {
     }
 
     func resolveControl(_ intent: HouseControlIntent, answers: IntentAnswers) -> IntentResolution {
-        let room = resolveRoom(for: intent, answers: answers)
+        var intent = intent
+        var room = resolveRoom(for: intent, answers: answers)
+        if intent.capability != nil, intent.device != nil {
+            // "Dim the lights": nothing will be switched, so no room needs asking; the answer
+            // speaks of every such device of the house.
+            switch room {
+            case .needsValue, .disambiguation:
+                room = .notRequired
+                intent.wholeHouse = true
+            default: break
+            }
+        }
         var params = [ParameterResolution(parameter: "room", result: room) { [Self.option($0)] }]
         var roomValue: Room?
         switch room {
