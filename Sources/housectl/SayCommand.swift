@@ -38,9 +38,15 @@ struct SayCommand: AsyncParsableCommand {
 
             \(ExitStatus.help)
 
+            Where you are: --room R (or, over MQTT, "context_room" in the request) answers \
+            "which room?" before it is asked: "turn off the lights", "turn on the light in \
+            here" and "turn everything off in here" then mean that room's. A device only \
+            another room has is still found there.
+
             Many phrases at once: with --dry-run, - reads one phrase per line from standard \
             input and writes one line per phrase (with --json a JSON object: text, status, \
-            answer, commands, steps) in one process, for scripts and tests.
+            answer, commands, steps) in one process, for scripts and tests. A line \
+            "ROOM<TAB>phrase" says the room it is said in.
 
             Examples:
               housectl say "bedroom lights off"
@@ -53,6 +59,8 @@ struct SayCommand: AsyncParsableCommand {
     @Argument(help: "What to say, in quotes; - reads one phrase per line from standard input (with --dry-run).") var text: String
     @Option(help: "Answer a question: PARAMETER=OPTION (e.g. device=bedroom-bedside-lamp).") var choose: [String] = []
     @Flag(help: "Say yes to a confirmation question.") var yes = false
+    @Option(help: "The room you are in (id, name or alias): \"turn off the lights\" and \"the light in here\" then mean its.")
+    var room: String?
     @Flag(help: "Understand and resolve here, print the trace, carry out nothing.") var dryRun = false
     @Flag(help: "Print JSON for machines.") var json = false
     @Option(help: "Phrase templates to add to config/phrases.yaml (Home Assistant sentence syntax); repeatable.")
@@ -67,6 +75,13 @@ struct SayCommand: AsyncParsableCommand {
         case .failure(let e): return CommandOutput(text: "", exitCode: 1, errors: e.description)
         }
         var answers = try IntentRunner.answers(choose: choose, yes: yes)
+        if let room {
+            guard let known = configuration.room(matching: room) else {
+                let rooms = configuration.rooms.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
+                return CommandOutput(text: "", exitCode: 1, errors: "housectl say: --room: unknown room '\(room)'; the rooms are: \(rooms)")
+            }
+            answers.contextRoom = known.id
+        }
         if text == "-" {
             guard dryRun else {
                 return CommandOutput(text: "", exitCode: 1, errors: "housectl say: reading phrases from standard input (-) needs --dry-run")
@@ -74,9 +89,16 @@ struct SayCommand: AsyncParsableCommand {
             let matcher = try phraseMatcher(configuration)
             var lines = 0
             while let line = readLine() {
-                let phrase = line.trimmingCharacters(in: .whitespaces)
+                // "ROOM<TAB>phrase": the speaker's room for this phrase.
+                var lineAnswers = answers
+                var phrase = line
+                if let tab = line.firstIndex(of: "\t") {
+                    lineAnswers.contextRoom = String(line[..<tab]).trimmingCharacters(in: .whitespaces)
+                    phrase = String(line[line.index(after: tab)...])
+                }
+                phrase = phrase.trimmingCharacters(in: .whitespaces)
                 guard !phrase.isEmpty else { continue }
-                let output = await dryRunOutput(phrase, matcher: matcher, configuration: configuration, answers: answers, oneLine: true)
+                let output = await dryRunOutput(phrase, matcher: matcher, configuration: configuration, answers: lineAnswers, oneLine: true)
                 print(output.text)
                 lines += 1
             }

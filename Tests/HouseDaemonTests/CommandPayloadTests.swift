@@ -66,6 +66,22 @@ import Testing
         }
     }
 
+    @Test func contextRoomAndTheNewControlFieldsRoundTrip() throws {
+        let request = IntentRequest(id: "ctx", body: .intent(.control(HouseControlIntent(
+            action: .off, device: "light", plural: true, wholeHouse: true, capability: .brightness))),
+            contextRoom: "kitchen")
+        let payload = IntentRequestEncoder.payload(id: "ctx", body: request.body, answers: request.intentAnswers)
+        let parsed = try CommandPayloadParser.intentRequest(payload, topic: "house/intent/request")
+        #expect(parsed.body == request.body)
+        #expect(parsed.intentAnswers == IntentAnswers(contextRoom: "kitchen"))
+        #expect(throws: DaemonError.self) {
+            _ = try CommandPayloadParser.intentRequest(Array(#"{"id":"x","intent":"control","capability":"volume"}"#.utf8), topic: "t")
+        }
+        #expect(throws: DaemonError.self) {
+            _ = try CommandPayloadParser.intentRequest(Array(#"{"id":"x","text":"lights off","context_room":7}"#.utf8), topic: "t")
+        }
+    }
+
     @Test func topicLayoutParsesSetTopics() {
         let layout = TopicLayout(base: "house")
         #expect(layout.parseDeviceSet("house/bedroom/bedroom-light/set")! == ("bedroom", "bedroom-light"))

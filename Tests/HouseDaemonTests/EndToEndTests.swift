@@ -22,6 +22,20 @@ import Testing
         }
     }
 
+    @Test func aRequestsContextRoomAnswersWhichRoom() async throws {
+        try await withController { f in
+            // Without a room, the lights of several rooms: a question, nothing switched.
+            let asked = try await f.client().send(.text("turn off the lights"))
+            #expect(asked.status == "needsChoice")
+            #expect(f.edges(of: "hall-light").isEmpty)
+            // Said in the hall: the hall's light, and only it.
+            let done = try await f.client().send(.text("turn on the light in here"), answers: IntentAnswers(contextRoom: "hallway"))
+            #expect(done.status == "done", "\(done.dialog)")
+            #expect(f.edges(of: "hall-light").count == 1)
+            #expect(f.edges(of: "kitchen-light").isEmpty)
+        }
+    }
+
     @Test func aConfirmDeviceWaitsForTheYes() async throws {
         try await withController { f in
             let heaterOn = HouseIntent.control(HouseControlIntent(room: "bathroom", action: .on, device: "heater"))

@@ -42,6 +42,13 @@ import Testing
         #expect((objects[2]["answer"] as? String)?.contains("I don't understand") == true)
         #expect(objects[3]["commands"] as? [String] == [])
 
+        let unknownRoom = try await say(["turn off the lights", "--room", "attic", "--dry-run"])
+        #expect(unknownRoom.exitCode == 1)
+        #expect(unknownRoom.errors.contains("unknown room 'attic'; the rooms are: living-room (Living room), kitchen (Kitchen)"))
+        let inTheKitchen = try await say(["turn off the lights", "--room", "kitchen", "--dry-run"])
+        #expect(inTheKitchen.exitCode == 0)
+        #expect(inTheKitchen.text.contains("relay pi-main/5 OFF (kitchen-light)"))
+
         let refused = try await say(["-"])
         #expect(refused.exitCode == 1)
         #expect(refused.errors.contains("needs --dry-run"))

@@ -8,10 +8,16 @@ public struct IntentAnswers: Sendable, Equatable, Codable {
     public var choices: [String: String]
     /// The user said yes to the confirmation question.
     public var confirmed: Bool
+    /// The room the speaker is in (`housectl say --room`, `context_room` of a request from a voice
+    /// satellite), as an id, name or alias: it answers "which room?" before it is asked, so "turn
+    /// off the lights" and "turn on the light in here" mean that room's. A device or plural that
+    /// is not in that room is resolved as without it.
+    public var contextRoom: String?
 
-    public init(choices: [String: String] = [:], confirmed: Bool = false) {
+    public init(choices: [String: String] = [:], confirmed: Bool = false, contextRoom: String? = nil) {
         self.choices = choices
         self.confirmed = confirmed
+        self.contextRoom = contextRoom
     }
 
     /// No answers yet.

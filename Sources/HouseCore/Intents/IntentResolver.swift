@@ -25,9 +25,11 @@ public struct IntentResolver: Sendable {
             if let room = configuration.room(matching: said) { return .success(room) }
             return .unsupported(reason: HouseDialog.unknownRoom(said, rooms: configuration.rooms.map(\.name)))
         }
+        let context = answers.contextRoom.flatMap(configuration.room(matching:))
         guard let name = intent.device else {
             // "Turn everything off" with no room: the whole house (see resolveDevice).
             if intent.plural && intent.wholeHouse && intent.action == .off { return .notRequired }
+            if let context { return .success(context) }
             return .needsValue(question: HouseDialog.whichRoomForAction())
         }
         let (found, plural) = configuration.devices(matching: name, plural: intent.plural)
@@ -40,6 +42,8 @@ public struct IntentResolver: Sendable {
         if let chosen = answers.choices["room"], let room = rooms.first(where: { $0.id == chosen }) {
             return .success(room)
         }
+        // The speaker's room, when the name is there too: "turn off the lights" in the kitchen.
+        if let context, rooms.contains(where: { $0.id == context.id }) { return .success(context) }
         let roomNames = rooms.map { $0.name.lowercased() }
         if plural || intent.plural {
             let kind = found.count > 0 && Set(found.map(\.kind)).count == 1 ? PhraseVocabulary.pluralize(found[0].kind.rawValue) : "devices"

@@ -9,6 +9,7 @@ public enum IntentRequestEncoder {
         if let replyTo { o["reply_to"] = replyTo }
         if !answers.choices.isEmpty { o["answers"] = answers.choices }
         if answers.confirmed { o["confirm"] = true }
+        if let room = answers.contextRoom { o["context_room"] = room }
         switch body {
         case .text(let text):
             o["text"] = text
@@ -23,6 +24,8 @@ public enum IntentRequestEncoder {
                 if let device = c.device { o["device"] = device }
                 if let action = c.action { o["action"] = action.rawValue }
                 if c.plural { o["plural"] = true }
+                if c.wholeHouse { o["whole_house"] = true }
+                if let capability = c.capability { o["capability"] = capability.rawValue }
             case .setMode(let m):
                 o["intent"] = "mode"
                 if let mode = m.mode { o["mode"] = mode }

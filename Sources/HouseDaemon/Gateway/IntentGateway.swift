@@ -102,7 +102,7 @@ public actor IntentGateway {
 
     /// Answers an `intent/request`.
     public func answer(_ request: IntentRequest, source: IntentSource = .mqtt) async -> IntentReply {
-        let answers = IntentAnswers(choices: request.answers, confirmed: request.confirmed)
+        let answers = request.intentAnswers
         switch request.body {
         case .intent(let intent):
             return IntentReply(id: request.id, outcomes: [await process(intent, source: source, answers: answers, requestID: request.id)])

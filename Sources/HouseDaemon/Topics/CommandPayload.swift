@@ -55,13 +55,23 @@ public struct IntentRequest: Sendable, Equatable {
     public var answers: [String: String]
     /// The sender confirms up front (`"confirm": true`).
     public var confirmed: Bool
+    /// The room the speaker is in (`"context_room"`, from `housectl say --room` or a voice
+    /// satellite): "turn off the lights" then means that room's.
+    public var contextRoom: String?
 
-    public init(id: String, body: Body, replyTo: String? = nil, answers: [String: String] = [:], confirmed: Bool = false) {
+    public init(id: String, body: Body, replyTo: String? = nil, answers: [String: String] = [:], confirmed: Bool = false,
+                contextRoom: String? = nil) {
         self.id = id
         self.body = body
         self.replyTo = replyTo
         self.answers = answers
         self.confirmed = confirmed
+        self.contextRoom = contextRoom
+    }
+
+    /// The answers and context this request carries, for the pipeline.
+    public var intentAnswers: IntentAnswers {
+        IntentAnswers(choices: answers, confirmed: confirmed, contextRoom: contextRoom)
     }
 }
 
@@ -138,12 +148,14 @@ public enum CommandPayloadParser {
             }
         }
         let confirmed = try flag(object, "confirm", topic: topic)
+        let contextRoom = try optionalString(object, "context_room", topic: topic)
+        if let contextRoom { try checked(topic) { () throws(MalformedInput) in try InputLimits.checkID(contextRoom, field: "context_room") } }
         if let t = object["text"] {
             guard let s = t as? String, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw .malformedPayload(topic: topic, reason: "\"text\" must be a non-empty string")
             }
             try checked(topic) { () throws(MalformedInput) in try InputLimits.checkText(s) }
-            return IntentRequest(id: id, body: .text(s), replyTo: replyTo, answers: answers, confirmed: confirmed)
+            return IntentRequest(id: id, body: .text(s), replyTo: replyTo, answers: answers, confirmed: confirmed, contextRoom: contextRoom)
         }
         guard let kind = object["intent"] as? String else {
             throw .malformedPayload(topic: topic, reason: "request needs \"text\" or \"intent\" (control, mode, query, routine, history)")
@@ -156,10 +168,10 @@ public enum CommandPayloadParser {
                 }
                 limit = n
             }
-            return IntentRequest(id: id, body: .history(limit: limit), replyTo: replyTo, answers: answers, confirmed: confirmed)
+            return IntentRequest(id: id, body: .history(limit: limit), replyTo: replyTo, answers: answers, confirmed: confirmed, contextRoom: contextRoom)
         }
         let intent = try typedIntent(kind, object, topic: topic)
-        return IntentRequest(id: id, body: .intent(intent), replyTo: replyTo, answers: answers, confirmed: confirmed)
+        return IntentRequest(id: id, body: .intent(intent), replyTo: replyTo, answers: answers, confirmed: confirmed, contextRoom: contextRoom)
     }
 
     // MARK: - Pieces
@@ -177,7 +189,8 @@ public enum CommandPayloadParser {
             return .control(HouseControlIntent(
                 room: try optionalString(o, "room", topic: topic), action: action,
                 device: try optionalString(o, "device", topic: topic),
-                plural: (o["plural"] as? Bool) ?? false))
+                plural: (o["plural"] as? Bool) ?? false, wholeHouse: (o["whole_house"] as? Bool) ?? false,
+                capability: try capability(o, topic: topic)))
         case "mode":
             var duration: Duration? = nil
             if let raw = o["duration"] { duration = try parseDuration(raw, topic: topic) }
@@ -207,6 +220,15 @@ public enum CommandPayloadParser {
         default:
             throw .malformedPayload(topic: topic, reason: "unknown intent \(quoted(kind)); expected control, mode, query, routine or history")
         }
+    }
+
+    /// `"capability"` of a typed control intent: what was asked that a relay cannot do.
+    private static func capability(_ o: [String: Any], topic: String) throws(DaemonError) -> DeviceCapability? {
+        guard let raw = o["capability"], !(raw is NSNull) else { return nil }
+        guard let s = raw as? String, let c = DeviceCapability(rawValue: s) else {
+            throw .malformedPayload(topic: topic, reason: "\"capability\" must be one of \(DeviceCapability.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return c
     }
 
     /// `today`, `yesterday`, `this-week`, `last-6-hours`.
