@@ -11,6 +11,7 @@ enum PhraseRow {
                                  why: "hassil is not installed in bench/.venv (pip install hassil failed or no network; see bench/run.sh output)")]
         }
         var ours: [Double] = [], peer: [Double] = [], ratios: [Double] = [], version = "?"
+        var ourP99: [Double] = [], peerP99: [Double] = [], p99Ratios: [Double] = []
         var agreement = ""
         for round in 0..<rounds {
             do {
@@ -28,15 +29,24 @@ enum PhraseRow {
                 if let v = r.output.split(separator: "\n").first(where: { $0.hasPrefix("hassil version ") }) { version = String(v.dropFirst(15)) }
                 if let a = r.output.split(separator: "\n").first(where: { $0.hasPrefix("answers:") }) { agreement = String(a) }
                 ours.append(o); peer.append(h); ratios.append(o / h)
+                if let op = number(after: "housectl: p99 per sentence "), let hp = number(after: "hassil:   p99 per sentence "), hp > 0 {
+                    ourP99.append(op); peerP99.append(hp); p99Ratios.append(op / hp)
+                }
                 progress("phrases round \(round + 1)/\(rounds): \(Int(o)) vs hassil \(Int(h)) sentences/s (\(String(format: "%.1f", o / h))x)")
             } catch {
                 return [.unavailable("3. phrase matching", goal: goal, why: "\(error)")]
             }
         }
         let ratio = Spread(ratios)
-        return [BenchRow(name: "3. phrase matching (sentences/s)", ours: Spread(ours).text(0), peer: Spread(peer).text(0) + " hassil \(version)",
-                         ratio: ratio.text(1, unit: "x"), goal: goal, met: ratio.median >= 100 ? "yes" : "NO",
-                         note: "3. best pass against best pass, \(secondsPerSide) s per side per round; \(agreement)")]
+        var rows = [BenchRow(name: "3. phrase matching (sentences/s)", ours: Spread(ours).text(0), peer: Spread(peer).text(0) + " hassil \(version)",
+                             ratio: ratio.text(1, unit: "x"), goal: goal, met: ratio.median >= 100 ? "yes" : "NO",
+                             note: "3. best pass against best pass, \(secondsPerSide) s per side per round; \(agreement)")]
+        if !p99Ratios.isEmpty {
+            rows.append(BenchRow(name: "3. phrase p99 per sentence (us)", ours: Spread(ourP99).text(1), peer: Spread(peerP99).text(1) + " hassil",
+                                 ratio: Spread(p99Ratios).text(3, unit: "x"), goal: "-", met: "-",
+                                 note: "3. p99: each sentence timed alone, fastest of 3 passes, on both sides"))
+        }
+        return rows
     }
 
     /// Runs a command to completion; stdout and stderr together.

@@ -38,6 +38,9 @@ struct PhraseBenchCommand: ParsableCommand {
     @Option(help: "hassil's mean rate, printed next to the best-pass ratio.")
     var hassilMean: Double?
 
+    @Option(help: "hassil's 99th percentile of one sentence's time, in microseconds.")
+    var hassilP99: Double?
+
     @Option(help: "Measure for at least this many seconds.")
     var seconds = 3.0
 
@@ -62,6 +65,10 @@ struct PhraseBenchCommand: ParsableCommand {
         let m = PhraseBenchmark.measure(matcher: matcher, sentences: corpus, minimumSeconds: seconds)
         let matchedPerPass = m.matched * corpus.count / max(m.sentences, 1)
         print("housectl: best pass \(String(format: "%.0f", m.bestRate)) sentences/s, mean \(String(format: "%.0f", m.rate)) (\(corpus.count) sentences, \(matchedPerPass) understood, \(m.sentences) matched in \(String(format: "%.2f", m.seconds)) s)")
+        print("housectl: p99 per sentence \(String(format: "%.1f", m.p99Microseconds)) us")
+        if let hassilP99, hassilP99 > 0 {
+            print("hassil:   p99 per sentence \(String(format: "%.1f", hassilP99)) us")
+        }
         if let hassilRate, hassilRate > 0 {
             print("hassil:   best pass \(String(format: "%.0f", hassilRate)) sentences/s" + (hassilMean.map { String(format: ", mean %.0f", $0) } ?? ""))
             print("ratio:    \(String(format: "%.1f", m.bestRate / hassilRate))x hassil (best pass against best pass)" +

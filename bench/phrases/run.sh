@@ -35,4 +35,5 @@ echo "hassil version $("$VENV/bin/pip" show hassil 2>/dev/null | awk '/^Version/
 "$VENV/bin/python" bench/phrases/hassil_bench.py "$WORK/intents.json" "$WORK/corpus.txt" "$WORK/hassil.jsonl" "$SECS" | tee "$WORK/hassil.out"
 RATE=$(awk '/^rate / {print $2}' "$WORK/hassil.out")
 MEAN=$(awk '/^mean / {print $2}' "$WORK/hassil.out")
-"$BIN" phrase-bench "${COMMON[@]}" --seconds "$SECS" --hassil-answers "$WORK/hassil.jsonl" --hassil-rate "$RATE" --hassil-mean "$MEAN"
+P99=$(awk '/^p99 / {print $2}' "$WORK/hassil.out")
+"$BIN" phrase-bench "${COMMON[@]}" --seconds "$SECS" --hassil-answers "$WORK/hassil.jsonl" --hassil-rate "$RATE" --hassil-mean "$MEAN" --hassil-p99 "$P99"
