@@ -139,27 +139,18 @@ public struct IntentResolver: Sendable {
         default:
             return IntentResolution(parameters: params, resolved: nil)
         }
-        let device = resolveDevice(for: intent, room: roomValue, answers: answers)
+        var device = resolveDevice(for: intent, room: roomValue, answers: answers)
+        // Asking for what a relay cannot do switches nothing: no yes is needed.
+        if intent.capability != nil, case .confirmationRequired(let t, _) = device { device = .success(t) }
         params.append(ParameterResolution(parameter: "device", result: device) { $0.devices.map { Self.option($0, configuration) } })
         let devices: [Device]
         switch device {
         case .success(let t), .confirmationRequired(let t, _): devices = t.devices
         default: return IntentResolution(parameters: params, resolved: nil)
         }
-        if let capability = intent.capability {
-            // Nothing will be switched: no yes is needed, the answer says what can be done.
-            if case .confirmationRequired(let t, _) = device {
-                params[params.count - 1] = ParameterResolution(parameter: "device", result: ResolutionResult<DeviceTarget>.success(t)) {
-                    $0.devices.map { Self.option($0, configuration) }
-                }
-            }
-            let reason = HouseDialog.cannot(capability, devices: devices.map(configuration.label(for:)), kinds: Set(devices.map(\.kind)))
-            params.append(ParameterResolution(parameter: "action", result: ResolutionResult<HouseAction>.unsupported(reason: reason)) {
-                [ParameterResolution.Option(id: $0.rawValue, label: HouseDialog.verb($0))]
-            })
-            return IntentResolution(parameters: params, resolved: nil)
-        }
-        let action = resolveAction(for: intent, devices: devices)
+        let action: ResolutionResult<HouseAction> = intent.capability.map { capability in
+            .unsupported(reason: HouseDialog.cannot(capability, devices: devices.map(configuration.label(for:)), kinds: Set(devices.map(\.kind))))
+        } ?? resolveAction(for: intent, devices: devices)
         params.append(ParameterResolution(parameter: "action", result: action) { [ParameterResolution.Option(id: $0.rawValue, label: HouseDialog.verb($0))] })
         guard case .success(let a) = action else { return IntentResolution(parameters: params, resolved: nil) }
         return IntentResolution(parameters: params, resolved: .control(devices: devices, action: a))
