@@ -86,23 +86,7 @@ struct SayCommand: AsyncParsableCommand {
             guard dryRun else {
                 return CommandOutput(text: "", exitCode: 1, errors: "housectl say: reading phrases from standard input (-) needs --dry-run")
             }
-            let matcher = try phraseMatcher(configuration)
-            var lines = 0
-            while let line = readLine() {
-                // "ROOM<TAB>phrase": the speaker's room for this phrase.
-                var lineAnswers = answers
-                var phrase = line
-                if let tab = line.firstIndex(of: "\t") {
-                    lineAnswers.contextRoom = String(line[..<tab]).trimmingCharacters(in: .whitespaces)
-                    phrase = String(line[line.index(after: tab)...])
-                }
-                phrase = phrase.trimmingCharacters(in: .whitespaces)
-                guard !phrase.isEmpty else { continue }
-                let output = await dryRunOutput(phrase, matcher: matcher, configuration: configuration, answers: lineAnswers, oneLine: true)
-                print(output.text)
-                lines += 1
-            }
-            return CommandOutput(text: "", exitCode: lines == 0 ? 1 : 0, errors: lines == 0 ? "housectl say: no phrases on standard input" : "")
+            return await batch(configuration, matcher: try phraseMatcher(configuration), answers: answers)
         }
         if dryRun {
             return await dryRunOutput(text, matcher: try phraseMatcher(configuration), configuration: configuration, answers: answers, oneLine: false)
@@ -145,6 +129,33 @@ struct SayCommand: AsyncParsableCommand {
         default:
             return nil
         }
+    }
+
+    /// The batch mode: one phrase per line of standard input, one answer line each. A line
+    /// "ROOM<TAB>phrase" gives the speaker's room; an unknown room is answered as an error.
+    private func batch(_ configuration: HouseConfiguration, matcher: PhraseMatcher, answers: IntentAnswers) async -> CommandOutput {
+        var lines = 0
+        while let line = readLine() {
+            var lineAnswers = answers
+            var phrase = line
+            if let tab = line.firstIndex(of: "\t") {
+                let room = String(line[..<tab]).trimmingCharacters(in: .whitespaces)
+                phrase = String(line[line.index(after: tab)...]).trimmingCharacters(in: .whitespaces)
+                guard let known = configuration.room(matching: room) else {
+                    let message = "unknown room '\(room)'; the rooms are: \(configuration.rooms.map(\.id).joined(separator: ", "))"
+                    let error = BatchLine(text: phrase, status: "error", answer: message, commands: [], steps: [])
+                    print(json ? error.json : "\(phrase)\terror\t\(message)")
+                    lines += 1
+                    continue
+                }
+                lineAnswers.contextRoom = known.id
+            }
+            phrase = phrase.trimmingCharacters(in: .whitespaces)
+            guard !phrase.isEmpty else { continue }
+            print(await dryRunOutput(phrase, matcher: matcher, configuration: configuration, answers: lineAnswers, oneLine: true).text)
+            lines += 1
+        }
+        return CommandOutput(text: "", exitCode: lines == 0 ? 1 : 0, errors: lines == 0 ? "housectl say: no phrases on standard input" : "")
     }
 
     private func phraseMatcher(_ configuration: HouseConfiguration) throws -> PhraseMatcher {

@@ -29,15 +29,19 @@ import Testing
     @Test func batchModeAnswersOneJSONLinePerPhraseInOneProcess() async throws {
         let binary = BrokerCommandTests.binary.path
         try #require(FileManager.default.isExecutableFile(atPath: binary), "housectl not built at \(binary)")
-        let input = "hall light on\\nwhat mode is the house in\\n\\nmake me a sandwich\\nturn on the light\\n"
+        let input = "hall light on\\nwhat mode is the house in\\n\\nmake me a sandwich\\nturn on the light\\nhallway\\tturn on the light in here\\nattic\\tlights off\\n"
         let (status, output) = try await BrokerCommandTests.run("/bin/sh", [
             "-c", "printf '\(input)' | '\(binary)' say - --dry-run --json --config '\(config)' 2>&1"])
         #expect(status == 0, "\(output)")
         let lines = output.split(separator: "\n").map(String.init)
-        #expect(lines.count == 4, "\(output)")
+        #expect(lines.count == 6, "\(output)")
         let objects = try lines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        #expect(objects.map { $0["text"] as? String } == ["hall light on", "what mode is the house in", "make me a sandwich", "turn on the light"])
-        #expect(objects.map { $0["status"] as? String } == ["done", "done", "notUnderstood", "needsChoice"])
+        #expect(objects.map { $0["text"] as? String } == ["hall light on", "what mode is the house in", "make me a sandwich", "turn on the light",
+                                                          "turn on the light in here", "lights off"])
+        #expect(objects.map { $0["status"] as? String } == ["done", "done", "notUnderstood", "needsChoice", "done", "error"])
+        // The speaker's room per line: the hall's light.
+        #expect(objects[4]["commands"] as? [String] == ["relay pi-main/6 ON (hall-light)"])
+        #expect((objects[5]["answer"] as? String)?.hasPrefix("unknown room 'attic'; the rooms are: living-room, kitchen") == true)
         #expect(objects[0]["commands"] as? [String] == ["relay pi-main/6 ON (hall-light)"])
         #expect((objects[2]["answer"] as? String)?.contains("I don't understand") == true)
         #expect(objects[3]["commands"] as? [String] == [])
