@@ -112,4 +112,18 @@ struct BrokerCommandTests {
         #expect(status != 0)
         #expect(output.contains("\(acl.path):2: access must be read, write, readwrite or deny"), "\(output)")
     }
+
+    @Test("limit options: sizes take K/M/G, out-of-range values are clear errors")
+    func limitOptions() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path))
+        let (levels, levelsOutput) = try await Self.run(Self.binary.path, ["broker", "--port", "0", "--max-topic-levels", "0"])
+        #expect(levels != 0)
+        #expect(levelsOutput.contains("--max-topic-levels must be between 1 and 65535"), "\(levelsOutput)")
+        let (size, sizeOutput) = try await Self.run(Self.binary.path, ["broker", "--port", "0", "--max-packet-size", "1x"])
+        #expect(size != 0)
+        #expect(sizeOutput.contains("The value '1x' is invalid for '--max-packet-size"), "\(sizeOutput)")
+        let (_, help) = try await Self.run(Self.binary.path, ["broker", "--help"])
+        #expect(help.contains("--max-retained-bytes"))
+        #expect(help.contains("(default: 64MiB)"))
+    }
 }

@@ -148,3 +148,21 @@ import HouseTesting
         #expect(out.errors.contains("housectl serve"))
     }
 }
+
+@Suite struct ByteCountTests {
+    @Test(arguments: [("65536", 65536), ("64K", 65536), ("64KiB", 65536), ("16M", 16 << 20), ("16mib", 16 << 20), ("1G", 1 << 30), ("0", 0), ("12B", 12)])
+    func parses(text: String, bytes: Int) {
+        #expect(ByteCount(argument: text)?.bytes == bytes)
+    }
+
+    @Test(arguments: ["", "x", "-1", "1x", "1.5M", "99999999999999999999G"])
+    func refuses(text: String) {
+        #expect(ByteCount(argument: text) == nil)
+    }
+
+    @Test func printsTheShortestExactForm() {
+        #expect(ByteCount(64 << 20).description == "64MiB")
+        #expect(ByteCount(4096).description == "4KiB")
+        #expect(ByteCount(1000).description == "1000")
+    }
+}
