@@ -99,7 +99,8 @@ struct BrokerProcessTests {
 
         // 7. A first packet announcing 1 MiB.
         let huge = try await RawMQTTClient.open(port: port)
-        try await huge.send([0x10] + RawMQTT.remainingLength(1 << 20) + [UInt8](repeating: 0, count: 4096))
+        // The broker may close while the rest is still being written: a failed write is expected.
+        try? await huge.send([0x10] + RawMQTT.remainingLength(1 << 20) + [UInt8](repeating: 0, count: 4096))
         try await huge.expectClosed()
         try await HardeningTests.expectServing(port: port)
 

@@ -135,12 +135,11 @@ struct ConnectTimeoutTests {
     @Test func aBrokerThatNeverAnswersTimesOutAfterTheConnectTimeout() async throws {
         let listener = try SilentTCPListener()
         let client = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: listener.port, connectTimeout: .seconds(1)))
-        let clock = ContinuousClock()
-        let start = clock.now
+        // The error names the configured 1 s, not the default 10 s: the configured timeout fired.
+        // (No bound on the elapsed time: a busy machine may resume this task seconds later.)
         await #expect(throws: MQTTError.connectTimedOut(endpoint: "127.0.0.1:\(listener.port)", after: .seconds(1))) {
             try await client.connect()
         }
-        #expect(clock.now - start < .seconds(10))
         #expect(client.connectionState == .disconnected(.connectTimedOut(endpoint: "127.0.0.1:\(listener.port)", after: .seconds(1))))
         await client.disconnect()
         #expect(client.connectionState == .closed)
