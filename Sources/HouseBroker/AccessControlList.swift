@@ -116,17 +116,20 @@ public struct AccessControlList: Sendable, Equatable {
 
     /// Whether the client may publish to `topic`: no deny rule matches it and a write rule does.
     public func mayPublish(topic: String, user: String?, clientID: String) -> Bool {
-        let rules = rules(user: user, clientID: clientID)
-        if rules.contains(where: { $0.isDeny && TopicName.matches(filter: $0.filter, topic: topic) }) { return false }
-        return rules.contains { !$0.isDeny && $0.access.contains(.write) && TopicName.matches(filter: $0.filter, topic: topic) }
+        allows(.write, user: user, clientID: clientID) { TopicName.matches(filter: $0, topic: topic) }
     }
 
     /// Whether the client may subscribe to `filter`: some read rule covers every topic it matches
     /// and no deny rule covers all of them (a partly denied filter is granted; see `mayRead`).
     public func maySubscribe(filter: String, user: String?, clientID: String) -> Bool {
+        allows(.read, user: user, clientID: clientID) { TopicName.covers(pattern: $0, filter: filter) }
+    }
+
+    /// The one decision: no deny rule whose filter `applies`, and a rule granting `access` whose does.
+    private func allows(_ access: Access, user: String?, clientID: String, where applies: (String) -> Bool) -> Bool {
         let rules = rules(user: user, clientID: clientID)
-        if rules.contains(where: { $0.isDeny && TopicName.covers(pattern: $0.filter, filter: filter) }) { return false }
-        return rules.contains { !$0.isDeny && $0.access.contains(.read) && TopicName.covers(pattern: $0.filter, filter: filter) }
+        if rules.contains(where: { $0.isDeny && applies($0.filter) }) { return false }
+        return rules.contains { !$0.isDeny && $0.access.contains(access) && applies($0.filter) }
     }
 
     /// Whether a message on `topic` may be delivered to the client through a granted

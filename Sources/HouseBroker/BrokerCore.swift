@@ -214,10 +214,9 @@ final class BrokerCore {
 
     /// Removes a session, its subscriptions and the messages it held.
     func discard(_ session: Session) {
-        for filter in session.subscriptions.keys { tree.remove(filter: filter, clientID: session.clientID) }
-        session.subscriptions.removeAll()
-        subscriptionBytes -= session.subscriptionBytes
-        session.subscriptionBytes = 0
+        let (filters, bytes) = session.unsubscribeAll()
+        for filter in filters { tree.remove(filter: filter, clientID: session.clientID) }
+        subscriptionBytes -= bytes
         heldBytes -= session.heldBytes
         if sessions[session.clientID] === session { sessions[session.clientID] = nil }
     }
@@ -287,15 +286,22 @@ final class BrokerCore {
         }
         logger.debug("publish from '\(clientID)' to \(topic) (\(qos), \(payload.readableBytes) bytes\(retain ? ", retained" : ""))")
         if retain { self.retain(topic: topic, payload: payload, qos: qos, from: clientID) }
-        let readDenials = configuration.accessControl?.hasDenyRules == true ? configuration.accessControl : nil
+        let denials = readDenials
         for (subscriber, subscriptionQoS) in tree.subscribers(matching: topic) {
-            guard let session = sessions[subscriber] else { continue }
-            // A deny rule holds even under a wider subscription ("everything but X").
-            if let readDenials, !readDenials.mayRead(topic: topic, user: session.username, clientID: session.clientID) {
-                continue
-            }
+            guard let session = sessions[subscriber], Self.mayDeliver(topic, to: session, denials) else { continue }
             deliver(OutgoingMessage(topic: topic, payload: payload, qos: min(qos, subscriptionQoS), retain: false), to: session)
         }
+    }
+
+    /// The ACL when it has deny rules, which delivery must check; nil otherwise (no check needed).
+    private var readDenials: AccessControlList? {
+        configuration.accessControl.flatMap { $0.hasDenyRules ? $0 : nil }
+    }
+
+    /// Whether a message on `topic` may reach `session` through a granted subscription: a deny
+    /// rule holds even under a wider subscription ("everything but X").
+    private static func mayDeliver(_ topic: String, to session: Session, _ denials: AccessControlList?) -> Bool {
+        denials?.mayRead(topic: topic, user: session.username, clientID: session.clientID) ?? true
     }
 
     /// Stores (or with an empty payload clears) the retained message of `topic`, within
@@ -426,6 +432,7 @@ final class BrokerCore {
                          filters: [(filter: String, qos: UInt8)]) {
         var codes: [UInt8] = []
         var retainedToSend: [OutgoingMessage] = []
+        let denials = readDenials
         for (filter, requested) in filters {
             guard TopicName.isValidFilter(filter) else {
                 logger.notice("'\(session.clientID)' sent the invalid topic filter '\(filter.prefix(80))'; refused")
@@ -445,17 +452,12 @@ final class BrokerCore {
                 continue
             }
             let granted = HouseBroker.QoS(rawValue: requested) ?? .exactlyOnce
-            if session.subscriptions.updateValue(granted, forKey: filter) == nil {
-                let cost = SubscriptionCost.of(filter: filter)
-                session.subscriptionBytes += cost
-                subscriptionBytes += cost
-            }
+            subscriptionBytes += session.subscribe(filter, qos: granted)
             tree.insert(filter: filter, clientID: session.clientID, qos: granted)
             codes.append(granted.rawValue)
             logger.info("'\(session.clientID)' subscribed to \(filter) at \(granted)")
-            for message in retained.values where TopicName.matches(filter: filter, topic: message.topic) {
-                if let acl = configuration.accessControl, acl.hasDenyRules,
-                   !acl.mayRead(topic: message.topic, user: session.username, clientID: session.clientID) { continue }
+            for message in retained.values where TopicName.matches(filter: filter, topic: message.topic)
+                && Self.mayDeliver(message.topic, to: session, denials) {
                 retainedToSend.append(OutgoingMessage(topic: message.topic, payload: message.buffer,
                                                       qos: min(message.qos, granted), retain: true))
             }
@@ -465,10 +467,9 @@ final class BrokerCore {
     }
 
     func handleUnsubscribe(_ connection: MQTTConnection, _ session: Session, packetID: UInt16, filters: [String]) {
-        for filter in filters where session.subscriptions.removeValue(forKey: filter) != nil {
-            let cost = SubscriptionCost.of(filter: filter)
-            session.subscriptionBytes -= cost
-            subscriptionBytes -= cost
+        for filter in filters {
+            guard let freed = session.unsubscribe(filter) else { continue }
+            subscriptionBytes -= freed
             tree.remove(filter: filter, clientID: session.clientID)
             logger.info("'\(session.clientID)' unsubscribed from \(filter)")
         }

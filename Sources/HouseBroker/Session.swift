@@ -25,9 +25,10 @@ final class Session {
     var cleanSession: Bool
     var username: String?
     var keepAlive: Int = 0
-    var subscriptions: [String: HouseBroker.QoS] = [:]
+    /// Granted QoS by filter; change it only through the methods below.
+    private(set) var subscriptions: [String: HouseBroker.QoS] = [:]
     /// Counted memory of `subscriptions` (see `SubscriptionCost`).
-    var subscriptionBytes = 0
+    private(set) var subscriptionBytes = 0
     var connection: MQTTConnection?
     /// Sent and not yet acknowledged; change it only through the methods below.
     private(set) var inflight = CircularBuffer<InflightMessage>()
@@ -47,6 +48,31 @@ final class Session {
     init(clientID: String, cleanSession: Bool) {
         self.clientID = clientID
         self.cleanSession = cleanSession
+    }
+
+    /// Adds or replaces the subscription to `filter`; returns the counted bytes it added (none for
+    /// a new QoS on a filter already held).
+    func subscribe(_ filter: String, qos: HouseBroker.QoS) -> Int {
+        guard subscriptions.updateValue(qos, forKey: filter) == nil else { return 0 }
+        let cost = SubscriptionCost.of(filter: filter)
+        subscriptionBytes += cost
+        return cost
+    }
+
+    /// Removes the subscription to `filter`; returns the counted bytes freed, nil when none was held.
+    func unsubscribe(_ filter: String) -> Int? {
+        guard subscriptions.removeValue(forKey: filter) != nil else { return nil }
+        let cost = SubscriptionCost.of(filter: filter)
+        subscriptionBytes -= cost
+        return cost
+    }
+
+    /// Removes every subscription; returns their filters and the counted bytes freed.
+    func unsubscribeAll() -> (filters: [String], bytes: Int) {
+        let freed = (Array(subscriptions.keys), subscriptionBytes)
+        subscriptions.removeAll()
+        subscriptionBytes = 0
+        return freed
     }
 
     /// Topic and payload bytes this session holds: queued and in flight.
