@@ -89,7 +89,8 @@ struct SayCommand: AsyncParsableCommand {
             return await batch(configuration, matcher: try phraseMatcher(configuration), answers: answers)
         }
         if dryRun {
-            return await dryRunOutput(text, matcher: try phraseMatcher(configuration), configuration: configuration, answers: answers, oneLine: false)
+            return await dryRunOutput(text, matcher: try phraseMatcher(configuration), pipeline: Self.dryRunPipeline(configuration),
+                                      answers: answers, oneLine: false)
         }
         while true {
             let reply: IntentReply
@@ -134,6 +135,8 @@ struct SayCommand: AsyncParsableCommand {
     /// The batch mode: one phrase per line of standard input, one answer line each. A line
     /// "ROOM<TAB>phrase" gives the speaker's room; an unknown room is answered as an error.
     private func batch(_ configuration: HouseConfiguration, matcher: PhraseMatcher, answers: IntentAnswers) async -> CommandOutput {
+        // One pipeline for every line: a dry run changes no state.
+        let pipeline = Self.dryRunPipeline(configuration)
         var lines = 0
         while let line = readLine() {
             var lineAnswers = answers
@@ -152,10 +155,14 @@ struct SayCommand: AsyncParsableCommand {
             }
             phrase = phrase.trimmingCharacters(in: .whitespaces)
             guard !phrase.isEmpty else { continue }
-            print(await dryRunOutput(phrase, matcher: matcher, configuration: configuration, answers: lineAnswers, oneLine: true).text)
+            print(await dryRunOutput(phrase, matcher: matcher, pipeline: pipeline, answers: lineAnswers, oneLine: true).text)
             lines += 1
         }
         return CommandOutput(text: "", exitCode: lines == 0 ? 1 : 0, errors: lines == 0 ? "housectl say: no phrases on standard input" : "")
+    }
+
+    private static func dryRunPipeline(_ configuration: HouseConfiguration) -> IntentPipeline {
+        IntentPipeline(service: HouseService(configuration: configuration))
     }
 
     private func phraseMatcher(_ configuration: HouseConfiguration) throws -> PhraseMatcher {
@@ -164,9 +171,8 @@ struct SayCommand: AsyncParsableCommand {
 
     /// Understands and resolves `text` in-process, printing each command's trace; `oneLine`
     /// (the batch mode): one line, a compact JSON object with --json.
-    private func dryRunOutput(_ text: String, matcher: PhraseMatcher, configuration: HouseConfiguration,
+    private func dryRunOutput(_ text: String, matcher: PhraseMatcher, pipeline: IntentPipeline,
                               answers: IntentAnswers, oneLine: Bool) async -> CommandOutput {
-        let pipeline = IntentPipeline(service: HouseService(configuration: configuration))
         let run = await PhraseRun.run(matcher.interpret(text), answers: answers) { intent in
             await pipeline.process(intent, source: .cli, answers: answers, dryRun: true)
         }

@@ -88,6 +88,11 @@ import HouseTesting
         #expect(door.parameters.last?.reason == "The garage door is switched by a relay: it can only be opened or closed, not set to a position.")
     }
 
+    @Test func everyKindAnswersToItsOwnNameFirst() {
+        // The matcher and the phrase lists rely on it: a kind's words hold its own name.
+        for kind in DeviceKind.allCases { #expect(kind.words.first == kind.rawValue, "\(kind)") }
+    }
+
     @Test func deviceDisambiguationOffersTheCandidates() {
         let bedroom = config.room(id: "bedroom")
         let result = resolver.resolveDevice(for: HouseControlIntent(room: "bedroom", action: .on, device: "light"), room: bedroom)

@@ -16,10 +16,12 @@ extension HouseConfiguration {
     /// The room a spoken room name refers to.
     public func room(matching text: String) -> Room? {
         let t = Self.normalize(text)
-        return rooms.first { room in
-            room.id.lowercased() == t || room.id.replacingOccurrences(of: "-", with: " ") == t
-                || Self.normalize(room.name) == t || room.aliases.contains { Self.normalize($0) == t }
-        }
+        return rooms.first { room in room.id.lowercased() == t || Self.spokenNames(of: room).contains(t) }
+    }
+
+    /// How a room is said: its id with spaces, its name and its aliases, normalized.
+    static func spokenNames(of room: Room) -> [String] {
+        [room.id.replacingOccurrences(of: "-", with: " "), normalize(room.name)] + room.aliases.map(normalize)
     }
 
     /// Words a device answers to: id, id with spaces, names, and "<room> <name>" combinations.
@@ -28,9 +30,7 @@ extension HouseConfiguration {
         let names = device.names.map(Self.normalize).flatMap { [$0] + Self.kindVariants(of: $0, kind: device.kind) }
         w.formUnion(names)
         if let room = room(id: device.room) {
-            let roomWords = [room.id.replacingOccurrences(of: "-", with: " "), Self.normalize(room.name)]
-                + room.aliases.map(Self.normalize)
-            for r in roomWords { for n in names { w.insert("\(r) \(n)") } }
+            for r in Self.spokenNames(of: room) { for n in names { w.insert("\(r) \(n)") } }
         }
         return w
     }
@@ -53,7 +53,7 @@ extension HouseConfiguration {
         } else {
             let exact = scope.filter { words(for: $0).contains(t) }
             if !exact.isEmpty { return (exact, false) }
-            let ofKind = scope.filter { $0.kind.words.contains(t) || $0.kind.rawValue == t }
+            let ofKind = scope.filter { $0.kind.words.contains(t) }
             if !ofKind.isEmpty { return (ofKind, false) }
         }
         for singular in Self.singulars(of: t) {
@@ -67,10 +67,9 @@ extension HouseConfiguration {
     /// kind ("kitchen light") counts for the devices of that kind in that room.
     private func ofNameOrKind(_ word: String, in scope: [Device]) -> [Device] {
         scope.filter { device in
-            if words(for: device).contains(word) || device.kind.words.contains(word) || device.kind.rawValue == word { return true }
+            if words(for: device).contains(word) || device.kind.words.contains(word) { return true }
             guard let room = room(id: device.room) else { return false }
-            let roomWords = [room.id.replacingOccurrences(of: "-", with: " "), Self.normalize(room.name)] + room.aliases.map(Self.normalize)
-            return roomWords.contains { r in device.kind.words.contains { "\(r) \($0)" == word } }
+            return Self.spokenNames(of: room).contains { r in device.kind.words.contains { "\(r) \($0)" == word } }
         }
     }
 

@@ -46,7 +46,7 @@ public struct IntentResolver: Sendable {
         if let context, rooms.contains(where: { $0.id == context.id }) { return .success(context) }
         let roomNames = rooms.map { $0.name.lowercased() }
         if plural || intent.plural {
-            let kind = found.count > 0 && Set(found.map(\.kind)).count == 1 ? PhraseVocabulary.pluralize(found[0].kind.rawValue) : "devices"
+            let kind = Set(found.map(\.kind)).count == 1 ? PhraseVocabulary.pluralize(found[0].kind.rawValue) : "devices"
             return .disambiguation(options: rooms, question: HouseDialog.whichRoom(plural: kind, rooms: roomNames))
         }
         return .disambiguation(options: rooms, question: HouseDialog.whichRoom(
@@ -73,24 +73,19 @@ public struct IntentResolver: Sendable {
             return .unsupported(reason: HouseDialog.unknownDevice(
                 HouseConfiguration.normalize(name), room: room?.name.lowercased(), known: known))
         }
-        let target: [Device]
         if let chosen = answers.choices["device"], found.count > 1, let d = found.first(where: { $0.id == chosen }) {
-            target = [d]
-        } else if (pluralName || intent.plural), intent.action != .off, intent.capability == nil, let pair = Self.interlocked(found) {
-            // "Switch on the shutters": only one of an interlocked pair (up/down) can be on, so
-            // which one is asked, never guessed.
-            let labels = pair.map { $0.names.first ?? $0.id }
-            return .disambiguation(options: pair.map { DeviceTarget([$0]) }, question: HouseDialog.whichDevice(
-                name: HouseConfiguration.normalize(name), options: labels))
-        } else if found.count == 1 || pluralName || intent.plural {
-            target = found
-        } else {
-            let options = found.map { DeviceTarget([$0]) }
-            let labels = found.map { $0.names.first ?? $0.id }
-            return .disambiguation(options: options, question: HouseDialog.whichDevice(
-                name: HouseConfiguration.normalize(name), options: labels))
+            return confirmingIfNeeded([d], action: intent.action ?? .toggle, answers: answers)
         }
-        return confirmingIfNeeded(target, action: intent.action ?? .toggle, answers: answers)
+        // Which one is asked, never guessed: for a singular name several devices have, and for a
+        // plural holding an interlocked pair (up/down) that cannot both be switched on.
+        let plural = pluralName || intent.plural
+        let ask = plural ? (intent.action != .off && intent.capability == nil ? Self.interlocked(found) : nil)
+                         : (found.count > 1 ? found : nil)
+        if let ask {
+            return .disambiguation(options: ask.map { DeviceTarget([$0]) }, question: HouseDialog.whichDevice(
+                name: HouseConfiguration.normalize(name), options: ask.map { $0.names.first ?? $0.id }))
+        }
+        return confirmingIfNeeded(found, action: intent.action ?? .toggle, answers: answers)
     }
 
     /// The target, sorted by id; `confirmationRequired` when one of them is a `confirm: true`

@@ -82,13 +82,15 @@ public enum DeviceKind: String, Sendable, CaseIterable, Codable {
     }
 
     /// The words (singular) every device of this kind answers to without listing them in its
-    /// `names`: "the lights" are the lights, the lamps among them; "the blinds" the shutters.
+    /// `names`, the kind's own name first: "the lights" are the lights, the lamps among them;
+    /// "the blinds" the shutters.
     public var words: [String] {
         switch self {
         case .light: ["light", "lamp"]
         case .fan: ["fan"]
         case .heater: ["heater", "radiator"]
-        case .plug, .outlet: ["plug", "outlet", "socket"]
+        case .plug: ["plug", "outlet", "socket"]
+        case .outlet: ["outlet", "plug", "socket"]
         case .switch: ["switch"]
         case .pump: ["pump"]
         case .door: ["door"]

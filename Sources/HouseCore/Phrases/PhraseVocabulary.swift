@@ -36,9 +36,8 @@ public enum PhraseVocabulary {
                 for variant in HouseConfiguration.kindVariants(of: name, kind: device.kind) { addDevice(variant) }
             }
         }
+        // Every device answers to its kind's words (its name, "lamp", "blind"), listed or not.
         for kind in Set(house.devices.map(\.kind)).sorted(by: { $0.rawValue < $1.rawValue }) {
-            addDevice(kind.rawValue)
-            // Every device answers to its kind's words ("lamp", "blind"), listed or not.
             for word in kind.words { addDevice(word) }
         }
         for device in house.devices where !isRoomPlusName(device, in: house) { addDevice(device.id) }

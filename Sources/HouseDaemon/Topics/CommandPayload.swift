@@ -93,7 +93,7 @@ public enum CommandPayloadParser {
             }
             return DeviceSetCommand(
                 action: action,
-                id: try commandID(object, topic: topic),
+                id: try boundedID(object, "id", topic: topic),
                 replyTo: try replyTopic(object, topic: topic),
                 confirmed: try flag(object, "confirm", topic: topic)
             )
@@ -118,7 +118,7 @@ public enum CommandPayloadParser {
             }
             return ModeSetCommand(
                 mode: mode, duration: duration, rooms: try stringList(object, "rooms", topic: topic),
-                id: try commandID(object, topic: topic), replyTo: try replyTopic(object, topic: topic))
+                id: try boundedID(object, "id", topic: topic), replyTo: try replyTopic(object, topic: topic))
         }
         guard !text.isEmpty, !text.contains(where: { $0.isWhitespace && $0 != " " }) else {
             throw .malformedPayload(topic: topic, reason: "expected a mode id or JSON {\"mode\":\"night\"}")
@@ -148,8 +148,7 @@ public enum CommandPayloadParser {
             }
         }
         let confirmed = try flag(object, "confirm", topic: topic)
-        let contextRoom = try optionalString(object, "context_room", topic: topic)
-        if let contextRoom { try checked(topic) { () throws(MalformedInput) in try InputLimits.checkID(contextRoom, field: "context_room") } }
+        let contextRoom = try boundedID(object, "context_room", topic: topic)
         if let t = object["text"] {
             guard let s = t as? String, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw .malformedPayload(topic: topic, reason: "\"text\" must be a non-empty string")
@@ -329,10 +328,11 @@ public enum CommandPayloadParser {
         else { throw MalformedInput("\"id\" may not contain '/', '+', '#' or NUL") }
     }
 
-    /// The optional id of a device or mode command, at most `InputLimits.maximumIDLength` bytes.
-    private static func commandID(_ o: [String: Any], topic: String) throws(DaemonError) -> String? {
-        guard let id = try optionalString(o, "id", topic: topic) else { return nil }
-        try checked(topic) { () throws(MalformedInput) in try InputLimits.checkID(id) }
+    /// An optional id-like string (a command's `id`, a request's `context_room`), at most
+    /// `InputLimits.maximumIDLength` bytes.
+    private static func boundedID(_ o: [String: Any], _ key: String, topic: String) throws(DaemonError) -> String? {
+        guard let id = try optionalString(o, key, topic: topic) else { return nil }
+        try checked(topic) { () throws(MalformedInput) in try InputLimits.checkID(id, field: key) }
         return id
     }
 
