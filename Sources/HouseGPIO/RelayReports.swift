@@ -13,9 +13,8 @@ public enum RelayReports {
             }
             return requested
         }
-        if ids.count == 1 { return ids[0] }
+        if let local = configuration.localNode(hostName: hostName) { return local.id }
         let short = hostName.split(separator: ".").first.map(String.init) ?? hostName
-        if let match = ids.first(where: { $0 == hostName || $0 == short }) { return match }
         throw .invalidLayout(node: short, problems: [
             "this host (\(short)) is not one of the nodes (\(ids.isEmpty ? "none" : ids.joined(separator: ", "))); choose one with --node"
         ])

@@ -26,11 +26,21 @@ struct SayCommand: AsyncParsableCommand {
             Every device of a name or kind: "turn off all the lights in the kitchen", "bedroom \
             lamps off", "turn everything off in the living room".
 
+            A floor (floors: in house.yaml): "turn off the upstairs lights", "is anything on on \
+            the ground floor", "night mode upstairs".
+
+            A shutter or blind (two interlocked relays with direction: up and down): "open the \
+            blinds", "put the shutters down", "stop the shutter".
+
             A mode, for the house or a room, for a while or until changed: "movie mode", "set the \
             living room to movie mode for 2 hours", "we're going out for two hours".
 
-            A question: "is the kitchen light on", "what's on in the bedroom", "what mode is the \
-            house in", "how much energy did we use today".
+            A question: "is the kitchen light on", "what's on in the bedroom", "how many lights \
+            are on upstairs", "what mode is the house in", "how much energy did the heater use \
+            today", "how much power is the house using right now".
+
+            What a relay cannot do is answered with what it can: "dim the lights" says they \
+            only switch on and off; nothing is switched.
 
             A routine by its shortcut: "good morning house", "good night house".
 
@@ -41,7 +51,8 @@ struct SayCommand: AsyncParsableCommand {
             Where you are: --room R (or, over MQTT, "context_room" in the request) answers \
             "which room?" before it is asked: "turn off the lights", "turn on the light in \
             here" and "turn everything off in here" then mean that room's. A device only \
-            another room has is still found there.
+            another room has is still found there. Without --room, the room of this machine's \
+            node (nodes: [{id, room}] in house.yaml; the node named like this host) is used.
 
             Many phrases at once: with --dry-run, - reads one phrase per line from standard \
             input and writes one line per phrase (with --json a JSON object: text, status, \
@@ -67,6 +78,8 @@ struct SayCommand: AsyncParsableCommand {
     var phrases: [String] = []
     @OptionGroup var options: ConfigOptions
     @OptionGroup var client: ClientOptions
+    /// This machine's name, which picks its node (and so its room); tests set it.
+    var hostName = ProcessInfo.processInfo.hostName
 
     func execute(interactive: Bool = false) async throws -> CommandOutput {
         let configuration: HouseConfiguration
@@ -81,6 +94,9 @@ struct SayCommand: AsyncParsableCommand {
                 return CommandOutput(text: "", exitCode: 1, errors: "housectl say: --room: unknown room '\(room)'; the rooms are: \(rooms)")
             }
             answers.contextRoom = known.id
+        } else {
+            // Said at a node that stands in a room (nodes: [{id, room}]): that room.
+            answers.contextRoom = configuration.localNode(hostName: hostName)?.room
         }
         if text == "-" {
             guard dryRun else {

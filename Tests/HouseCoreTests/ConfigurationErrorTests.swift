@@ -49,7 +49,7 @@ import HouseTesting
             (27, 49, "found 'weekdayz'"),
             (29, 20, "unknown mode 'mornin'"),
             (32, 5, "unknown key 'relevent' in routine (did you mean 'relevant'?)"),
-            (33, 37, "expected a mode duration of at most 24h, found 30h"),
+            (33, 37, "expected a mode duration of at most 31d, found 32d"),
         ]
         for (line, column, text) in expected {
             #expect(found.contains { $0.line == line && $0.column == column && $0.message.contains(text) },

@@ -130,13 +130,13 @@ import HouseTesting
         #expect(await h.service.modesByRoom == ["bedroom": "night"])
     }
 
-    @Test func modeDurationMustBePositiveAndAtMost24Hours() async {
-        for d: Duration in [.seconds(25 * 3600), .zero, .seconds(-60)] {
+    @Test func modeDurationMustBePositiveAndAtMost31Days() async {
+        for d: Duration in [.seconds(32 * 86_400), .zero, .seconds(-60)] {
             let out = await h.pipeline.process(.setMode(SetHouseModeIntent(mode: "away", duration: d)), source: .cli)
             #expect(out.status == .unsupported, "\(d)")
             #expect(out.parameter("duration")?.kind == .unsupported)
         }
-        let ok = await h.pipeline.process(.setMode(SetHouseModeIntent(mode: "away", duration: .seconds(24 * 3600))), source: .cli,
+        let ok = await h.pipeline.process(.setMode(SetHouseModeIntent(mode: "away", duration: .seconds(7 * 86_400))), source: .cli,
                                           answers: .none.confirming)
         #expect(ok.status == .done)
         #expect(await h.relays.calls.count == ok.commands.filter { if case .relay = $0 { true } else { false } }.count)
@@ -333,7 +333,7 @@ import HouseTesting
     @Test func statusQueriesAnswerInWords() async {
         await h.service.noteState("hall-light", .on)
         let on = await h.pipeline.process(.query(QueryHouseStatusIntent(queryType: .deviceStates)), source: .cli)
-        #expect(on.dialog == "On: hall light.")
+        #expect(on.dialog == "On: the hall light.")
         #expect(on.response?.devices.count == h.configuration.devices.count)
         let mode = await h.pipeline.process(.query(QueryHouseStatusIntent(queryType: .mode)), source: .mqtt)
         #expect(mode.dialog == "The house is not in any mode.")

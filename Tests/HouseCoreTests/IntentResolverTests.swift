@@ -23,8 +23,13 @@ import HouseTesting
             return
         }
         #expect(garage.id == "garage")
-        guard case .needsValue = resolver.resolveRoom(for: HouseControlIntent(action: .on)) else {
+        // "Turn everything on" with no room asks which room; "turn it on" asks which device.
+        guard case .needsValue = resolver.resolveRoom(for: HouseControlIntent(action: .on, plural: true)) else {
             Issue.record("expected needsValue without room or device")
+            return
+        }
+        guard case .notRequired = resolver.resolveRoom(for: HouseControlIntent(action: .on)) else {
+            Issue.record("a pronoun (no device, singular) needs no room: the device is asked")
             return
         }
     }
@@ -134,8 +139,9 @@ import HouseTesting
         guard case .notRequired = result(nil) else { Issue.record("nil duration should be notRequired"); return }
         guard case .success(let d) = result(.seconds(60)) else { Issue.record("60s should resolve"); return }
         #expect(d == .seconds(60))
-        guard case .unsupported(let long) = result(.seconds(86_401)) else { Issue.record("over 24h should be unsupported"); return }
-        #expect(long.contains("at most 24 hours"))
+        guard case .success = result(.seconds(7 * 86_400)) else { Issue.record("a week (holiday mode) should resolve"); return }
+        guard case .unsupported(let long) = result(.seconds(31 * 86_400 + 1)) else { Issue.record("over 31 days should be unsupported"); return }
+        #expect(long.contains("at most 31 days"))
         guard case .unsupported = result(.zero) else { Issue.record("zero should be unsupported"); return }
     }
 

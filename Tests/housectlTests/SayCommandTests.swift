@@ -26,6 +26,20 @@ import Testing
         #expect(try await say(["we're out for two hours", "--dry-run", "--yes"]).exitCode == 0)
     }
 
+    /// Without --room, what is said at a node that stands in a room means that room.
+    @Test func theNodesRoomIsTheSpeakersRoom() async throws {
+        var command = try SayCommand.parse(["turn off the lights", "--dry-run", "--config", config])
+        command.hostName = "pi-bedroom"
+        let out = try await command.execute()
+        #expect(out.exitCode == 0, "\(out.text)")
+        #expect(out.text.contains("relay pi-bedroom/1 OFF (bedroom-ceiling-light)"))
+        command.hostName = "pi-main"
+        #expect(try await command.execute().exitCode == ExitStatus.needsChoice.rawValue, "pi-main stands in no room: which room is asked")
+        var roomSaid = try SayCommand.parse(["turn off the lights", "--dry-run", "--room", "kitchen", "--config", config])
+        roomSaid.hostName = "pi-bedroom"
+        #expect(try await roomSaid.execute().text.contains("relay pi-main/5 OFF (kitchen-light)"), "--room wins over the node's room")
+    }
+
     @Test func batchModeAnswersOneJSONLinePerPhraseInOneProcess() async throws {
         let binary = BrokerCommandTests.binary.path
         try #require(FileManager.default.isExecutableFile(atPath: binary), "housectl not built at \(binary)")

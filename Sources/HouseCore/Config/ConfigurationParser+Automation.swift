@@ -98,8 +98,8 @@ extension ConfigurationParser {
         if let mo = m["mode"] {
             let mode = reference(mo, to: modeIDs, what: "mode")
             let duration = m["duration"].flatMap(ctx.duration)
-            if let d = duration, d > .seconds(86_400) {
-                ctx.error("expected a mode duration of at most 24h, found \(DurationParser.format(d))", at: m["duration"])
+            if let d = duration, d > IntentResolver.maximumModeDuration {
+                ctx.error("expected a mode duration of at most \(DurationParser.format(IntentResolver.maximumModeDuration)), found \(DurationParser.format(d))", at: m["duration"])
             }
             let rooms = m["rooms"].flatMap { ctx.sequence($0, expected: "room ids") }?.compactMap(roomReference) ?? []
             return mode.map { .mode($0, duration: duration, rooms: rooms) }

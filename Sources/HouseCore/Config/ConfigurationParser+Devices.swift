@@ -3,7 +3,8 @@ import Yams
 /// Devices, their relay channels and interlock groups.
 extension ConfigurationParser {
     static let deviceKeys = ["id", "room", "kind", "names", "watts", "relay", "mqtt", "confirm", "power_on",
-                             "shutdown", "pulse", "max_on", "min_interval", "interlock", "interlock_dead_time"]
+                             "shutdown", "pulse", "max_on", "min_interval", "interlock", "interlock_dead_time",
+                             "direction"]
 
     func parseDevice(_ node: YNode) -> Device? {
         guard let m = ctx.map(node, what: "device", allowed: Self.deviceKeys) else { return nil }
@@ -71,11 +72,16 @@ extension ConfigurationParser {
         if let deadTime, deadTime > .seconds(60) {
             ctx.error("expected an interlock dead time of at most 60s, found \(DurationParser.format(deadTime))", at: m["interlock_dead_time"])
         }
+        let direction = m["direction"].flatMap { ctx.oneOf($0, CoverDirection.allCases.map(\.rawValue), what: "direction") }
+            .flatMap(CoverDirection.init(rawValue:))
+        if m.has("direction"), interlock == nil {
+            ctx.error("direction in \(what) needs an interlock group: it names one winding of a cover motor whose up and down relays are interlocked (interlock: NAME)", at: m.keyNode("direction"))
+        }
 
         guard let id, let room, let kind else { return nil }
         return Device(id: id, room: room, kind: kind, names: names, watts: watts, endpoint: endpoint, confirm: confirm,
                       powerOn: powerOn, shutdown: shutdown, pulse: pulse, maxOn: maxOn, minInterval: minInterval,
-                      interlock: interlock, interlockDeadTime: deadTime)
+                      interlock: interlock, interlockDeadTime: deadTime, direction: direction)
     }
 
     /// A channel used by two devices, or outside the node's board.
@@ -100,8 +106,10 @@ extension ConfigurationParser {
     func checkInterlocks() {
         var groupNode: [String: (node: String, device: String)] = [:]
         var groupDeadTime: [String: (deadTime: Duration, device: String)] = [:]
+        var groupDirections: [String: [(direction: CoverDirection?, device: String, mark: Mark?)]] = [:]
         for (group, deviceID, mark) in interlockMarks {
             let device = devices.first { $0.id == deviceID }
+            if let device { groupDirections[group, default: []].append((device.direction, deviceID, mark)) }
             if let deadTime = device?.interlockDeadTime {
                 if let first = groupDeadTime[group], first.deadTime != deadTime {
                     ctx.error("interlock group '\(group)' has two dead times: \(DurationParser.format(first.deadTime)) in '\(first.device)' and \(DurationParser.format(deadTime)) in '\(deviceID)'; give one (or set it on one member)", at: mark)
@@ -116,6 +124,20 @@ extension ConfigurationParser {
                 }
             } else {
                 groupNode[group] = (node, deviceID)
+            }
+        }
+        // A cover's windings: one up and one down, and either every member says its direction or none.
+        for (group, members) in groupDirections.sorted(by: { $0.key < $1.key }) {
+            let directed = members.filter { $0.direction != nil }
+            guard !directed.isEmpty else { continue }
+            if let undirected = members.first(where: { $0.direction == nil }) {
+                ctx.error("interlock group '\(group)' is a cover ('\(directed[0].device)' says direction: \(directed[0].direction!.rawValue)) but '\(undirected.device)' gives no direction; give each winding direction: up or direction: down", at: undirected.mark)
+            }
+            for direction in CoverDirection.allCases {
+                let same = directed.filter { $0.direction == direction }
+                if same.count > 1 {
+                    ctx.error("interlock group '\(group)' has two \(direction.rawValue) windings: '\(same[0].device)' and '\(same[1].device)'; a cover has one up and one down", at: same[1].mark)
+                }
             }
         }
     }

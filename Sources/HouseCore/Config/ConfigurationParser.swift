@@ -16,12 +16,14 @@ final class ConfigurationParser {
     var modeIDs: [String] = []
     var routineIDs: [String] = []
     var nodeIDs: [String] = []
+    var floorIDs: [String] = []
     /// Every room id, name and alias, lowercased, to its room id.
     var roomWords: [String: String] = [:]
     /// Every device name, lowercased.
     var deviceNames: Set<String> = []
 
     var nodes: [HouseCore.Node] = []
+    var floors: [Floor] = []
     var rooms: [Room] = []
     var devices: [Device] = []
     /// Relay channels as written, with where, for the channel checks.
@@ -29,7 +31,7 @@ final class ConfigurationParser {
     /// Interlock memberships as written (group, device id, where).
     var interlockMarks: [(String, String, Mark?)] = []
 
-    static let topKeys = ["house", "mqtt", "nodes", "rooms", "devices", "modes", "routines", "rules", "permissions"]
+    static let topKeys = ["house", "mqtt", "nodes", "floors", "rooms", "devices", "modes", "routines", "rules", "permissions"]
 
     init(ctx: ConfigContext, boards: [String: BoardProfile], boardsLocation: String) {
         self.ctx = ctx
@@ -43,8 +45,10 @@ final class ConfigurationParser {
 
         let house = top.require("house", expected: "house: {name, timezone, latitude, longitude}").flatMap(parseHouse)
         let mqtt = top["mqtt"].flatMap(parseMQTT) ?? MQTTSettings()
+        floors = list(top["floors"], what: "floor", parse: parseFloor)
         nodes = list(top["nodes"], what: "node", parse: parseNode)
         rooms = list(top.require("rooms", expected: "a list of rooms"), what: "room", parse: parseRoom)
+        checkFloorNames(top)
         devices = list(top.require("devices", expected: "a list of devices"), what: "device", parse: parseDevice)
         checkChannels()
         checkInterlocks()
@@ -61,7 +65,7 @@ final class ConfigurationParser {
         let usedBoards = Set(nodes.map(\.board))
         return HouseConfiguration(
             house: house, mqtt: mqtt, nodes: nodes, boards: boards.filter { usedBoards.contains($0.key) },
-            rooms: rooms, devices: devices, modes: modes, routines: routines, rules: rules,
+            floors: floors, rooms: rooms, devices: devices, modes: modes, routines: routines, rules: rules,
             permissions: permissions
         )
     }
@@ -74,6 +78,7 @@ final class ConfigurationParser {
         modeIDs = ids(top["modes"], what: "mode")
         routineIDs = ids(top["routines"], what: "routine")
         nodeIDs = ids(top["nodes"], what: "node")
+        floorIDs = ids(top["floors"], what: "floor")
         if case .sequence(let seq)? = top["rooms"] {
             for item in seq {
                 guard let m = item.mapping, let id = m["id"]?.scalar?.string else { continue }
@@ -215,7 +220,7 @@ final class ConfigurationParser {
     }
 
     private func parseNode(_ node: Yams.Node) -> HouseCore.Node? {
-        guard let m = ctx.map(node, what: "node", allowed: ["id", "board", "chip"]) else { return nil }
+        guard let m = ctx.map(node, what: "node", allowed: ["id", "board", "chip", "room"]) else { return nil }
         let id = m.string("id", expected: "the node's id (its hostname, e.g. pi-main)", required: true)
         var board: String?
         if let b = m.require("board", expected: "a board profile id (a file in \(boardsLocation))") {
@@ -230,17 +235,49 @@ final class ConfigurationParser {
             }
         }
         let chip = m.string("chip", expected: "a GPIO chip name, path, label or number")
+        let room = m["room"].flatMap(roomReference)
         guard let id, let board else { return nil }
-        return HouseCore.Node(id: id, board: board, chip: chip)
+        return HouseCore.Node(id: id, board: board, chip: chip, room: room)
     }
 
     private func parseRoom(_ node: Yams.Node) -> Room? {
-        guard let m = ctx.map(node, what: "room", allowed: ["id", "name", "aliases"]) else { return nil }
+        guard let m = ctx.map(node, what: "room", allowed: ["id", "name", "aliases", "floor"]) else { return nil }
         guard let id = m.string("id", expected: "the room's id, e.g. living-room", required: true) else { return nil }
         let name = m.string("name", expected: "the room's display name")
             ?? id.replacingOccurrences(of: "-", with: " ").capitalized
         let aliases = m["aliases"].flatMap { ctx.strings($0, expected: "other names for the room") } ?? []
-        return Room(id: id, name: name, aliases: aliases)
+        let floor = m["floor"].flatMap { reference($0, to: floorIDs, what: "floor") }
+        return Room(id: id, name: name, aliases: aliases, floor: floor)
+    }
+
+    private func parseFloor(_ node: Yams.Node) -> Floor? {
+        guard let m = ctx.map(node, what: "floor", allowed: ["id", "name", "aliases"]) else { return nil }
+        guard let id = m.string("id", expected: "the floor's id, e.g. ground", required: true) else { return nil }
+        let name = m.string("name", expected: "the floor's display name, e.g. Ground floor")
+            ?? id.replacingOccurrences(of: "-", with: " ").capitalized
+        let aliases = m["aliases"].flatMap { ctx.strings($0, expected: "other names for the floor, e.g. downstairs") } ?? []
+        return Floor(id: id, name: name, aliases: aliases)
+    }
+
+    /// A word that names a floor may not also name a room or another floor: "upstairs" must
+    /// mean one thing.
+    private func checkFloorNames(_ top: MapReader) {
+        guard case .sequence(let seq)? = top["floors"] else { return }
+        var seen: [String: String] = [:]
+        for item in seq {
+            guard let id = item.mapping?["id"]?.scalar?.string, let floor = floors.first(where: { $0.id == id }) else { continue }
+            let words = [floor.id, floor.id.replacingOccurrences(of: "-", with: " "), floor.name] + floor.aliases
+            for word in Set(words.map { $0.lowercased() }) {
+                let at = item.mapping?["aliases"] ?? item
+                if let room = roomWords[word] {
+                    ctx.error("'\(word)' names both floor '\(floor.id)' and room '\(room)'; give the floor or the room another name", at: at)
+                } else if let other = seen[word] {
+                    ctx.error("'\(word)' names both floor '\(other)' and floor '\(floor.id)'", at: at)
+                } else {
+                    seen[word] = floor.id
+                }
+            }
+        }
     }
 
     // MARK: permissions

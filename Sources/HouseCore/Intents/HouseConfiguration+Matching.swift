@@ -19,9 +19,20 @@ extension HouseConfiguration {
         return rooms.first { room in room.id.lowercased() == t || Self.spokenNames(of: room).contains(t) }
     }
 
+    /// The floor a spoken floor name refers to ("upstairs", "the ground floor").
+    public func floor(matching text: String) -> Floor? {
+        let t = Self.normalize(text)
+        return floors.first { floor in floor.id.lowercased() == t || Self.spokenNames(of: floor).contains(t) }
+    }
+
     /// How a room is said: its id with spaces, its name and its aliases, normalized.
-    static func spokenNames(of room: Room) -> [String] {
-        [room.id.replacingOccurrences(of: "-", with: " "), normalize(room.name)] + room.aliases.map(normalize)
+    static func spokenNames(of room: Room) -> [String] { spokenNames(id: room.id, name: room.name, aliases: room.aliases) }
+
+    /// How a floor is said, as for a room.
+    static func spokenNames(of floor: Floor) -> [String] { spokenNames(id: floor.id, name: floor.name, aliases: floor.aliases) }
+
+    private static func spokenNames(id: String, name: String, aliases: [String]) -> [String] {
+        [id.replacingOccurrences(of: "-", with: " "), normalize(name)] + aliases.map(normalize)
     }
 
     /// Words a device answers to: id, id with spaces, names, and "<room> <name>" combinations.
@@ -45,8 +56,14 @@ extension HouseConfiguration {
     /// "the living room lights" are the ceiling light and the floor lamp. With `plural` set (the
     /// phrase said the plural and passes the singular), a singular name is read as that plural.
     public func devices(matching text: String, inRoom roomID: String? = nil, plural: Bool = false) -> (devices: [Device], plural: Bool) {
+        devices(matching: text, inRooms: roomID.map { [$0] }, plural: plural)
+    }
+
+    /// Devices answering to a spoken name among the rooms `roomIDs` (a floor's rooms), or the
+    /// whole house when nil; the rules are those of `devices(matching:inRoom:plural:)`.
+    public func devices(matching text: String, inRooms roomIDs: Set<String>?, plural: Bool = false) -> (devices: [Device], plural: Bool) {
         let t = Self.normalize(text)
-        let scope = roomID.map { devices(inRoom: $0) } ?? devices
+        let scope = roomIDs.map { ids in devices.filter { ids.contains($0.room) } } ?? devices
         if plural || text.lowercased().hasPrefix("all ") {
             let found = ofNameOrKind(t, in: scope)
             if !found.isEmpty { return (found, true) }
@@ -104,6 +121,13 @@ extension HouseConfiguration {
 
     static func phrase(_ text: String) -> String {
         normalize(String(text.unicodeScalars.filter { !CharacterSet.punctuationCharacters.contains($0) }))
+    }
+
+    /// How people call the cover a winding belongs to: its label without "up"/"down"
+    /// ("living room shutter up" -> "living room shutter").
+    public func coverLabel(for device: Device) -> String {
+        let words = label(for: device).split(separator: " ").filter { $0 != "up" && $0 != "down" }
+        return words.isEmpty ? label(for: device) : words.joined(separator: " ")
     }
 
     /// How people call a device, with its room when that helps: "bedroom bedside lamp", "garage door".

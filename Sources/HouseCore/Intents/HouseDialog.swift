@@ -27,8 +27,9 @@ public enum HouseDialog {
         "Which \(name): \(list(options.map { "the \($0)" }))?"
     }
 
-    public static func whatDevice(room: String?, options: [String]) -> String {
-        let inRoom = room.map { " in the \($0)" } ?? ""
+    /// `place`: "in the kitchen", "on the first floor", or nil for the house.
+    public static func whatDevice(place: String?, options: [String]) -> String {
+        let inRoom = place.map { " \($0)" } ?? ""
         return options.isEmpty ? "Which device\(inRoom)?" : "Which device\(inRoom): \(list(options))?"
     }
 
@@ -62,8 +63,17 @@ public enum HouseDialog {
         "There's no room called \"\(name)\". The rooms are: \(list(rooms, conjunction: "and"))."
     }
 
-    public static func unknownDevice(_ name: String, room: String?, known: [String]) -> String {
-        let place = room.map { "in the \($0)" } ?? "in the house"
+    /// "In here" said, and nothing says where the speaker is.
+    public static func whichRoomAreYouIn() -> String { "Which room are you in?" }
+
+    public static func unknownFloor(_ name: String, floors: [String]) -> String {
+        floors.isEmpty ? "This house has no floors set up (floors: in house.yaml), so I can't tell what \"\(name)\" means."
+            : "There's no floor called \"\(name)\". The floors are: \(list(floors, conjunction: "and"))."
+    }
+
+    /// `place`: "in the kitchen", "on the first floor", or nil for the house.
+    public static func unknownDevice(_ name: String, place: String?, known: [String]) -> String {
+        let place = place ?? "in the house"
         let has = known.isEmpty ? "" : " I know \(list(known, conjunction: "and"))."
         return "There's no \"\(name)\" \(place).\(has)"
     }
@@ -90,7 +100,7 @@ public enum HouseDialog {
     }
 
     public static func modeTooLong(_ d: Duration) -> String {
-        "A mode can last at most 24 hours; \(DurationParser.format(d)) is too long."
+        "A mode can last at most \(IntentResolver.maximumModeDuration.components.seconds / 86_400) days; \(DurationParser.format(d)) is too long."
     }
 
     public static func modeNotPositive() -> String { "A mode has to last a positive time." }
@@ -130,6 +140,21 @@ public enum HouseDialog {
         return "OK, the \(list(devices, conjunction: "and")) \(verb) \(state == .on ? "on" : "off")."
     }
 
+    /// A cover's winding started: "OK, the living room shutter is going up."
+    public static func coverMoving(_ cover: String, _ direction: CoverDirection) -> String {
+        "OK, the \(cover) is going \(direction.rawValue)."
+    }
+
+    public static func coverStopped(_ cover: String) -> String { "OK, the \(cover) is stopped." }
+
+    /// A cover asked about: its motor's windings are all housectl knows (no position sensor).
+    public static func coverState(_ cover: String, running: CoverDirection?) -> String {
+        guard let running else {
+            return "The \(cover) is stopped; it has no position sensor, so I can't tell whether it is up or down."
+        }
+        return "The \(cover) is going \(running.rawValue)."
+    }
+
     public static func pulsed(_ device: String, action: HouseAction) -> String {
         "OK, I've pressed the \(device) button\(action == .toggle ? "" : " to \(action.rawValue) it")."
     }
@@ -145,8 +170,30 @@ public enum HouseDialog {
         mode.map { "The house is in \($0) mode." } ?? "The house is not in any mode."
     }
 
-    public static func devicesOn(_ devices: [String]) -> String {
-        devices.isEmpty ? "Everything is off." : "On: \(list(devices, conjunction: "and"))."
+    /// The answer to "what's on": `asked` is what was asked about ("lights"), `place` where
+    /// ("in the kitchen", "on the first floor").
+    public static func devicesOn(_ devices: [String], asked: String? = nil, place: String? = nil) -> String {
+        let at = place.map { " \($0)" } ?? ""
+        if devices.isEmpty { return asked.map { "No \($0) are on\(at)." } ?? (place == nil ? "Everything is off." : "Nothing is on\(at).") }
+        let count = devices.count > 1 ? " (\(devices.count))" : ""
+        return "On\(at)\(count): \(list(devices.map { "the \($0)" }, conjunction: "and"))."
+    }
+
+    /// The power drawn now by the devices that are on (those without `watts` are named apart).
+    public static func power(_ drawing: [(label: String, watts: Double?)], place: String? = nil) -> String {
+        let at = place.map { " \($0)" } ?? ""
+        guard !drawing.isEmpty else { return "Nothing is on\(at), so nothing is drawing power." }
+        let known = drawing.compactMap { d in d.watts.map { (d.label, $0) } }.sorted { $0.1 > $1.1 }
+        let total = known.reduce(0) { $0 + $1.1 }
+        var text = "About \(formatWatts(total)) right now\(at)"
+        text += known.isEmpty ? "." : ": " + list(known.map { "the \($0.0) \(formatWatts($0.1))" }, conjunction: "and") + "."
+        let unknown = drawing.filter { $0.watts == nil }.map { "the \($0.label)" }
+        if !unknown.isEmpty { text += " Also on, with no watts configured: \(list(unknown, conjunction: "and"))." }
+        return text
+    }
+
+    static func formatWatts(_ w: Double) -> String {
+        w >= 1000 ? String(format: "%.1f kW", w / 1000) : "\(Int(w.rounded())) W"
     }
 
     /// The state of one device asked about by name. A door switched by a pulse relay has no
@@ -160,7 +207,13 @@ public enum HouseDialog {
     }
 
     public static func energy(kWh: Double, range: TimeRange) -> String {
-        "The house used \(formatKWh(kWh)) kWh \(rangeName(range))."
+        energy(kWh: kWh, range: range, who: nil, place: nil)
+    }
+
+    /// `who`: "the kitchen light", "they" (several devices asked about), nil for the house.
+    public static func energy(kWh: Double, range: TimeRange, who: String?, place: String?) -> String {
+        let subject = who.map { $0.prefix(1).uppercased() + $0.dropFirst() } ?? (place.map { "Everything \($0)" } ?? "The house")
+        return "\(subject) used \(formatKWh(kWh)) kWh \(rangeName(range))."
     }
 
     public static func failed(_ reason: String) -> String { "Sorry, that didn't work: \(reason)" }

@@ -13,6 +13,8 @@ public enum HouseIntent: Sendable, Equatable {
 public struct HouseControlIntent: Sendable, Equatable {
     /// Room name, alias or id as spoken; nil when not said.
     public var room: String?
+    /// Floor name, alias or id as spoken ("upstairs"): the devices of the floor's rooms.
+    public var floor: String?
     public var action: HouseAction?
     /// Device name, alias or id as spoken ("lamp", "lights", "garage door"); nil when not said.
     public var device: String?
@@ -25,9 +27,10 @@ public struct HouseControlIntent: Sendable, Equatable {
     /// are resolved and the answer says what they can do; nothing is switched.
     public var capability: DeviceCapability?
 
-    public init(room: String? = nil, action: HouseAction? = nil, device: String? = nil, plural: Bool = false,
+    public init(room: String? = nil, floor: String? = nil, action: HouseAction? = nil, device: String? = nil, plural: Bool = false,
                 wholeHouse: Bool = false, capability: DeviceCapability? = nil) {
         self.room = room
+        self.floor = floor
         self.action = action
         self.device = device
         self.plural = plural
@@ -44,11 +47,17 @@ public struct SetHouseModeIntent: Sendable, Equatable {
     public var duration: Duration?
     /// Rooms as spoken; nil means the mode's own rooms (or the whole house).
     public var rooms: [String]?
+    /// A floor as spoken ("night mode upstairs"): its rooms, when no rooms were said.
+    public var floor: String?
+    /// "Night mode in here": the speaker's room (`IntentAnswers.contextRoom`), asked for when unknown.
+    public var here: Bool
 
-    public init(mode: String? = nil, duration: Duration? = nil, rooms: [String]? = nil) {
+    public init(mode: String? = nil, duration: Duration? = nil, rooms: [String]? = nil, floor: String? = nil, here: Bool = false) {
         self.mode = mode
         self.duration = duration
         self.rooms = rooms
+        self.floor = floor
+        self.here = here
     }
 }
 
@@ -58,14 +67,24 @@ public struct QueryHouseStatusIntent: Sendable, Equatable {
     public var timeRange: TimeRange?
     /// Restrict a device-state query to a room (as spoken).
     public var room: String?
+    /// Restrict a query to a floor's rooms (as spoken: "upstairs").
+    public var floor: String?
     /// Restrict a device-state query to a device name (as spoken).
     public var device: String?
+    /// The name was a plural or a kind ("are the kitchen lights on"): every device of it.
+    public var plural: Bool
+    /// "What's on in here": the speaker's room (`IntentAnswers.contextRoom`), asked for when unknown.
+    public var here: Bool
 
-    public init(queryType: QueryType? = nil, timeRange: TimeRange? = nil, room: String? = nil, device: String? = nil) {
+    public init(queryType: QueryType? = nil, timeRange: TimeRange? = nil, room: String? = nil, floor: String? = nil,
+                device: String? = nil, plural: Bool = false, here: Bool = false) {
         self.queryType = queryType
         self.timeRange = timeRange
         self.room = room
+        self.floor = floor
         self.device = device
+        self.plural = plural
+        self.here = here
     }
 }
 
@@ -89,6 +108,8 @@ public enum QueryType: String, Sendable, Codable, CaseIterable, Hashable {
     case mode
     /// Energy used over a time range.
     case energy
+    /// Power drawn right now by what is on (from each device's `watts`).
+    case power
 }
 
 /// A span of time for a query.

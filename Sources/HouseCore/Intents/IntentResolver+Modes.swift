@@ -1,7 +1,7 @@
 /// Resolving mode changes, status queries and routine runs.
 extension IntentResolver {
     /// The longest a mode may be set for.
-    public static let maximumModeDuration: Duration = .seconds(24 * 3600)
+    public static let maximumModeDuration: Duration = .seconds(31 * 86_400)
 
     public func resolveMode(for intent: SetHouseModeIntent) -> ResolutionResult<Mode> {
         let names = configuration.modes.map(\.id)
@@ -12,7 +12,7 @@ extension IntentResolver {
         return .success(mode)
     }
 
-    /// Positive and at most 24 hours; not required when not said.
+    /// Positive and at most 31 days ("holiday mode for a week"); not required when not said.
     public func resolveDuration(for intent: SetHouseModeIntent) -> ResolutionResult<Duration> {
         guard let d = intent.duration else { return .notRequired }
         if d <= .zero { return .unsupported(reason: HouseDialog.modeNotPositive()) }
@@ -20,15 +20,28 @@ extension IntentResolver {
         return .success(d)
     }
 
-    /// The rooms said, each a known room; not required when none were said.
-    public func resolveRooms(for intent: SetHouseModeIntent, mode: Mode?) -> ResolutionResult<[Room]> {
-        guard let said = intent.rooms, !said.isEmpty else { return .notRequired }
+    /// The rooms said (or a floor's rooms, or the speaker's room for "in here"), each a known
+    /// room; not required when none were said.
+    public func resolveRooms(for intent: SetHouseModeIntent, mode: Mode?, answers: IntentAnswers = .none) -> ResolutionResult<[Room]> {
         var rooms: [Room] = []
-        for name in said {
-            guard let room = configuration.room(matching: name) else {
-                return .unsupported(reason: HouseDialog.unknownRoom(name, rooms: configuration.rooms.map(\.name)))
+        if let said = intent.rooms, !said.isEmpty {
+            for name in said {
+                guard let room = configuration.room(matching: name) else {
+                    return .unsupported(reason: HouseDialog.unknownRoom(name, rooms: configuration.rooms.map(\.name)))
+                }
+                if !rooms.contains(room) { rooms.append(room) }
             }
-            if !rooms.contains(room) { rooms.append(room) }
+        } else if let said = intent.floor {
+            switch resolveFloor(said) {
+            case .success(let floor): rooms = configuration.rooms(onFloor: floor.id)
+            case .unsupported(let reason): return .unsupported(reason: reason)
+            default: return .notRequired
+            }
+        } else if intent.here {
+            guard let room = speakerRoom(answers) else { return .needsValue(question: HouseDialog.whichRoomAreYouIn()) }
+            rooms = [room]
+        } else {
+            return .notRequired
         }
         if let mode {
             let ids = Set(rooms.map(\.id))
@@ -48,7 +61,7 @@ extension IntentResolver {
         params.append(ParameterResolution(parameter: "duration", result: duration) {
             [.init(id: DurationParser.format($0), label: DurationParser.format($0))]
         })
-        let rooms = resolveRooms(for: intent, mode: m)
+        let rooms = resolveRooms(for: intent, mode: m, answers: answers)
         params.append(ParameterResolution(parameter: "rooms", result: rooms) { $0.map(Self.option) })
         if params.contains(where: \.isBlocking) { return IntentResolution(parameters: params, resolved: nil) }
         var d: Duration?
@@ -90,25 +103,44 @@ extension IntentResolver {
             [.init(id: Self.rangeID($0), label: HouseDialog.rangeName($0))]
         })
         var room: Room?
+        var scope = DeviceScope.house
         if let said = intent.room {
             let r: ResolutionResult<Room> = configuration.room(matching: said).map(ResolutionResult.success)
                 ?? .unsupported(reason: HouseDialog.unknownRoom(said, rooms: configuration.rooms.map(\.name)))
             params.append(ParameterResolution(parameter: "room", result: r) { [Self.option($0)] })
-            if case .success(let v) = r { room = v }
+            if case .success(let v) = r { room = v; scope = DeviceScope(room: v) }
+        } else if let said = intent.floor {
+            let f = resolveFloor(said)
+            params.append(ParameterResolution(parameter: "floor", result: f) { [.init(id: $0.id, label: $0.name)] })
+            if case .success(let v) = f { scope = DeviceScope(floor: v, in: configuration) }
+        } else if intent.here {
+            // "What's on in here": the speaker's room, asked for when unknown.
+            guard let context = speakerRoom(answers) else {
+                params.append(ParameterResolution(parameter: "room", result: ResolutionResult<Room>.needsValue(question: HouseDialog.whichRoomAreYouIn())) { [Self.option($0)] })
+                return IntentResolution(parameters: params, resolved: nil)
+            }
+            room = context
+            scope = DeviceScope(room: context)
+        } else if let name = intent.device, let context = speakerRoom(answers),
+                  !configuration.devices(matching: name, inRoom: context.id, plural: intent.plural).devices.isEmpty {
+            // "Is the light on", said in the kitchen: the kitchen's light.
+            scope = DeviceScope(room: context)
         }
         var devices: [Device]?
         if let name = intent.device {
-            let found = configuration.devices(matching: name, inRoom: room?.id).devices
+            let found = configuration.devices(matching: name, inRooms: scope.roomIDs, plural: intent.plural).devices
             let r: ResolutionResult<DeviceTarget> = found.isEmpty
-                ? .unsupported(reason: HouseDialog.unknownDevice(name, room: room?.name.lowercased(), known: []))
+                ? .unsupported(reason: HouseDialog.unknownDevice(name, place: scope.place, known: []))
                 : .success(DeviceTarget(found))
             params.append(ParameterResolution(parameter: "device", result: r) { $0.devices.map { Self.option($0, configuration) } })
             devices = found
+        } else if room == nil, scope.roomIDs != nil {
+            devices = scope.devices(of: configuration)
         }
         if params.contains(where: \.isBlocking) { return IntentResolution(parameters: params, resolved: nil) }
         var r = TimeRange.today
         if case .success(let v) = range { r = v }
-        return IntentResolution(parameters: params, resolved: .query(t, range: r, room: room, devices: devices))
+        return IntentResolution(parameters: params, resolved: .query(t, range: r, room: room, devices: devices, place: scope.place))
     }
 
     static func rangeID(_ r: TimeRange) -> String {

@@ -25,11 +25,15 @@ public struct IntentResolver: Sendable {
             if let room = configuration.room(matching: said) { return .success(room) }
             return .unsupported(reason: HouseDialog.unknownRoom(said, rooms: configuration.rooms.map(\.name)))
         }
+        // "The upstairs lights": the floor is the place (see resolveControl).
+        if intent.floor != nil { return .notRequired }
         let context = answers.contextRoom.flatMap(configuration.room(matching:))
         guard let name = intent.device else {
             // "Turn everything off" with no room: the whole house (see resolveDevice).
             if intent.plural && intent.wholeHouse && intent.action == .off { return .notRequired }
             if let context { return .success(context) }
+            // "Turn it on" with nothing before it: the question is which device, not which room.
+            if !intent.plural { return .notRequired }
             return .needsValue(question: HouseDialog.whichRoomForAction())
         }
         let (found, plural) = configuration.devices(matching: name, plural: intent.plural)
@@ -53,39 +57,73 @@ public struct IntentResolver: Sendable {
             device: HouseConfiguration.normalize(name), rooms: roomNames))
     }
 
-    /// The device(s): one by name, all of a plural name, or a question when a singular name is
-    /// ambiguous; `confirmationRequired` for `confirm: true` devices without a yes.
+    /// The floor a phrase named ("the upstairs lights"), or why it is not one.
+    public func resolveFloor(_ said: String) -> ResolutionResult<Floor> {
+        configuration.floor(matching: said).map(ResolutionResult.success)
+            ?? .unsupported(reason: HouseDialog.unknownFloor(said, floors: configuration.floors.map(\.name)))
+    }
+
+    /// The device(s) in `room`, or in the whole house when nil: see `resolveDevice(for:scope:answers:)`.
     public func resolveDevice(for intent: HouseControlIntent, room: Room?, answers: IntentAnswers = .none) -> ResolutionResult<DeviceTarget> {
+        resolveDevice(for: intent, scope: room.map(DeviceScope.init(room:)) ?? .house, answers: answers)
+    }
+
+    /// The device(s) in `scope`: one by name, all of a plural name, or a question when a
+    /// singular name is ambiguous; `confirmationRequired` for `confirm: true` devices without a yes.
+    ///
+    /// A cover made of two windings (an interlocked pair whose members give `direction`) is one
+    /// thing to people: "open the blinds" means the up winding, "close" the down one, and "stop
+    /// the shutter" both, so a singular name fitting only a cover's windings asks nothing.
+    public func resolveDevice(for intent: HouseControlIntent, scope: DeviceScope, answers: IntentAnswers = .none) -> ResolutionResult<DeviceTarget> {
+        let inScope = scope.devices(of: configuration)
         guard let name = intent.device else {
             // "Turn everything off in the kitchen": every device of the room that can be switched
             // off. Only off: "everything on" would start heaters and motors, so it asks instead.
-            if intent.plural, intent.action == .off, room != nil || intent.wholeHouse {
-                let scope = room.map { configuration.devices(inRoom: $0.id) } ?? configuration.devices
-                let all = scope.filter { $0.kind.supportedActions.contains(.off) }
+            if intent.plural, intent.action == .off, scope.roomIDs != nil || intent.wholeHouse {
+                let all = inScope.filter { $0.kind.supportedActions.contains(.off) }
                 if !all.isEmpty { return confirmingIfNeeded(all, action: .off, answers: answers) }
             }
-            let options = room.map { configuration.devices(inRoom: $0.id).map(configuration.label(for:)) } ?? []
-            return .needsValue(question: HouseDialog.whatDevice(room: room?.name.lowercased(), options: options))
+            let options = scope.roomIDs == nil ? [] : inScope.map(configuration.label(for:))
+            return .needsValue(question: HouseDialog.whatDevice(place: scope.place, options: options))
         }
-        let (found, pluralName) = configuration.devices(matching: name, inRoom: room?.id, plural: intent.plural)
+        var (found, pluralName) = configuration.devices(matching: name, inRooms: scope.roomIDs, plural: intent.plural)
         if found.isEmpty {
-            let known = (room.map { configuration.devices(inRoom: $0.id) } ?? []).map { $0.names.first ?? $0.id }
+            let known = (scope.roomIDs == nil ? [] : inScope).map { $0.names.first ?? $0.id }
             return .unsupported(reason: HouseDialog.unknownDevice(
-                HouseConfiguration.normalize(name), room: room?.name.lowercased(), known: known))
+                HouseConfiguration.normalize(name), place: scope.place, known: known))
         }
+        if let direction = intent.action.flatMap(CoverDirection.init) { found = windings(of: found, toward: direction) }
         if let chosen = answers.choices["device"], found.count > 1, let d = found.first(where: { $0.id == chosen }) {
             return confirmingIfNeeded([d], action: intent.action ?? .toggle, answers: answers)
         }
-        // Which one is asked, never guessed: for a singular name several devices have, and for a
-        // plural holding an interlocked pair (up/down) that cannot both be switched on.
+        // Which one is asked, never guessed: for a singular name several devices have (unless
+        // they are one cover's windings and nothing goes on), and for a plural holding an
+        // interlocked pair (up/down) that cannot both be switched on.
         let plural = pluralName || intent.plural
-        let ask = plural ? (intent.action != .off && intent.capability == nil ? Self.interlocked(found) : nil)
-                         : (found.count > 1 ? found : nil)
+        let switchesOn = intent.action != .off && intent.capability == nil
+        let ask = plural ? (switchesOn ? Self.interlocked(found) : nil)
+                         : (found.count > 1 && (switchesOn || !isOneCover(found)) ? found : nil)
         if let ask {
             return .disambiguation(options: ask.map { DeviceTarget([$0]) }, question: HouseDialog.whichDevice(
                 name: HouseConfiguration.normalize(name), options: ask.map { $0.names.first ?? $0.id }))
         }
         return confirmingIfNeeded(found, action: intent.action ?? .toggle, answers: answers)
+    }
+
+    /// Each cover winding among `devices` replaced by its cover's winding that drives toward
+    /// `direction` ("close the shutter up" closes the shutter); other devices kept.
+    func windings(of devices: [Device], toward direction: CoverDirection) -> [Device] {
+        let ids = devices.map { device in
+            guard device.direction != nil, let group = device.interlock else { return device.id }
+            return configuration.devices.first { $0.interlock == group && $0.direction == direction }?.id ?? device.id
+        }.uniqued()
+        return ids.compactMap(configuration.device(id:))
+    }
+
+    /// True when `devices` are the windings of a single cover.
+    func isOneCover(_ devices: [Device]) -> Bool {
+        guard let group = devices.first?.interlock else { return false }
+        return devices.allSatisfy { $0.interlock == group && $0.direction != nil }
     }
 
     /// The target, sorted by id; `confirmationRequired` when one of them is a `confirm: true`
@@ -127,14 +165,20 @@ public struct IntentResolver: Sendable {
             }
         }
         var params = [ParameterResolution(parameter: "room", result: room) { [Self.option($0)] }]
-        var roomValue: Room?
+        var scope = DeviceScope.house
         switch room {
-        case .success(let r): roomValue = r
+        case .success(let r): scope = DeviceScope(room: r)
         case .notRequired: break
         default:
             return IntentResolution(parameters: params, resolved: nil)
         }
-        var device = resolveDevice(for: intent, room: roomValue, answers: answers)
+        if intent.room == nil, let said = intent.floor {
+            let floor = resolveFloor(said)
+            params.append(ParameterResolution(parameter: "floor", result: floor) { [.init(id: $0.id, label: $0.name)] })
+            guard case .success(let f) = floor else { return IntentResolution(parameters: params, resolved: nil) }
+            scope = DeviceScope(floor: f, in: configuration)
+        }
+        var device = resolveDevice(for: intent, scope: scope, answers: answers)
         // Asking for what a relay cannot do switches nothing: no yes is needed.
         if intent.capability != nil, case .confirmationRequired(let t, _) = device { device = .success(t) }
         params.append(ParameterResolution(parameter: "device", result: device) { $0.devices.map { Self.option($0, configuration) } })
@@ -152,6 +196,11 @@ public struct IntentResolver: Sendable {
     }
 
     // MARK: Helpers
+
+    /// The speaker's room (`IntentAnswers.contextRoom`), when known.
+    func speakerRoom(_ answers: IntentAnswers) -> Room? {
+        answers.contextRoom.flatMap(configuration.room(matching:))
+    }
 
     /// The members of the first interlock group with two or more devices among `devices`.
     static func interlocked(_ devices: [Device]) -> [Device]? {

@@ -4,8 +4,9 @@ public enum ResolvedIntent: Sendable, Equatable {
     case control(devices: [Device], action: HouseAction)
     /// Apply a mode to rooms (empty: the mode's own rooms, or the whole house), for a while.
     case setMode(Mode, rooms: [Room], duration: Duration?)
-    /// Answer a question about the house.
-    case query(QueryType, range: TimeRange, room: Room?, devices: [Device]?)
+    /// Answer a question about the house; `place` is how the asked place is said ("in the
+    /// kitchen", "on the first floor"), nil for the house.
+    case query(QueryType, range: TimeRange, room: Room?, devices: [Device]?, place: String?)
     /// Run a routine's intent.
     case runRoutine(Routine)
 }

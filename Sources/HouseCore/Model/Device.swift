@@ -27,6 +27,9 @@ public struct Device: Sendable, Equatable {
     /// The pause between one member of the interlock group going off and another going on (a
     /// motor's run-down time); nil for the default. Members of one group agree on it.
     public var interlockDeadTime: Duration?
+    /// For one winding of a cover motor (an interlocked up/down pair): which way it drives.
+    /// "Open the blinds" switches the `up` member on, "close" the `down` one, "stop" both off.
+    public var direction: CoverDirection?
 
     public init(
         id: String,
@@ -42,7 +45,8 @@ public struct Device: Sendable, Equatable {
         maxOn: Duration? = nil,
         minInterval: Duration? = nil,
         interlock: String? = nil,
-        interlockDeadTime: Duration? = nil
+        interlockDeadTime: Duration? = nil,
+        direction: CoverDirection? = nil
     ) {
         self.id = id
         self.room = room
@@ -58,6 +62,7 @@ public struct Device: Sendable, Equatable {
         self.minInterval = minInterval
         self.interlock = interlock
         self.interlockDeadTime = interlockDeadTime
+        self.direction = direction
     }
 
     /// The relay this device is wired to, if it is one of ours.

@@ -11,6 +11,8 @@ public struct HouseConfiguration: Sendable, Equatable {
     public var nodes: [Node]
     /// Board profiles by id (from `devices/*.yaml`).
     public var boards: [String: BoardProfile]
+    /// Floors, in the order written; a room may name one (`Room.floor`).
+    public var floors: [Floor]
     public var rooms: [Room]
     public var devices: [Device]
     public var modes: [Mode]
@@ -23,6 +25,7 @@ public struct HouseConfiguration: Sendable, Equatable {
         mqtt: MQTTSettings = MQTTSettings(),
         nodes: [Node] = [],
         boards: [String: BoardProfile] = [:],
+        floors: [Floor] = [],
         rooms: [Room] = [],
         devices: [Device] = [],
         modes: [Mode] = [],
@@ -34,6 +37,7 @@ public struct HouseConfiguration: Sendable, Equatable {
         self.mqtt = mqtt
         self.nodes = nodes
         self.boards = boards
+        self.floors = floors
         self.rooms = rooms
         self.devices = devices
         self.modes = modes
@@ -48,6 +52,22 @@ public struct HouseConfiguration: Sendable, Equatable {
     public func routine(id: String) -> Routine? { routines.first { $0.id == id } }
     public func node(id: String) -> Node? { nodes.first { $0.id == id } }
     public func devices(inRoom roomID: String) -> [Device] { devices.filter { $0.room == roomID } }
+    public func floor(id: String) -> Floor? { floors.first { $0.id == id } }
+
+    /// The node this machine is, when the configuration says: the only node, else the node named
+    /// like `hostName` (or its first label, "pi-main" for "pi-main.local").
+    public func localNode(hostName: String) -> Node? {
+        if nodes.count == 1 { return nodes[0] }
+        let short = hostName.split(separator: ".").first.map(String.init) ?? hostName
+        return nodes.first { $0.id == hostName || $0.id == short }
+    }
+    /// The rooms on a floor, in the order written.
+    public func rooms(onFloor floorID: String) -> [Room] { rooms.filter { $0.floor == floorID } }
+    /// The devices in the rooms of a floor.
+    public func devices(onFloor floorID: String) -> [Device] {
+        let ids = Set(rooms(onFloor: floorID).map(\.id))
+        return devices.filter { ids.contains($0.room) }
+    }
 }
 
 /// The house itself: its name and where it is on Earth (for time zone and sun times).
@@ -76,11 +96,15 @@ public struct Node: Sendable, Equatable {
     public var board: String
     /// GPIO chip override (name, path, label or number); the board profile's chip otherwise.
     public var chip: String?
+    /// The room the node stands in (room id): what is said at this node ("turn off the lights",
+    /// "the light in here") means that room unless the speaker names another.
+    public var room: String?
 
-    public init(id: String, board: String, chip: String? = nil) {
+    public init(id: String, board: String, chip: String? = nil, room: String? = nil) {
         self.id = id
         self.board = board
         self.chip = chip
+        self.room = room
     }
 }
 
@@ -89,10 +113,13 @@ public struct Room: Sendable, Equatable {
     public var id: String
     public var name: String
     public var aliases: [String]
+    /// The floor the room is on (floor id); nil for a room on no floor (a garden).
+    public var floor: String?
 
-    public init(id: String, name: String, aliases: [String] = []) {
+    public init(id: String, name: String, aliases: [String] = [], floor: String? = nil) {
         self.id = id
         self.name = name
         self.aliases = aliases
+        self.floor = floor
     }
 }

@@ -7,13 +7,17 @@ public enum PhraseBenchmark {
     /// A small example house (rooms, devices, modes, routines) the benchmark and tests use.
     public static let sampleHouse = HouseConfiguration(
         house: HouseInfo(name: "Home", timeZone: TimeZone(identifier: "Europe/London") ?? .gmt, latitude: 51.5, longitude: -0.12),
+        floors: [
+            Floor(id: "ground", name: "Ground floor", aliases: ["downstairs"]),
+            Floor(id: "first", name: "First floor", aliases: ["upstairs"]),
+        ],
         rooms: [
-            Room(id: "bedroom", name: "Bedroom", aliases: ["master bedroom"]),
-            Room(id: "kitchen", name: "Kitchen"),
-            Room(id: "living-room", name: "Living Room", aliases: ["lounge"]),
+            Room(id: "bedroom", name: "Bedroom", aliases: ["master bedroom"], floor: "first"),
+            Room(id: "kitchen", name: "Kitchen", floor: "ground"),
+            Room(id: "living-room", name: "Living Room", aliases: ["lounge"], floor: "ground"),
             Room(id: "garage", name: "Garage"),
-            Room(id: "hall", name: "Hall", aliases: ["hallway"]),
-            Room(id: "office", name: "Office", aliases: ["study"]),
+            Room(id: "hall", name: "Hall", aliases: ["hallway"], floor: "ground"),
+            Room(id: "office", name: "Office", aliases: ["study"], floor: "first"),
         ],
         devices: [
             Device(id: "bedroom-light", room: "bedroom", kind: .light, names: ["light", "ceiling light"], watts: 40),

@@ -1,12 +1,13 @@
 /// Maps a template match (hassil intent name and slot values) to a typed `HouseIntent`.
 ///
 /// Intent names and slots understood:
-/// - `HouseControl`: `action` (on/off/toggle/open/close), `device`, `room`, `plural` ("true"),
+/// - `HouseControl`: `action` (on/off/toggle/open/close), `device`, `room`, `floor`, `plural` ("true"),
 ///   `whole_house` ("true": "all"/"every" was said), `capability` (brightness, colour,
 ///   colour-temperature, temperature, position, speed: asked for, answered with what can be done);
-/// - `SetHouseMode`: `mode`, `duration` (seconds), `room`;
+/// - `SetHouseMode`: `mode`, `duration` (seconds), `room`, `room_2` ("the kitchen and the hall"),
+///   `floor`, `here` ("true": the speaker's room);
 /// - `QueryHouseStatus`: `query` (device-states/mode/energy), `time_range`
-///   (today/yesterday/this-week/last-hours), `hours`, `room`, `device`;
+///   (today/yesterday/this-week/last-hours), `hours`, `room`, `floor`, `device`, `plural`, `here`;
 /// - `RunRoutine`: `routine`.
 public enum PhraseIntentBuilder {
     /// The typed intent, or nil when the name is not a house intent or a slot value is unusable.
@@ -28,7 +29,7 @@ public enum PhraseIntentBuilder {
                 guard let parsed = DeviceCapability(rawValue: c) else { return nil }
                 capability = parsed
             }
-            return .control(HouseControlIntent(room: slot("room"), action: action, device: slot("device"),
+            return .control(HouseControlIntent(room: slot("room"), floor: slot("floor"), action: action, device: slot("device"),
                                                plural: slot("plural") == "true", wholeHouse: slot("whole_house") == "true",
                                                capability: capability))
         case "SetHouseMode":
@@ -37,7 +38,9 @@ public enum PhraseIntentBuilder {
                 guard let seconds = Int(d), seconds > 0 else { return nil }
                 duration = .seconds(seconds)
             }
-            return .setMode(SetHouseModeIntent(mode: slot("mode"), duration: duration, rooms: slot("room").map { [$0] }))
+            let rooms = [slot("room"), slot("room_2")].compactMap { $0 }
+            return .setMode(SetHouseModeIntent(mode: slot("mode"), duration: duration, rooms: rooms.isEmpty ? nil : rooms,
+                                               floor: slot("floor"), here: slot("here") == "true"))
         case "QueryHouseStatus":
             var query: QueryType? = nil
             if let q = slot("query") {
@@ -55,7 +58,8 @@ public enum PhraseIntentBuilder {
                 range = .lastHours(hours)
             default: return nil
             }
-            return .query(QueryHouseStatusIntent(queryType: query, timeRange: range, room: slot("room"), device: slot("device")))
+            return .query(QueryHouseStatusIntent(queryType: query, timeRange: range, room: slot("room"), floor: slot("floor"), device: slot("device"),
+                                                      plural: slot("plural") == "true", here: slot("here") == "true"))
         case "RunRoutine":
             return .runRoutine(RunRoutineIntent(routine: slot("routine")))
         default:
@@ -77,6 +81,7 @@ public enum PhraseIntentBuilder {
                 what = "everything"
             }
             if let room = c.room { what += " in \(room)" }
+            if let floor = c.floor { what += " on \(floor)" }
             return "\(verb) \(what)"
         case .setMode(let m):
             var text = "set \(m.rooms.map { $0.joined(separator: ", ") } ?? "the house") to \(m.mode ?? "?") mode"
@@ -86,6 +91,7 @@ public enum PhraseIntentBuilder {
             var text = "ask about \(q.queryType?.rawValue ?? "the house")"
             if let device = q.device { text += " of \(device)" }
             if let room = q.room { text += " in \(room)" }
+            if let floor = q.floor { text += " on \(floor)" }
             if let range = q.timeRange { text += " (\(range))" }
             return text
         case .runRoutine(let r):

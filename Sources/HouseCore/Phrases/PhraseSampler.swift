@@ -24,9 +24,24 @@ public struct PhraseSampler: Sendable {
         self.lists = lists
     }
 
+    /// A list's spoken values; none for a list the house leaves empty (no floors), so that a
+    /// template's alternatives through it give no examples.
     private func samples(of list: String) -> [String] {
         if let values = lists[list]?.values, !values.isEmpty { return values.map(\.spoken) }
+        if lists[list] != nil { return [] }
         return Self.builtInSamples[list] ?? [list]
+    }
+
+    /// True when `expr` can be said in this house: every list it needs has a value.
+    private func isSayable(_ expr: PhraseExpression, depth: Int = 0) -> Bool {
+        guard depth < 32 else { return true }
+        switch expr {
+        case .words, .optional: return true
+        case .list(let list, _): return !samples(of: list).isEmpty
+        case .rule(let name): return rawRules[name].map { isSayable($0, depth: depth + 1) } ?? true
+        case .alternatives(let alts): return alts.contains { isSayable($0, depth: depth + 1) }
+        case .sequence(let items): return items.allSatisfy { isSayable($0, depth: depth + 1) }
+        }
     }
 
     /// Up to `limit` expansions of a template, lists filled with their first value, as normalised words.
@@ -39,7 +54,7 @@ public struct PhraseSampler: Sendable {
         guard depth < 32 else { return [[]] }
         switch expr {
         case .words(let w): return [w]
-        case .list(let list, _): return [PhraseNormalizer.tokens(samples(of: list)[0])]
+        case .list(let list, _): return samples(of: list).first.map { [PhraseNormalizer.tokens($0)] } ?? []
         case .rule(let name): return rules[name].map { expand($0, limit: limit, depth: depth + 1) } ?? [[]]
         case .optional(let inner): return Array(([[]] + expand(inner, limit: limit, depth: depth + 1)).prefix(limit))
         case .alternatives(let alts):
@@ -81,7 +96,7 @@ public struct PhraseSampler: Sendable {
                 }
             }
             return [parts]
-        case .list(let list, _): return [[.slot(list: list)]]
+        case .list(let list, _): return samples(of: list).isEmpty ? [] : [[.slot(list: list)]]
         case .rule(let name): return rawRules[name].map { skeleton($0, limit: limit, depth: depth + 1) } ?? [[]]
         case .optional(let inner): return Array(([[]] + skeleton(inner, limit: limit, depth: depth + 1)).prefix(limit))
         case .alternatives(let alts):
@@ -106,12 +121,13 @@ public struct PhraseSampler: Sendable {
     }
 
     /// A sample spoken value for a list (for filling placeholders).
-    func sample(of list: String) -> String { samples(of: list)[0] }
+    func sample(of list: String) -> String { samples(of: list).first ?? list }
 
     /// One random expansion of a template: each alternative, optional part and list value chosen
     /// with `random`, as text.
+    /// "" when the template cannot be said in this house (it needs a list the house leaves empty).
     public func random(of sentence: String, using random: inout some RandomNumberGenerator) -> String {
-        guard let expr = try? PhraseExpression.parse(sentence, normalizing: false) else { return "" }
+        guard let expr = try? PhraseExpression.parse(sentence, normalizing: false), isSayable(expr) else { return "" }
         var words: [String] = []
         walk(expr, into: &words, random: &random, depth: 0)
         return words.joined(separator: " ")
@@ -121,10 +137,14 @@ public struct PhraseSampler: Sendable {
         guard depth < 32 else { return }
         switch expr {
         case .words(let w): words += w
-        case .list(let list, _): words.append(samples(of: list).randomElement(using: &random)!)
+        case .list(let list, _): if let value = samples(of: list).randomElement(using: &random) { words.append(value) }
         case .rule(let name): if let r = rawRules[name] { walk(r, into: &words, random: &random, depth: depth + 1) }
         case .optional(let inner): if Bool.random(using: &random) { walk(inner, into: &words, random: &random, depth: depth + 1) }
-        case .alternatives(let alts): walk(alts.randomElement(using: &random)!, into: &words, random: &random, depth: depth + 1)
+        case .alternatives(let alts):
+            let sayable = alts.filter { isSayable($0, depth: depth + 1) }
+            if let alt = (sayable.isEmpty ? alts : sayable).randomElement(using: &random) {
+                walk(alt, into: &words, random: &random, depth: depth + 1)
+            }
         case .sequence(let items): for item in items { walk(item, into: &words, random: &random, depth: depth + 1) }
         }
     }

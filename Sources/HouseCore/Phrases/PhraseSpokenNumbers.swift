@@ -17,7 +17,7 @@ public enum PhraseSpokenNumbers {
         "second": 1, "seconds": 1, "sec": 1, "secs": 1, "s": 1,
         "minute": 60, "minutes": 60, "min": 60, "mins": 60, "m": 60,
         "hour": 3600, "hours": 3600, "hr": 3600, "hrs": 3600, "h": 3600,
-        "day": 86400, "days": 86400,
+        "day": 86400, "days": 86400, "week": 604_800, "weeks": 604_800,
     ]
 
     /// Durations longer than this (a year) are not read as durations.

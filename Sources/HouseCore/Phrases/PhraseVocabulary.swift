@@ -1,6 +1,7 @@
 /// Builds the slot lists a house provides to the phrase templates:
 ///
 /// - `room`: room names, aliases and ids;
+/// - `floor`: floor names, aliases and ids ("upstairs", "ground floor");
 /// - `device`: device names, ids and kinds, singular ("lamp", "garage door", "light");
 /// - `devices`: the same in the plural ("lamps", "lights"), each standing for its singular name;
 /// - `mode`: mode names and ids;
@@ -15,12 +16,9 @@ public enum PhraseVocabulary {
 
     /// The house's slot lists.
     public static func lists(for house: HouseConfiguration) -> [String: PhraseList] {
-        var rooms = ListBuilder()
-        for room in house.rooms {
-            rooms.add(room.name, value: room.name)
-            for alias in room.aliases { rooms.add(alias, value: alias) }
-        }
-        for room in house.rooms { rooms.add(room.id, value: room.id) }
+        let rooms = placeList(house.rooms.map { ($0.id, $0.name, $0.aliases) })
+        // A floor's id is not a word on its own ("first" would read "first floor lamp" two ways).
+        let floors = placeList(house.floors.map { ($0.id, $0.name, $0.aliases) }, ids: false)
 
         var devices = ListBuilder()
         var plurals = ListBuilder()
@@ -58,9 +56,20 @@ public enum PhraseVocabulary {
             }
         }
         return [
-            "room": rooms.list, "device": devices.list, "devices": plurals.list,
+            "room": rooms, "floor": floors, "device": devices.list, "devices": plurals.list,
             "mode": modes.list, "routine": routines.list,
         ]
+    }
+
+    /// Rooms or floors: names and aliases (the spoken words), then ids.
+    private static func placeList(_ places: [(id: String, name: String, aliases: [String])], ids: Bool = true) -> PhraseList {
+        var list = ListBuilder()
+        for place in places {
+            list.add(place.name, value: place.name)
+            for alias in place.aliases { list.add(alias, value: alias) }
+        }
+        if ids { for place in places { list.add(place.id, value: place.id) } }
+        return list.list
     }
 
     /// True when a device id just says its room and one of its names ("bedroom-light"): saying it

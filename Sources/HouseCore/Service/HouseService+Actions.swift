@@ -27,6 +27,16 @@ extension HouseService {
 
     private func dialog(targets: [(Device, DeviceState)], pulses: [Device], action: HouseAction, labels: [String]) -> String {
         if let p = pulses.first, targets.isEmpty { return HouseDialog.pulsed(configuration.label(for: p), action: action) }
+        // A cover's winding set going: the cover moves (its partner's off is part of that).
+        let moving = targets.filter { $0.1 == .on && $0.0.direction != nil }
+        if moving.count == targets.filter({ $0.1 == .on }).count, !moving.isEmpty,
+           action == .open || action == .close || targets.allSatisfy({ $0.0.direction != nil }) {
+            return moving.map { HouseDialog.coverMoving(configuration.coverLabel(for: $0.0), $0.0.direction!) }.joined(separator: " ")
+        }
+        if let first = targets.first?.0, first.direction != nil,
+           targets.allSatisfy({ $0.1 == .off && $0.0.interlock == first.interlock }) {
+            return HouseDialog.coverStopped(configuration.coverLabel(for: first))
+        }
         let states = Set(targets.map(\.1))
         if states.count == 1, let s = states.first { return HouseDialog.switched(labels, to: s) }
         return targets.map { HouseDialog.switched([configuration.label(for: $0.0)], to: $0.1) }.joined(separator: " ")
@@ -54,33 +64,47 @@ extension HouseService {
         return HouseResponse(dialog: execution.answer(answer), commands: commands, devices: statuses(targets), mode: mode.id)
     }
 
-    func query(_ type: QueryType, range: TimeRange, room: Room?, devices: [Device]?) -> HouseResponse {
+    func query(_ type: QueryType, range: TimeRange, room: Room?, devices: [Device]?, place: String?) -> HouseResponse {
         let scope = devices ?? (room.map { configuration.devices(inRoom: $0.id) } ?? configuration.devices)
         switch type {
         case .deviceStates:
             let all = scope.map { HouseResponse.DeviceStatus(device: $0.id, room: $0.room, state: state(of: $0.id)) }
+            if let devices, let cover = devices.first, devices.allSatisfy({ $0.direction != nil && $0.interlock == cover.interlock }) {
+                let running = devices.first { state(of: $0.id) == .on }?.direction
+                return HouseResponse(dialog: HouseDialog.coverState(configuration.coverLabel(for: cover), running: running), devices: all)
+            }
             if let devices, devices.count == 1, let d = devices.first {
                 let dialog = HouseDialog.deviceState(configuration.label(for: d), state(of: d.id), kind: d.kind, pulsed: d.pulse != nil)
                 return HouseResponse(dialog: dialog, devices: all)
             }
             let on = scope.filter { state(of: $0.id) == .on }.map(configuration.label(for:))
-            return HouseResponse(dialog: HouseDialog.devicesOn(on), devices: all)
+            let kinds = Set(scope.map(\.kind))
+            let asked = devices != nil && kinds.count == 1 ? PhraseVocabulary.pluralize(scope[0].kind.rawValue) : nil
+            return HouseResponse(dialog: HouseDialog.devicesOn(on, asked: asked, place: place), devices: all)
         case .mode:
             let m = room.flatMap { roomModes[$0.id] } ?? currentMode
             return HouseResponse(dialog: HouseDialog.modeIs(m), mode: m)
         case .energy:
             let kwh = energyUsed(in: range, devices: scope)
-            return HouseResponse(dialog: HouseDialog.energy(kWh: kwh, range: range), energyKWh: kwh)
+            let who = devices.map { $0.count == 1 ? "the " + configuration.label(for: $0[0]) : "they" }
+            return HouseResponse(dialog: HouseDialog.energy(kWh: kwh, range: range, who: who, place: place), energyKWh: kwh)
+        case .power:
+            let drawing = scope.filter { state(of: $0.id) == .on && $0.pulse == nil }
+                .map { (label: configuration.label(for: $0), watts: $0.watts) }
+            let all = scope.map { HouseResponse.DeviceStatus(device: $0.id, room: $0.room, state: state(of: $0.id)) }
+            return HouseResponse(dialog: HouseDialog.power(drawing, place: place), devices: all)
         }
     }
 
     // MARK: Planning
 
     func target(for d: Device, action: HouseAction) -> DeviceState {
+        // A cover's winding runs to open or close (the resolver picked the winding of the way).
+        if d.direction != nil, action == .open || action == .close { return .on }
         switch action {
-        case .on, .open: .on
-        case .off, .close: .off
-        case .toggle: state(of: d.id) == .on ? .off : .on
+        case .on, .open: return .on
+        case .off, .close: return .off
+        case .toggle: return state(of: d.id) == .on ? .off : .on
         }
     }
 

@@ -115,8 +115,8 @@ public actor HouseService {
             return await control(devices, action: action, dryRun: dryRun)
         case .setMode(let mode, let rooms, let duration):
             return await setMode(mode, rooms: rooms, duration: duration, dryRun: dryRun)
-        case .query(let type, let range, let room, let devices):
-            return query(type, range: range, room: room, devices: devices)
+        case .query(let type, let range, let room, let devices, let place):
+            return query(type, range: range, room: room, devices: devices, place: place)
         case .runRoutine(let routine):
             return HouseResponse(code: .failure, dialog: HouseDialog.failed("routine \(routine.id) must be run through IntentPipeline"))
         }

@@ -21,6 +21,7 @@ public enum IntentRequestEncoder {
             case .control(let c):
                 o["intent"] = "control"
                 if let room = c.room { o["room"] = room }
+                if let floor = c.floor { o["floor"] = floor }
                 if let device = c.device { o["device"] = device }
                 if let action = c.action { o["action"] = action.rawValue }
                 if c.plural { o["plural"] = true }
@@ -31,12 +32,15 @@ public enum IntentRequestEncoder {
                 if let mode = m.mode { o["mode"] = mode }
                 if let d = m.duration { o["duration"] = DurationParser.format(d) }
                 if let rooms = m.rooms { o["rooms"] = rooms }
+                if let floor = m.floor { o["floor"] = floor }
             case .query(let q):
                 o["intent"] = "query"
                 if let t = q.queryType { o["query"] = t.rawValue }
                 if let r = q.timeRange { o["time_range"] = timeRange(r) }
                 if let room = q.room { o["room"] = room }
+                if let floor = q.floor { o["floor"] = floor }
                 if let device = q.device { o["device"] = device }
+                if q.plural { o["plural"] = true }
             case .runRoutine(let r):
                 o["intent"] = "routine"
                 if let routine = r.routine { o["routine"] = routine }

@@ -186,7 +186,7 @@ public enum CommandPayloadParser {
                 action = a
             }
             return .control(HouseControlIntent(
-                room: try optionalString(o, "room", topic: topic), action: action,
+                room: try optionalString(o, "room", topic: topic), floor: try optionalString(o, "floor", topic: topic), action: action,
                 device: try optionalString(o, "device", topic: topic),
                 plural: (o["plural"] as? Bool) ?? false, wholeHouse: (o["whole_house"] as? Bool) ?? false,
                 capability: try capability(o, topic: topic)))
@@ -195,7 +195,7 @@ public enum CommandPayloadParser {
             if let raw = o["duration"] { duration = try parseDuration(raw, topic: topic) }
             return .setMode(SetHouseModeIntent(
                 mode: try optionalString(o, "mode", topic: topic), duration: duration,
-                rooms: try stringList(o, "rooms", topic: topic)))
+                rooms: try stringList(o, "rooms", topic: topic), floor: try optionalString(o, "floor", topic: topic)))
         case "query":
             var type: QueryType? = nil
             if let raw = o["query"] ?? o["query_type"] {
@@ -213,7 +213,8 @@ public enum CommandPayloadParser {
             }
             return .query(QueryHouseStatusIntent(
                 queryType: type, timeRange: range, room: try optionalString(o, "room", topic: topic),
-                device: try optionalString(o, "device", topic: topic)))
+                floor: try optionalString(o, "floor", topic: topic),
+                device: try optionalString(o, "device", topic: topic), plural: (o["plural"] as? Bool) ?? false))
         case "routine":
             return .runRoutine(RunRoutineIntent(routine: try optionalString(o, "routine", topic: topic)))
         default:
