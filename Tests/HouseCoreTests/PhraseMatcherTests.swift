@@ -39,6 +39,25 @@ struct PhraseMatcherTests {
                 PhraseFixture.matcher.suggestions(for: "").map { "\"\($0)\"" }.joined(separator: ", ") + ".")
     }
 
+    /// Suggestions are about what was said, and make sense in the house.
+    @Test func suggestionsKeepTheDeviceOrVerbAndMakeSense() throws {
+        let matcher = PhraseFixture.matcher
+        // Nothing of the house and no verb it knows: no house phrases offered.
+        #expect(matcher.suggestions(for: "what's the weather like tomorrow") == [])
+        // A device named: every suggestion keeps it.
+        let kettle = matcher.suggestions(for: "kettle boil")
+        #expect(!kettle.isEmpty && kettle.allSatisfy { $0.contains("kettle") }, "\(kettle)")
+        // Never an action the device cannot do, nor a device the room does not have.
+        for text in ["open the lamp in the kitchen", "garage lamp open wide"] {
+            for suggestion in matcher.suggestions(for: text, limit: 5) {
+                #expect(matcher.isSensible(suggestion), "\(text) -> \(suggestion)")
+                #expect(!suggestion.hasPrefix("open the lamp") && !suggestion.hasPrefix("open lamp"), "\(text) -> \(suggestion)")
+            }
+        }
+        #expect(!matcher.isSensible("open the kitchen light"), "a light does not open")
+        #expect(matcher.isSensible("turn on the kitchen light"))
+    }
+
     @Test func andSplitsCommandsButNotNamesOrDurations() throws {
         let three = PhraseFixture.intents("turn on the kettle and lights off and night mode")
         #expect(three == [

@@ -13,7 +13,13 @@ extension HouseConfiguration {
         for n in nodes {
             let b = boards[n.board]
             let used = devices.filter { $0.relay?.node == n.id }.count
-            lines.append("  \(n.id): \(b?.name ?? n.board), \(used)/\(b?.channels.count ?? 0) channels used, \(b?.activeLow == true ? "active-low" : "active-high"), chip \(n.chip ?? b?.chip ?? "?")")
+            lines.append("  \(n.id): \(b?.name ?? n.board), \(used)/\(b?.channels.count ?? 0) channels used, \(b?.activeLow == true ? "active-low" : "active-high"), chip \(n.chip ?? b?.chip ?? "?")"
+                         + (n.room.map { ", in the \($0)" } ?? ""))
+        }
+        if !floors.isEmpty {
+            lines.append("floors: \(floors.count) (" + floors.map { floor in
+                "\(floor.id): \(rooms(onFloor: floor.id).map(\.id).joined(separator: ", "))"
+            }.joined(separator: "; ") + ")")
         }
         lines.append("rooms: \(rooms.count) (\(rooms.map(\.id).joined(separator: ", ")))")
         let relays = devices.filter { $0.relay != nil }.count

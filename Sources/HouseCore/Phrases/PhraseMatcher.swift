@@ -14,6 +14,8 @@ public struct PhraseMatcher: Sendable {
     let suggester: PhraseSuggester
     /// Skip words as token sequences, longest first.
     let skipWords: [[String]]
+    /// The house the lists came from, when compiled from one: suggestions are checked against it.
+    let house: HouseConfiguration?
 
     /// The most words a single command may have; longer text is refused rather than matched slowly.
     public static let maxWords = 200
@@ -23,12 +25,17 @@ public struct PhraseMatcher: Sendable {
 
     /// Compiles `phraseSet` with the house's slot lists.
     public init(phraseSet: PhraseSet, house: HouseConfiguration) throws(PhraseError) {
-        try self.init(phraseSet: phraseSet, lists: PhraseVocabulary.lists(for: house))
+        try self.init(phraseSet: phraseSet, lists: PhraseVocabulary.lists(for: house), house: house)
     }
 
     /// Compiles `phraseSet` with extra slot lists (overriding the file's by name).
     public init(phraseSet: PhraseSet, lists extra: [String: PhraseList]) throws(PhraseError) {
+        try self.init(phraseSet: phraseSet, lists: extra, house: nil)
+    }
+
+    private init(phraseSet: PhraseSet, lists extra: [String: PhraseList], house: HouseConfiguration?) throws(PhraseError) {
         self.phraseSet = phraseSet
+        self.house = house
         var all = phraseSet.lists
         all.merge(extra) { _, new in new }
         self.lists = all
@@ -126,7 +133,21 @@ public struct PhraseMatcher: Sendable {
     }
 
     func suggestions(for words: [String], limit: Int = 3) -> [String] {
-        suggester.suggest(words: words, automaton: automaton, limit: limit)
+        suggester.suggest(words: words, automaton: automaton, limit: limit, accept: isSensible)
+    }
+
+    /// True when `text` matches a template whose intent the house can resolve: no device it
+    /// does not have in that room, no action its kind cannot do ("open the ceiling light").
+    func isSensible(_ text: String) -> Bool {
+        let words = words(text)
+        guard let intent = candidates(ids: words.map(automaton.tokenTable.id), words: words).first?.intent else { return false }
+        guard let house else { return true }
+        // An action no device of that name can do, even before a question would pick one.
+        if case .control(let c) = intent, let action = c.action, let name = c.device, c.capability == nil {
+            let found = house.devices(matching: name, plural: c.plural).devices
+            if !found.contains(where: { $0.kind.supportedActions.contains(action) }) { return false }
+        }
+        return !IntentResolver(configuration: house).resolve(intent).parameters.contains { $0.kind == .unsupported }
     }
 
     /// Ranked candidates for one command's words: best score first, one per distinct intent.

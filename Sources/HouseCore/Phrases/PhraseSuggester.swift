@@ -4,6 +4,11 @@
 /// open) by word edit distance, where words the house knows (a device, a room, a duration) count
 /// as a match for the slot they could fill. The suggestions keep the user's own names:
 /// "turn of the kettle" suggests "turn on the kettle".
+///
+/// A suggestion must be about what was said: when the text names something of the house (a
+/// device, a room, a floor, a mode, a routine), only phrases using one of those names; otherwise
+/// only phrases starting with the same verb; with neither, none (a question about the weather gets
+/// no house phrases). And it must make sense in the house (`accept`).
 struct PhraseSuggester: Sendable {
     /// One element of a skeleton: a word of the template, or an open slot.
     enum Part: Sendable, Hashable {
@@ -20,33 +25,68 @@ struct PhraseSuggester: Sendable {
 
     let skeletons: [[Part]]
     let samples: [String: String]
+    /// First words of the templates that ask the house to do something ("turn", "open", "set");
+    /// question words ("what's", "is") are not verbs to keep.
+    let verbs: Set<String>
 
     init(automaton: PhraseAutomaton, sampler: PhraseSampler, listNames: [String], limitPerTemplate: Int = 24) {
         var skeletons: [[Part]] = []
         var seen: Set<[Part]> = []
+        var verbs: Set<String> = []
         for template in automaton.templates {
-            for skeleton in sampler.skeletons(of: template.sentence, limit: limitPerTemplate)
-            where !skeleton.isEmpty && seen.insert(skeleton).inserted {
-                skeletons.append(skeleton)
+            for skeleton in sampler.skeletons(of: template.sentence, limit: limitPerTemplate) where !skeleton.isEmpty {
+                if template.intent != "QueryHouseStatus", case .word(_, let norm)? = skeleton.first { verbs.insert(norm) }
+                if seen.insert(skeleton).inserted { skeletons.append(skeleton) }
             }
         }
         self.skeletons = skeletons
+        self.verbs = verbs
         var samples: [String: String] = [:]
         for name in listNames { samples[name] = sampler.sample(of: name) }
         self.samples = samples
     }
 
-    /// Up to `limit` suggestions, closest first.
-    func suggest(words: [String], automaton: PhraseAutomaton, limit: Int) -> [String] {
+    /// Lists whose words name something of the house: a suggestion keeps one of them.
+    static let anchorLists: Set<String> = ["device", "devices", "room", "floor", "mode", "routine"]
+
+    /// How many of the closest skeletons are looked at before giving up on finding sensible ones.
+    static let maxChecked = 60
+
+    /// Up to `limit` suggestions, closest first, each accepted by `accept`.
+    func suggest(words: [String], automaton: PhraseAutomaton, limit: Int, accept: (String) -> Bool = { _ in true }) -> [String] {
         let typed = Self.typed(words, automaton: automaton)
+        let anchors = typed.indices.filter { k in
+            if case .span(_, let lists) = typed[k] { return !lists.isDisjoint(with: Self.anchorLists) }
+            return false
+        }
+        let verb: String? = {
+            guard case .word(let first)? = typed.first, verbs.contains(first) else { return nil }
+            return first
+        }()
+        // Nothing typed: examples; nothing of the house and no known verb: nothing to offer.
+        guard typed.isEmpty || !anchors.isEmpty || verb != nil else { return [] }
         var scored: [(distance: Int, text: String)] = []
         scored.reserveCapacity(skeletons.count)
         for skeleton in skeletons {
-            scored.append((typed.isEmpty ? 0 : Self.distance(typed, skeleton), render(skeleton, typed: typed)))
+            let (text, used) = render(skeleton, typed: typed)
+            if typed.isEmpty {
+                // any example
+            } else if !anchors.isEmpty {
+                guard anchors.contains(where: used.contains) else { continue }
+            } else if case .word(_, let norm)? = skeleton.first, norm == verb {
+                // the same verb
+            } else {
+                continue
+            }
+            scored.append((typed.isEmpty ? 0 : Self.distance(typed, skeleton), text))
         }
         scored.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.text.count < $1.text.count }
         var result: [String] = []
+        var checked = 0
         for s in scored where !result.contains(s.text) {
+            checked += 1
+            if checked > Self.maxChecked { break }
+            guard accept(s.text) else { continue }
             result.append(s.text)
             if result.count == limit { break }
         }
@@ -111,8 +151,9 @@ struct PhraseSuggester: Sendable {
         return previous[b.count]
     }
 
-    /// The skeleton as text, its slots filled with what was typed where it fits, or a sample.
-    func render(_ skeleton: [Part], typed: [Typed]) -> String {
+    /// The skeleton as text, its slots filled with what was typed where it fits, or a sample;
+    /// and which typed elements it used.
+    func render(_ skeleton: [Part], typed: [Typed]) -> (text: String, used: Set<Int>) {
         var used = Set<Int>()
         var words: [String] = []
         for part in skeleton {
@@ -131,6 +172,6 @@ struct PhraseSuggester: Sendable {
                 words.append(filled ?? samples[list] ?? list)
             }
         }
-        return words.joined(separator: " ")
+        return (words.joined(separator: " "), used)
     }
 }
