@@ -98,7 +98,10 @@ public enum PhraseInterpretation: Sendable, Equatable {
     public var message: String? {
         guard case .noMatch(let text, let suggestions) = self else { return nil }
         let head = text.isEmpty ? "Nothing to understand." : "I don't understand \"\(text)\"."
-        guard !suggestions.isEmpty else { return head }
+        // Nothing close: say what the house is for, so "I don't understand" is not a dead end.
+        guard !suggestions.isEmpty else {
+            return head + " I can switch the devices of the house, set its modes, run its routines and answer questions about them, e.g. \"what's on\"."
+        }
         return head + " Closest phrases I know: " + suggestions.map { "\"\($0)\"" }.joined(separator: ", ") + "."
     }
 }

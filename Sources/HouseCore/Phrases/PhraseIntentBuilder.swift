@@ -10,6 +10,9 @@
 ///   (today/yesterday/this-week/last-hours), `hours`, `room`, `floor`, `device`, `plural`, `here`;
 /// - `RunRoutine`: `routine`.
 public enum PhraseIntentBuilder {
+    /// The intent names this builder makes typed intents of.
+    public static let intentNames: Set<String> = ["HouseControl", "SetHouseMode", "QueryHouseStatus", "RunRoutine"]
+
     /// The typed intent, or nil when the name is not a house intent or a slot value is unusable.
     public static func intent(name: String, slots: [String: String]) -> HouseIntent? {
         intent(name: name) { slots[$0] }

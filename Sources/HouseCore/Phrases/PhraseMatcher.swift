@@ -293,7 +293,7 @@ public struct PhraseMatcher: Sendable {
             for f in found where !unique.contains(where: { $0.template == f.template && $0.caps == f.caps }) { unique.append(f) }
             found = unique
         }
-        return found.map { hit in
+        return found.compactMap { hit in
             let template = a.templates[Int(hit.template)]
             var slots: [PhraseSlot] = []
             slots.reserveCapacity(8)
@@ -310,6 +310,8 @@ public struct PhraseMatcher: Sendable {
             for fixed in template.fixedSlots where !slots.contains(where: { $0.name == fixed.name }) { slots.append(fixed) }
             slots.sort { $0.name < $1.name }
             let intent = PhraseIntentBuilder.intent(name: template.intent) { name in slots.first { $0.name == name }?.value }
+            // A house intent whose slot values make no intent ("the last 0 hours") is no match.
+            if intent == nil && PhraseIntentBuilder.intentNames.contains(template.intent) { return nil }
             return PhraseCandidate(intentName: template.intent, slotList: slots, intent: intent,
                                    template: template.sentence, score: hit.score)
         }

@@ -7,8 +7,9 @@
 ///
 /// A suggestion must be about what was said: when the text names something of the house (a
 /// device, a room, a floor, a mode, a routine), only phrases using one of those names; otherwise
-/// only phrases starting with the same verb; with neither, none (a question about the weather gets
-/// no house phrases). And it must make sense in the house (`accept`).
+/// only phrases starting with the same verb, or a question with the same two first words ("how
+/// much"); with none of these, none (a question about the weather gets no house phrases). And it
+/// must make sense in the house (`accept`).
 struct PhraseSuggester: Sendable {
     /// One element of a skeleton: a word of the template, or an open slot.
     enum Part: Sendable, Hashable {
@@ -63,8 +64,18 @@ struct PhraseSuggester: Sendable {
             guard case .word(let first)? = typed.first, verbs.contains(first) else { return nil }
             return first
         }()
-        // Nothing typed: examples; nothing of the house and no known verb: nothing to offer.
-        guard typed.isEmpty || !anchors.isEmpty || verb != nil else { return [] }
+        // A question's first two words ("how much", "what mode") hold it to its kind.
+        let lead: [String]? = {
+            guard typed.count >= 2, case .word(let a) = typed[0], case .word(let b) = typed[1],
+                  !["the", "a", "an", "my", "it", "there", "is", "are"].contains(b) else { return nil }
+            return [a, b]
+        }()
+        func leads(_ skeleton: [Part]) -> Bool {
+            guard let lead, skeleton.count >= 2, case .word(_, let a) = skeleton[0], case .word(_, let b) = skeleton[1] else { return false }
+            return [a, b] == lead
+        }
+        // Nothing typed: examples; nothing of the house, no known verb: nothing to offer.
+        guard typed.isEmpty || !anchors.isEmpty || verb != nil || lead != nil else { return [] }
         var scored: [(distance: Int, text: String)] = []
         scored.reserveCapacity(skeletons.count)
         for skeleton in skeletons {
@@ -73,9 +84,9 @@ struct PhraseSuggester: Sendable {
                 // any example
             } else if !anchors.isEmpty {
                 guard anchors.contains(where: used.contains) else { continue }
-            } else if case .word(_, let norm)? = skeleton.first, norm == verb {
-                // the same verb
-            } else {
+            } else if verb != nil {
+                guard case .word(_, let norm)? = skeleton.first, norm == verb else { continue }
+            } else if !leads(skeleton) {
                 continue
             }
             scored.append((typed.isEmpty ? 0 : Self.distance(typed, skeleton), text))
