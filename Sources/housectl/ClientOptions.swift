@@ -29,15 +29,20 @@ struct ClientOptions: ParsableArguments {
         return try await client.send(body, answers: answers)
     }
 
+    /// In a phrase of several commands, the one to say again with the answer (the others are done).
+    static func again(_ reply: IntentReply) -> String {
+        reply.pendingText.map { "housectl say \"\($0)\" " } ?? ""
+    }
+
     func render(_ reply: IntentReply, json: Bool) -> CommandOutput {
         let status = reply.status == "error" ? ExitStatus.refused : ExitStatus(reply: reply.status)
         if json { return CommandOutput(text: reply.json, exitCode: status.rawValue) }
         var text = reply.dialog
         if !reply.options.isEmpty {
             text += "\n" + reply.options.map { "  \($0.id): \($0.label)" }.joined(separator: "\n")
-            text += "\n(answer with --choose \(reply.pendingParameter ?? "?")=\(reply.options[0].id))"
+            text += "\n(answer with \(Self.again(reply))--choose \(reply.pendingParameter ?? "?")=\(reply.options[0].id))"
         }
-        if status == .needsConfirmation { text += "\n(answer yes with --yes)" }
+        if status == .needsConfirmation { text += "\n(answer yes with \(Self.again(reply))--yes)" }
         return CommandOutput(text: text, exitCode: status.rawValue)
     }
 }

@@ -108,6 +108,7 @@ struct SayCommand: AsyncParsableCommand {
             return await dryRunOutput(text, matcher: try phraseMatcher(configuration), pipeline: Self.dryRunPipeline(configuration),
                                       answers: answers, oneLine: false)
         }
+        var text = text
         while true {
             let reply: IntentReply
             do {
@@ -117,6 +118,8 @@ struct SayCommand: AsyncParsableCommand {
             }
             guard interactive, let next = ask(reply, answers: answers) else { return client.render(reply, json: json) }
             answers = next
+            // Only the command the question was about goes again: the others are done.
+            if let pending = reply.pendingText { text = pending }
         }
     }
 

@@ -36,6 +36,24 @@ import Testing
         }
     }
 
+    /// A question in one part of a phrase does not lose the other parts, and answering it with
+    /// the pending part alone does not do the others twice.
+    @Test func aQuestionInOnePartKeepsTheOthers() async throws {
+        try await withController { f in
+            let reply = try await f.client().send(.text("toggle the hall light and turn on the lamp in the bedroom and turn on the kitchen light"))
+            #expect(reply.status == "needsChoice", "\(reply.dialog)")
+            #expect(reply.results.map(\.status) == [.done, .needsChoice, .done])
+            #expect(reply.pendingText == "turn on the lamp in the bedroom")
+            #expect(f.edges(of: "hall-light").count == 1)
+            #expect(f.edges(of: "kitchen-light").count == 1)
+            let answered = try await f.client().send(.text(try #require(reply.pendingText)),
+                                                     answers: IntentAnswers(choices: ["device": "bedroom-ceiling-light"]))
+            #expect(answered.status == "done", "\(answered.dialog)")
+            #expect(answered.pendingText == nil)
+            #expect(f.edges(of: "hall-light").count == 1, "the toggle is not done twice")
+        }
+    }
+
     @Test func aConfirmDeviceWaitsForTheYes() async throws {
         try await withController { f in
             let heaterOn = HouseIntent.control(HouseControlIntent(room: "bathroom", action: .on, device: "heater"))

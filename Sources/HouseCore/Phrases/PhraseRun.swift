@@ -51,9 +51,10 @@ public struct PhraseRun: Sendable, Equatable {
                 candidate = tied[chosen]
             }
             guard let intent = candidate.intent else { continue }
+            // A part that needs an answer (or fails) does not stop the others: each part is
+            // resolved, confirmed and handled on its own, and the answer reports each.
             let outcome = await process(intent)
             steps.append(Step(text: command.text, candidate: candidate, outcome: outcome))
-            if outcome.status != .done { break }
         }
         return PhraseRun(steps: steps, end: .processed)
     }

@@ -81,7 +81,7 @@ public actor IntentGateway {
     /// ("... and ..."). Real ambiguity becomes a question; text that matches nothing is answered
     /// with the closest phrases known.
     public func process(text: String, source: IntentSource, answers: IntentAnswers = .none,
-                        requestID: String? = nil) async -> Result<[IntentOutcome], PhraseRefusal> {
+                        requestID: String? = nil) async -> Result<[PhraseRun.Step], PhraseRefusal> {
         guard let matcher else {
             return .failure(PhraseRefusal(status: "unsupported", dialog: "This controller has no phrase templates loaded."))
         }
@@ -90,7 +90,7 @@ public actor IntentGateway {
         }
         switch run.end {
         case .processed:
-            return .success(run.outcomes)
+            return .success(run.steps)
         case .notUnderstood(let message):
             return .failure(PhraseRefusal(status: "unsupported", dialog: message))
         case .needsPhraseChoice(_, let question, let options):
@@ -108,7 +108,7 @@ public actor IntentGateway {
             return IntentReply(id: request.id, outcomes: [await process(intent, source: source, answers: answers, requestID: request.id)])
         case .text(let text):
             switch await process(text: text, source: source, answers: answers, requestID: request.id) {
-            case .success(let outcomes): return IntentReply(id: request.id, outcomes: outcomes)
+            case .success(let steps): return IntentReply(id: request.id, steps: steps)
             case .failure(let refusal): return refusal.reply(id: request.id)
             }
         case .history(let limit):

@@ -17,6 +17,9 @@ public struct IntentReply: Sendable, Equatable, Codable {
     public var options: [ParameterResolution.Option]
     /// One trace per command in the request ("... and ..." gives several).
     public var results: [IntentTrace]
+    /// In a phrase of several commands, the words of the one the question is about: send that
+    /// text again with the answer, so that the commands already done are not done twice.
+    public var pendingText: String?
     /// Set when the request could not be read.
     public var error: String?
 
@@ -31,6 +34,15 @@ public struct IntentReply: Sendable, Equatable, Codable {
         options = first?.options ?? []
         results = outcomes.map(IntentTrace.init)
         error = nil
+        pendingText = nil
+    }
+
+    /// The reply to a phrase: one result per command it held.
+    public init(id: String, steps: [PhraseRun.Step]) {
+        self.init(id: id, outcomes: steps.map(\.outcome))
+        if steps.count > 1, let pending = steps.first(where: { $0.outcome.status != .done && $0.outcome.question != nil }) {
+            pendingText = pending.text
+        }
     }
 
     public init(id: String, error: String, dialog: String? = nil) {
@@ -43,6 +55,7 @@ public struct IntentReply: Sendable, Equatable, Codable {
         options = []
         results = []
         self.error = error
+        pendingText = nil
     }
 
     static func phase(_ outcome: IntentOutcome?) -> String {
