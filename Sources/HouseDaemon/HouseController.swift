@@ -23,6 +23,14 @@ public final class HouseController<C: WallClock>: Sendable {
     public let store: StateStore
     public let service: HouseService
     public let gateway: IntentGateway
+    /// The one serial command path (see `CommandBus`).
+    let bus = CommandBus()
+
+    /// Carries out `intent` as a command on the bus (in turn with every other source) and
+    /// answers it: the way in for code that holds the controller (the CLI goes through MQTT).
+    public func submit(_ intent: HouseIntent, source: IntentSource, answers: IntentAnswers = .none) async -> IntentReply {
+        await bus.submit(.intent(intent, source: source, answers: answers, requestID: nil))
+    }
     public let client: MQTTClient
     /// The embedded broker, when this controller started one.
     public let broker: HouseBroker?
@@ -190,16 +198,17 @@ public final class HouseController<C: WallClock>: Sendable {
         }
         list.append(.init(service: MQTTConnectionService(client: client, statusTopic: layout.nodeStatus(node: node), logger: logger),
                           serviceName: "mqtt"))
+        // Started before every source of commands, stopped after them all.
+        list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, logger: logger), serviceName: "command-bus"))
         if let relays {
-            list.append(.init(service: RelayEventsService(bank: relays, gateway: gateway, store: store, clock: clock, logger: logger),
+            list.append(.init(service: RelayEventsService(bank: relays, gateway: gateway, bus: bus, store: store, clock: clock, logger: logger),
                               successTerminationBehavior: .ignore, serviceName: "relay-events"))
             list.append(.init(service: RelayService(bank: relays, logger: logger), serviceName: "relays"))
         }
         list.append(.init(service: RetentionService(store: store, clock: clock, retention: historyRetention, logger: logger),
                           serviceName: "retention"))
         if isPrimary && runsRoutines {
-            list.append(.init(service: RoutineService(runner: runner, gateway: gateway, store: store, restoredMode: restoredMode,
-                                                      logger: logger),
+            list.append(.init(service: RoutineService(runner: runner, bus: bus, restoredMode: restoredMode, logger: logger),
                               successTerminationBehavior: .ignore, serviceName: "routines"))
         }
         let discovery = configuration.mqtt.discoveryPrefix.map {
@@ -211,16 +220,17 @@ public final class HouseController<C: WallClock>: Sendable {
         let endpoint = "\(brokerHost):\(brokerPort)"
         let primary = isPrimary
         let base = layout.base
+        let bus = self.bus
         list.append(.init(service: TopicAPIService(
-            gateway: gateway, client: client, store: store, node: node, isPrimary: isPrimary, discovery: discovery,
+            gateway: gateway, bus: bus, client: client, store: store, node: node, isPrimary: isPrimary, discovery: discovery,
             relayStates: { await relays?.states() ?? [:] },
-            performRelay: { [store, clock, service] device, command in
+            performRelay: { [store, clock] device, command in
                 guard let relays, relays.layout.channels.contains(where: { $0.device == device }) else { return nil }
                 let result = await relays.perform(command, on: device)
                 if case .switched(let state) = result {
                     try? store.saveRelayState(device: device, state: state, at: clock.now.date)
-                    // As `HouseService.execute` does for its own commands: the service knows at once.
-                    await service.noteState(device, state)
+                    // As `HouseService.execute` does for its own commands: the service knows.
+                    bus.note(.stateChanged(device: device, state: state, note: true, rules: .never))
                 }
                 return result
             },

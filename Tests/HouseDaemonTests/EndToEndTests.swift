@@ -82,8 +82,11 @@ import Testing
             #expect(try await replies.nextReply("the toggle reply").status == "done")
             f.clock.advance(by: .seconds(6))
             _ = try await fan.first("the fan on") { $0.string == "ON" }
-            // The same id again is ignored (no reply, no edge); a new id is obeyed.
+            // The same id again (a client retrying) is answered with the first answer and not
+            // done again (no edge); a new id is obeyed.
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c1","state":"TOGGLE","reply_to":"test/replies"}"#, qos: .atLeastOnce)
+            let again = try await replies.nextReply("the repeated toggle's first answer")
+            #expect(again.id == "c1" && again.status == "done")
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c2","state":"OFF","reply_to":"test/replies"}"#, qos: .atLeastOnce)
             let off = try await replies.nextReply("the OFF reply")
             #expect(off.id == "c2")

@@ -111,9 +111,9 @@ func securitySettings(_ config: HouseConfiguration, node: String = "pi-main", po
             // The right password: connected, a command handled, shut down.
             try await runController(try await HouseController.build(try securitySettings(config, port: broker.port, logger: capture.logger()))) { controller in
                 try await withTimeout(.seconds(20), "the controller ready") { await controller.waitUntilReady() }
-                let outcome = await controller.gateway.process(
+                let outcome = await controller.submit(
                     .control(HouseControlIntent(room: "kitchen", action: .on, device: "kitchen-light")), source: .cli)
-                #expect(outcome.status == .done)
+                #expect(outcome.status == "done")
             }
             // A wrong password: refused, said clearly, and still not echoed.
             let wrong = directory.appendingPathComponent("wrong-password").path

@@ -4,9 +4,11 @@ import HouseMQTT
 import Logging
 
 /// The one path into the house. The CLI (through `intent/request`), MQTT `set` topics, routines
-/// and rules all call `process`, which runs the intent pipeline, then records the history, saves
-/// and publishes a changed mode, publishes the donation on `events` and fires the rules that the
-/// change triggers. Being an actor, it handles one intent at a time, in order.
+/// and rules all reach `process` through the `CommandBus`, whose one consumer calls `perform`:
+/// it runs the intent pipeline, then records the history, saves and publishes a changed mode,
+/// publishes the donation on `events` and fires the rules that the change triggers. The bus
+/// hands it one command at a time, in order (the actor alone would let a second intent run in
+/// the middle of the first at each of its awaits).
 public actor IntentGateway {
     public nonisolated let configuration: HouseConfiguration
     public nonisolated let service: HouseService
@@ -24,6 +26,11 @@ public actor IntentGateway {
     /// The energy figure last published: a command and its relay event both ask for it, and an
     /// unchanged figure is not sent again (after a reconnect it is, with `force`).
     var lastEnergy: String?
+    /// The latest replies by request id, oldest first in `recentReplyOrder` (see `perform`).
+    var recentReplies: [String: IntentReply] = [:]
+    var recentReplyOrder: [String] = []
+    /// A request id seen within this window is a repeat.
+    static let commandWindow: Duration = .seconds(600)
 
     init(configuration: HouseConfiguration, service: HouseService, store: StateStore, client: MQTTClient,
          layout: TopicLayout, matcher: PhraseMatcher?, isPrimary: Bool, clock: any WallClock, logger: Logger) {
@@ -50,7 +57,7 @@ public actor IntentGateway {
     /// Resolves, confirms and handles `intent` from `source`, then records and publishes what
     /// changed. `ruleDepth` counts how many rules led here (loop protection).
     @discardableResult
-    public func process(_ intent: HouseIntent, source: IntentSource, answers: IntentAnswers = .none,
+    func process(_ intent: HouseIntent, source: IntentSource, answers: IntentAnswers = .none,
                         requestID: String? = nil, ruleDepth: Int = 0) async -> IntentOutcome {
         let before = await service.modeSnapshot
         let outcome = await pipeline.process(intent, source: source, answers: answers)
@@ -80,7 +87,7 @@ public actor IntentGateway {
     /// Matches `text` against the phrase templates and processes every command it holds
     /// ("... and ..."). Real ambiguity becomes a question; text that matches nothing is answered
     /// with the closest phrases known.
-    public func process(text: String, source: IntentSource, answers: IntentAnswers = .none,
+    func process(text: String, source: IntentSource, answers: IntentAnswers = .none,
                         requestID: String? = nil) async -> Result<[PhraseRun.Step], PhraseRefusal> {
         guard let matcher else {
             return .failure(PhraseRefusal(status: "unsupported", dialog: "This controller has no phrase templates loaded."))
@@ -101,7 +108,7 @@ public actor IntentGateway {
     }
 
     /// Answers an `intent/request`.
-    public func answer(_ request: IntentRequest, source: IntentSource = .mqtt) async -> IntentReply {
+    func answer(_ request: IntentRequest, source: IntentSource = .mqtt) async -> IntentReply {
         let answers = request.intentAnswers
         switch request.body {
         case .intent(let intent):

@@ -27,6 +27,7 @@ struct RelayService<C: Clock>: Service where C.Duration == Duration {
 struct RelayEventsService<C: Clock>: Service where C.Duration == Duration {
     let bank: RelayBank<C>
     let gateway: IntentGateway
+    let bus: CommandBus
     let store: StateStore
     let clock: any WallClock
     let logger: Logger
@@ -41,21 +42,19 @@ struct RelayEventsService<C: Clock>: Service where C.Duration == Duration {
                 // state it switched to). An event trails newer commands (a quick TOGGLE after
                 // TOGGLE), so noting it again could undo a newer one. What the bank did on its own
                 // (pulse end, watchdog, interlock, shutdown) is noted, if it is still the bank's state.
-                if cause != .command, await bank.state(of: device) == state {
-                    await gateway.service.noteState(device, state)
-                }
+                let stillSo = cause != .command ? await bank.state(of: device) == state : false
                 if let d = configuration.device(id: device) {
                     await gateway.publish(gateway.layout.deviceState(room: d.room, device: device), state.rawValue, retain: true)
                 }
                 if cause != .command { logger.info("\(event)") }
                 if gateway.isPrimary { await gateway.publishEnergy() }
-                await gateway.deviceStateChanged(device, to: state)
+                bus.note(.stateChanged(device: device, state: state, note: stillSo, rules: .always))
             case .watchdog:
                 logger.warning("\(event)")
                 await gateway.publish(gateway.layout.events, IntentGateway.json(["event": "watchdog", "text": event.description]), retain: false)
             case .cancelled(let device, _, _):
                 // The service expected the cancelled switch: give it the state the relay kept.
-                if let kept = await bank.state(of: device) { await gateway.service.noteState(device, kept) }
+                if let kept = await bank.state(of: device) { bus.note(.stateChanged(device: device, state: kept, note: true, rules: .never)) }
                 logger.info("\(event)")
             case .failed:
                 logger.error("\(event)")

@@ -4,11 +4,10 @@ import Logging
 import ServiceLifecycle
 
 /// Runs the routines: catch-up and the reconciled desired state at start, then each routine at
-/// its time, and the end of temporary modes, all through the one path (source `routine`).
+/// its time, and the end of temporary modes, all as commands on the bus (source `routine`).
 struct RoutineService<C: WallClock>: Service {
     let runner: RoutineRunner<C, SystemRandomNumberGenerator>
-    let gateway: IntentGateway
-    let store: StateStore
+    let bus: CommandBus
     /// Whether a persisted mode was restored (then the desired state does not override it).
     let restoredMode: Bool
     let logger: Logger
@@ -28,21 +27,18 @@ struct RoutineService<C: WallClock>: Service {
                 case .started(let start):
                     if let desired = start.desiredState, !restoredMode {
                         logger.info("routines say the house should be in mode \(desired.mode) (routine \(desired.routineID)); applying it")
-                        await gateway.process(.setMode(SetHouseModeIntent(mode: desired.mode)), source: .routine)
+                        _ = await bus.submit(.intent(.setMode(SetHouseModeIntent(mode: desired.mode)), source: .routine,
+                                                     answers: .none, requestID: nil))
                     }
                     if !start.catchUp.isEmpty {
                         logger.info("catching up \(start.catchUp.count) missed routine run(s)")
                     }
                 case .run(let run, let spec):
                     logger.info("routine \(run.routineID) runs (\(run.reason))")
-                    await gateway.process(spec.intent, source: .routine)
+                    _ = await bus.submit(.intent(spec.intent, source: .routine, answers: .none, requestID: nil))
                 case .modeReverted(let change):
                     logger.info("temporary mode ended: \(change)")
-                    if let response = await gateway.service.revertExpiredMode() {
-                        logger.info("mode reverted: \(response.dialog)")
-                        do { try store.saveModes(await gateway.service.modeSnapshot, at: Date()) } catch { logger.error("\(error)") }
-                        await gateway.publishMode()
-                    }
+                    _ = await bus.submit(.revertExpiredMode)
                 }
             }
         }

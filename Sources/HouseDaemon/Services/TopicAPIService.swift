@@ -13,6 +13,8 @@ import ServiceLifecycle
 /// On graceful shutdown it stops taking messages; a message being handled is finished first.
 struct TopicAPIService: Service {
     let gateway: IntentGateway
+    /// Where every command and state change goes (see `CommandBus`).
+    let bus: CommandBus
     let client: MQTTClient
     let store: StateStore
     let node: String
@@ -23,8 +25,6 @@ struct TopicAPIService: Service {
     let performRelay: @Sendable (String, RelayCommand) async -> RelayResult?
     let clock: any WallClock
     let logger: Logger
-    /// Repeated command ids within this window are ignored.
-    let commandWindow: Duration = .seconds(600)
     /// Called once the first connect's state has been published.
     let onReady: @Sendable () -> Void
 
@@ -160,7 +160,7 @@ struct TopicAPIService: Service {
         case .nodeStatus: await nodeStatus(message)
         case .remoteState(let device, let endpoint): await remoteState(message, device, endpoint)
         case .peerRelay: await peerRelay(message)
-        case .rule: await gateway.mqttMessage(message)
+        case .rule: bus.note(.ruleMessage(message))
         case .homeAssistantStatus:
             if message.string?.trimmingCharacters(in: .whitespacesAndNewlines) == "online" {
                 logger.info("Home Assistant is online: sending discovery again")
@@ -205,23 +205,8 @@ struct TopicAPIService: Service {
         return true
     }
 
-    /// False when the command id was seen within the window (a repeat, ignored).
-    private func isNew(_ id: String?, topic: String) -> Bool {
-        guard let id else { return true }
-        let now = clock.now
-        do {
-            if try store.markCommandSeen(id, at: now.date, windowStart: now.advanced(by: .zero - commandWindow).date) { return true }
-        } catch {
-            logger.error("\(error)")
-            return true
-        }
-        logger.info("ignored repeated command id \(id) on \(topic)")
-        return false
-    }
-
     private func deviceSet(_ message: MQTTMessage, _ device: Device) async {
-        guard let command = await accept(message, CommandPayloadParser.deviceCommand), isNew(command.id, topic: message.topic)
-        else { return }
+        guard let command = await accept(message, CommandPayloadParser.deviceCommand) else { return }
         // A door or valve worked by ON/OFF switches (Home Assistant's switch) means open/close.
         var action = command.action
         let supported = device.kind.supportedActions
@@ -230,31 +215,24 @@ struct TopicAPIService: Service {
             if action == .off, supported.contains(.close) { action = .close }
         }
         let intent = HouseIntent.control(HouseControlIntent(room: device.room, action: action, device: device.id))
-        let outcome = await gateway.process(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed),
-                                            requestID: command.id)
-        if outcome.status == .needsConfirmation {
+        let answer = await bus.submit(.intent(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed),
+                                              requestID: command.id), id: command.id ?? "")
+        if answer.status == IntentOutcome.Status.needsConfirmation.rawValue {
             logger.warning("\(device.id) needs confirmation: send {\"state\":\"\(command.action.rawValue.uppercased())\",\"confirm\":true}")
         }
-        if let replyTo = command.replyTo {
-            await reply(IntentReply(id: command.id ?? UUID().uuidString, outcomes: [outcome]), to: replyTo)
-        }
+        if let replyTo = command.replyTo { await reply(answer, id: command.id, to: replyTo) }
     }
 
     private func modeSet(_ message: MQTTMessage) async {
-        guard let command = await accept(message, CommandPayloadParser.modeCommand), isNew(command.id, topic: message.topic)
-        else { return }
-        let outcome = await gateway.process(
-            .setMode(SetHouseModeIntent(mode: command.mode, duration: command.duration, rooms: command.rooms)),
-            source: .mqtt, requestID: command.id)
-        if let replyTo = command.replyTo {
-            await reply(IntentReply(id: command.id ?? UUID().uuidString, outcomes: [outcome]), to: replyTo)
-        }
+        guard let command = await accept(message, CommandPayloadParser.modeCommand) else { return }
+        let intent = HouseIntent.setMode(SetHouseModeIntent(mode: command.mode, duration: command.duration, rooms: command.rooms))
+        let answer = await bus.submit(.intent(intent, source: .mqtt, answers: .none, requestID: command.id), id: command.id ?? "")
+        if let replyTo = command.replyTo { await reply(answer, id: command.id, to: replyTo) }
     }
 
     private func intentRequest(_ message: MQTTMessage, source: IntentSource) async {
         guard let request = await accept(message, CommandPayloadParser.intentRequest) else { return }
-        guard isNew(request.id, topic: message.topic) else { return }
-        let answer = await gateway.answer(request, source: source)
+        let answer = await bus.submit(.request(request, source: source), id: request.id)
         await reply(answer, to: request.replyTo ?? layout.intentResponse(id: request.id))
     }
 
@@ -297,6 +275,13 @@ struct TopicAPIService: Service {
         await gateway.publish(topic, reply.json, retain: false)
     }
 
+    /// A reply to a `set` that asked for one, under the command's id (a fresh one when it gave none).
+    private func reply(_ answer: IntentReply, id: String?, to topic: String) async {
+        var answer = answer
+        if answer.id.isEmpty { answer.id = id ?? UUID().uuidString }
+        await reply(answer, to: topic)
+    }
+
     // MARK: State from elsewhere
 
     /// Another node's relay state (and our own, echoed): keeps the primary's view complete.
@@ -306,9 +291,7 @@ struct TopicAPIService: Service {
               let text = message.string, let state = DeviceState(rawValue: text.trimmingCharacters(in: .whitespaces))
         else { return }
         if let ref = device.relay, ref.node == node { return }
-        let old = await gateway.service.state(of: device.id)
-        await gateway.service.noteState(device.id, state)
-        if old != state && !message.retain { await gateway.deviceStateChanged(device.id, to: state) }
+        bus.note(.stateChanged(device: device.id, state: state, note: true, rules: message.retain ? .never : .ifChanged))
     }
 
     /// Another node's status (retained; its birth message and last will): while it is offline,
@@ -323,7 +306,7 @@ struct TopicAPIService: Service {
             logger.debug("node \(other): status payload \(text.prefix(40)) is neither online nor offline")
             return
         }
-        await gateway.service.noteNode(other, online: text == "online")
+        bus.note(.nodeStatus(node: other, online: text == "online"))
         logger.info("node \(other) is \(text)")
     }
 
@@ -335,10 +318,8 @@ struct TopicAPIService: Service {
             logger.debug("\(device.id): state payload \(text.prefix(40)) is neither \(endpoint.payloadOn) nor \(endpoint.payloadOff)")
             return
         }
-        let old = await gateway.service.state(of: device.id)
-        await gateway.service.noteState(device.id, state)
+        bus.note(.stateChanged(device: device.id, state: state, note: true, rules: message.retain ? .never : .ifChanged))
         await gateway.publish(layout.deviceState(room: device.room, device: device.id), state.rawValue, retain: true)
-        if old != state && !message.retain { await gateway.deviceStateChanged(device.id, to: state) }
     }
 
     // MARK: Retained state

@@ -1,0 +1,34 @@
+import HouseCore
+import HouseMQTT
+
+/// Everything that changes the house, as a value on the `CommandBus`: the commands people and
+/// automations send, and the changes the house learns of by itself. Only the bus's one consumer
+/// acts on them, one at a time, in the order they came.
+enum HouseCommand: Sendable {
+    /// An intent from a `set` topic, the mode topic or a routine; `requestID` is the id of the
+    /// message that asked, when it gave one (a repeat is answered with the first answer).
+    case intent(HouseIntent, source: IntentSource, answers: IntentAnswers, requestID: String?)
+    /// An `intent/request`: a phrase, a typed intent or a history query.
+    case request(IntentRequest, source: IntentSource)
+    /// A temporary mode ran out: the previous modes come back (history, events and rules see it).
+    case revertExpiredMode
+    /// A device's state as the house learns it: a relay edge (of a command, or of the bank on
+    /// its own: pulse end, watchdog, interlock), another node, a remote device. `note` sets it
+    /// as the device's state (a command's own edge is known already); `rules` says whether the
+    /// device-state rules fire.
+    case stateChanged(device: String, state: DeviceState, note: Bool, rules: RuleFiring)
+    /// Another node said it is online or offline.
+    case nodeStatus(node: String, online: Bool)
+    /// A message on a topic a rule listens to.
+    case ruleMessage(MQTTMessage)
+
+    /// Whether a state change fires the device-state rules.
+    enum RuleFiring: Sendable {
+        /// Always (a relay edge: the change happened).
+        case always
+        /// Only when the state differs from the one the house knew (a peer's report).
+        case ifChanged
+        /// Never (a retained state caught up with, a kept state after a cancelled switch).
+        case never
+    }
+}

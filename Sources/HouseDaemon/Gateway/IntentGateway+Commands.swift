@@ -1,0 +1,90 @@
+import Foundation
+import HouseCore
+
+/// Carrying out the commands of the bus. Only `CommandBusService` calls `perform`, one command
+/// at a time, so nothing of another command happens in the middle of one.
+extension IntentGateway {
+    /// How many recent replies are kept, to answer a repeated request id with its first answer.
+    static let repliesKept = 1000
+
+    /// Carries out `command` and answers it (an empty reply for what nobody waits for).
+    func perform(_ command: HouseCommand) async -> IntentReply {
+        switch command {
+        case .intent(let intent, let source, let answers, let requestID):
+            if let requestID, let first = repeated(requestID) { return first }
+            let reply = IntentReply(id: requestID ?? "", outcomes: [await process(intent, source: source, answers: answers, requestID: requestID)])
+            remember(reply, for: requestID)
+            return reply
+        case .request(let request, let source):
+            if let first = repeated(request.id) { return first }
+            let reply = await answer(request, source: source)
+            remember(reply, for: request.id)
+            return reply
+        case .revertExpiredMode:
+            await revertExpiredMode()
+        case .stateChanged(let device, let state, let note, let rules):
+            let old = await service.state(of: device)
+            if note { await service.noteState(device, state) }
+            switch rules {
+            case .always: await deviceStateChanged(device, to: state)
+            case .ifChanged where old != state: await deviceStateChanged(device, to: state)
+            case .ifChanged, .never: break
+            }
+        case .nodeStatus(let node, let online):
+            await service.noteNode(node, online: online)
+        case .ruleMessage(let message):
+            await mqttMessage(message)
+        }
+        return IntentReply(id: "", outcomes: [])
+    }
+
+    /// The first answer to a request id seen before, or nil for a new id (then marked seen).
+    /// A client retrying after a timeout hears the answer it missed; an id from before a restart,
+    /// whose answer is gone, is answered with that.
+    private func repeated(_ id: String) -> IntentReply? {
+        if let first = recentReplies[id] {
+            logger.info("repeated command id \(id): answered again with its first answer")
+            return first
+        }
+        let now = clock.now
+        do {
+            if try store.markCommandSeen(id, at: now.date, windowStart: now.advanced(by: .zero - Self.commandWindow).date) { return nil }
+        } catch {
+            logger.error("\(error)")
+            return nil
+        }
+        logger.info("repeated command id \(id), handled before a restart: not done again")
+        return IntentReply(id: id, error: "repeated command id \(id): it was handled before the controller restarted, and is not done again")
+    }
+
+    private func remember(_ reply: IntentReply, for id: String?) {
+        guard let id else { return }
+        if recentReplies.updateValue(reply, forKey: id) == nil { recentReplyOrder.append(id) }
+        if recentReplyOrder.count > Self.repliesKept {
+            recentReplies[recentReplyOrder.removeFirst()] = nil
+        }
+    }
+
+    /// A temporary mode ran out: the previous modes come back, saved, published and in the
+    /// history, and the rules of the modes that come back fire.
+    private func revertExpiredMode() async {
+        let before = await service.modeSnapshot
+        guard let response = await service.revertExpiredMode() else { return }
+        logger.info("mode reverted: \(response.dialog)")
+        let after = await service.modeSnapshot
+        let now = clock.now.date
+        do {
+            try store.saveModes(after, at: now)
+            try store.appendHistory(StateStore.HistoryRecord(
+                at: now, source: IntentSource.routine.rawValue, kind: "mode", summary: "temporary mode ended",
+                outcome: IntentOutcome.Status.done.rawValue, dialog: response.dialog, details: nil, requestID: nil))
+        } catch {
+            logger.error("\(error)")
+        }
+        await publishMode()
+        await publish(layout.events, Self.json(["event": "mode-reverted", "text": response.dialog]), retain: false)
+        for mode in Set(after.roomModes.values).subtracting(before.roomModes.values).sorted() {
+            await fireRules(for: .mode(mode))
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import HouseCore
+import HouseMQTT
+import HouseTesting
+import Testing
+@testable import HouseDaemon
+
+/// The one serial command path: commands come out one at a time, in order; a burst beyond the
+/// queue is refused with a reply the sender sees; intents arriving together each keep their own
+/// reply and donation.
+@Suite struct CommandBusTests {
+    static func intent(_ n: Int) -> HouseCommand {
+        .intent(.query(QueryHouseStatusIntent(queryType: .mode)), source: .mqtt, answers: .none, requestID: "r\(n)")
+    }
+
+    static func requestID(_ command: HouseCommand) -> String? {
+        if case .intent(_, _, _, let id) = command { return id }
+        return nil
+    }
+
+    @Test func commandsComeOutInOrderAndABurstBeyondTheQueueIsRefusedAtOnce() async throws {
+        let bus = CommandBus(capacity: 3)
+        // Nobody consumes yet: three wait, the fourth is answered busy at once.
+        let waiting = (0..<3).map { n in Task { await bus.submit(Self.intent(n), id: "r\(n)") } }
+        while bus.waiting < 3 { await Task.yield() }
+        let refused = await bus.submit(Self.intent(3), id: "r3")
+        #expect(refused.status == IntentOutcome.Status.inProgress.rawValue)
+        #expect(refused.id == "r3" && refused.dialog.contains("busy"))
+        // What the house learns by itself is never refused.
+        #expect(bus.note(.nodeStatus(node: "pi-x", online: true)))
+        #expect(bus.waiting == 4)
+        var order: [String?] = []
+        for _ in 0..<4 {
+            let job = try #require(await bus.next())
+            order.append(Self.requestID(job.command))
+            job.answer(IntentReply(id: Self.requestID(job.command) ?? "", outcomes: []))
+        }
+        #expect(Set(order.prefix(3)) == ["r0", "r1", "r2"] && order.last == .some(nil))
+        for task in waiting { #expect(await task.value.status == "done") }
+    }
+
+    @Test func afterFinishTheQueuedAreHandedOutThenNothingIsTaken() async throws {
+        let bus = CommandBus()
+        #expect(bus.note(.nodeStatus(node: "pi-x", online: false)))
+        bus.finish()
+        #expect(await bus.next() != nil, "what was queued before finish still comes out")
+        #expect(await bus.next() == nil)
+        #expect(!bus.note(.nodeStatus(node: "pi-x", online: true)))
+        let late = await bus.submit(Self.intent(9), id: "r9")
+        #expect(late.status == "error" && late.error?.contains("shutting down") == true)
+    }
+
+    @Test func aWaitingConsumerIsWokenByTheNextCommand() async throws {
+        let bus = CommandBus()
+        let consumer = Task { () -> String? in
+            guard let job = await bus.next() else { return nil }
+            job.answer(IntentReply(id: "r7", outcomes: []))
+            return Self.requestID(job.command)
+        }
+        let reply = await bus.submit(Self.intent(7), id: "r7")
+        #expect(await consumer.value == "r7")
+        #expect(reply.id == "r7")
+    }
+
+    /// Intents sent together, many times over: each reply speaks of its own intent, and every
+    /// intent has exactly its own donation on `house/events` (the gateway, an actor, used to
+    /// read the donation of whichever intent had finished last).
+    @Test func intentsArrivingTogetherEachKeepTheirOwnReplyAndDonation() async throws {
+        try await withController { f in
+            let mqtt = try await f.mqttClient()
+            let events = try await mqtt.subscribe(to: "house/events")
+            let rounds = 8
+            let replies = try await withThrowingTaskGroup(of: IntentReply.self) { group in
+                for i in 0..<rounds {
+                    group.addTask { try await f.client().send(.text("toggle the hall light")) }
+                    group.addTask { try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: i % 2 == 0 ? "night" : "evening")))) }
+                }
+                var all: [IntentReply] = []
+                for try await reply in group { all.append(reply) }
+                return all
+            }
+            #expect(replies.count == 2 * rounds)
+            for reply in replies {
+                #expect(reply.status == "done", "\(reply.dialog)")
+                let intent = reply.results.first?.intent ?? ""
+                if intent.hasPrefix("control") {
+                    #expect(reply.dialog.contains("hall light"), "\(intent): \(reply.dialog)")
+                } else {
+                    #expect(reply.dialog.contains("mode") && !reply.dialog.contains("hall light is"), "\(intent): \(reply.dialog)")
+                }
+            }
+            var kinds: [String: Int] = [:]
+            for _ in 0..<(2 * rounds) {
+                let event = try JSONDecoder().decode(DonationEvent.self, from: Data(try await events.next("a donation").payload))
+                kinds[String(event.intent.prefix { $0 != " " }), default: 0] += 1
+            }
+            #expect(kinds == ["control": rounds, "set-mode": rounds], "\(kinds)")
+            await mqtt.disconnect()
+        }
+    }
+}
