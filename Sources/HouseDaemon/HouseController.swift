@@ -69,7 +69,7 @@ public final class HouseController<C: WallClock>: Sendable {
         layout = TopicLayout(base: config.mqtt.baseTopic)
         logger.info("housectl \(HousectlVersion.current): house \"\(config.house.name)\", node \(node)\(isPrimary ? " (primary)" : "")")
 
-        store = try StateStore(path: s.stateDirectory + "/housectl.sqlite")
+        store = try StateStore(path: s.stateDirectory + "/housectl.sqlite", grouped: true)
         logger.info("state database \(store.path)")
 
         // Relays first, so their lines are at the right level as early as possible.
@@ -198,6 +198,8 @@ public final class HouseController<C: WallClock>: Sendable {
         }
         list.append(.init(service: MQTTConnectionService(client: client, statusTopic: layout.nodeStatus(node: node), logger: logger),
                           serviceName: "mqtt"))
+        // Started before every writer, stopped after them all: the last commit.
+        list.append(.init(service: StateRecorderService(store: store, logger: logger), serviceName: "state-recorder"))
         // Started before every source of commands, stopped after them all.
         list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, logger: logger), serviceName: "command-bus"))
         if let relays {

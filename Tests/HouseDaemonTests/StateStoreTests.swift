@@ -32,6 +32,40 @@ import Testing
         #expect(try store.integrityCheck() == "ok")
     }
 
+    /// Grouped (the daemon's store): writes wait for one commit; this process reads them at
+    /// once all the same; a seen command id counts before its commit; closing commits the rest.
+    @Test func groupedWritesCommitTogetherAndAreReadBeforeTheirCommit() async throws {
+        let path = temporaryPath()
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let store = try StateStore(path: path, grouped: true)
+        for i in 0..<50 {
+            try store.appendHistory(.init(at: t0 + Double(i), source: "mqtt", kind: "control", summary: "x\(i)", outcome: "done", dialog: ""))
+            try store.saveRelayState(device: "fan", state: i % 2 == 0 ? .on : .off, at: t0 + Double(i))
+        }
+        #expect(store.statistics.commits == 0, "nothing committed before the recorder's turn")
+        #expect(try store.markCommandSeen("c1", at: t0, windowStart: t0 - 60))
+        #expect(try !store.markCommandSeen("c1", at: t0 + 1, windowStart: t0 - 59), "a seen id counts before its commit")
+        #expect(await store.waitForWrites(), "writes wait")
+        try store.flushPending()
+        #expect(store.statistics == .init(commits: 1, writes: 101), "\(store.statistics)")
+        try store.saveLastActive(t0 + 99)
+        #expect(try store.lastActive() == t0 + 99, "a read sees what waits")
+        try store.saveModes(.init(roomModes: ["kitchen": "night"], revertAt: nil, revertRooms: [], previousModes: [:]), at: t0)
+        try store.close()
+        let reopened = try StateStore(path: path)
+        #expect(try reopened.history().count == 50)
+        #expect(try reopened.relayStates() == ["fan": .off])
+        #expect(try reopened.modes()?.roomModes == ["kitchen": "night"], "closing committed the last writes")
+        try reopened.close()
+    }
+
+    @Test func aStoppedRecorderIsNotWaitedFor() async throws {
+        let store = try StateStore(path: temporaryPath(), grouped: true)
+        store.stopWaiting()
+        #expect(await store.waitForWrites() == false)
+        try store.close()
+    }
+
     @Test func pruneAndCommandWindow() throws {
         let store = try StateStore(path: temporaryPath())
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)

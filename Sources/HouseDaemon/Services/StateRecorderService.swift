@@ -1,0 +1,29 @@
+import Logging
+import ServiceLifecycle
+
+/// Commits the state store's grouped writes: when a write is queued it waits `interval` for more
+/// to join it, then commits them all in one transaction (at most one commit per interval under
+/// load). Started first and stopped last, it makes the last commit after every writer has stopped.
+struct StateRecorderService: Service {
+    let store: StateStore
+    let logger: Logger
+    /// How long a write waits for company: the most history a power cut can lose.
+    static let interval: Duration = .milliseconds(100)
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            while await store.waitForWrites() {
+                // Real time, not the house's clock: this batches disk writes, it is no time logic.
+                try? await Task.sleep(for: Self.interval)
+                commit()
+            }
+        } onGracefulShutdown: {
+            store.stopWaiting()
+        }
+        commit()
+    }
+
+    private func commit() {
+        do { try store.flushPending() } catch { logger.error("\(error)") }
+    }
+}
