@@ -201,7 +201,7 @@ public final class HouseController<C: WallClock>: Sendable {
         // Started before every writer, stopped after them all: the last commit.
         list.append(.init(service: StateRecorderService(store: store, logger: logger), serviceName: "state-recorder"))
         // Started before every source of commands, stopped after them all.
-        list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, logger: logger), serviceName: "command-bus"))
+        list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, store: store, logger: logger), serviceName: "command-bus"))
         if let relays {
             list.append(.init(service: RelayEventsService(bank: relays, gateway: gateway, bus: bus, store: store, clock: clock, logger: logger),
                               successTerminationBehavior: .ignore, serviceName: "relay-events"))

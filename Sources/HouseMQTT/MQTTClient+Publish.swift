@@ -9,8 +9,13 @@ extension MQTTClient {
     /// - Throws: `invalidTopic` for an empty topic or wildcards, `payloadTooLarge`,
     ///   `offlineQueueFull`, `notConnected` (queue disabled), `clientClosed`, and for QoS 0
     ///   `connectionLost` when the connection drops before the message was written.
+    ///
+    /// With `waitForAcknowledgement: false`, a connected client returns `.sent` as soon as
+    /// libmosquitto has the message: delivery is still at least once for QoS 1/2 (libmosquitto
+    /// sends it again until acknowledged, after a reconnect too), but nothing waits in line.
     @discardableResult
-    public func publish(_ message: MQTTMessage, timeToLive: Duration? = nil) async throws -> MQTTDelivery {
+    public func publish(_ message: MQTTMessage, timeToLive: Duration? = nil,
+                        waitForAcknowledgement: Bool = true) async throws -> MQTTDelivery {
         try MQTTTopic.validateTopicName(message.topic)
         guard message.payload.count <= configuration.maximumPayloadSize else {
             throw MQTTError.payloadTooLarge(topic: message.topic, size: message.payload.count, limit: configuration.maximumPayloadSize)
@@ -53,14 +58,20 @@ extension MQTTClient {
             throw MQTTError.operationFailed(call: "mosquitto_publish(\(message.topic))", reason: MosquittoHandle.describe(rc))
         }
         state.withLock { $0.statistics.messagesSent += 1 }
-        try await waitForAcknowledgement(of: mid, qos: message.qos, sentWith: ticket)
+        guard waitForAcknowledgement else {
+            var fx = Effects()
+            state.withLock { s in s.register(mid, message.qos == .atMostOnce ? .ignore : .ignoreRetried, sentWith: ticket, &fx) }
+            fx.run()
+            return .sent
+        }
+        try await awaitAcknowledgement(of: mid, qos: message.qos, sentWith: ticket)
         return .delivered
     }
 
     /// Waits for the PUBACK/PUBCOMP of `mid` (for QoS 0: until written). Cancelling the waiting
     /// task throws `CancellationError`; the message itself stays with libmosquitto, which still
     /// delivers it (and resends it after a reconnect), so cancelling never loses it.
-    private func waitForAcknowledgement(of mid: Int32, qos: MQTTQoS, sentWith ticket: AckTicket) async throws {
+    private func awaitAcknowledgement(of mid: Int32, qos: MQTTQoS, sentWith ticket: AckTicket) async throws {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
                 var fx = Effects()
@@ -97,8 +108,9 @@ extension MQTTClient {
     @discardableResult
     public func publish(
         to topic: String, payload: String, qos: MQTTQoS = .atMostOnce, retain: Bool = false,
-        timeToLive: Duration? = nil
+        timeToLive: Duration? = nil, waitForAcknowledgement: Bool = true
     ) async throws -> MQTTDelivery {
-        try await publish(MQTTMessage(topic: topic, string: payload, qos: qos, retain: retain), timeToLive: timeToLive)
+        try await publish(MQTTMessage(topic: topic, string: payload, qos: qos, retain: retain), timeToLive: timeToLive,
+                          waitForAcknowledgement: waitForAcknowledgement)
     }
 }

@@ -32,6 +32,30 @@ struct HouseMQTTClientTests {
         }
     }
 
+    /// Not waiting for the PUBACK: `.sent` at once, and every message still arrives, in order,
+    /// with the acknowledgements consumed quietly (the client's pending map empties).
+    @Test func publishingWithoutWaitingStillDeliversEveryMessage() async throws {
+        try await withTestBroker { broker in
+            try await MQTTClient.withConnection(configuration(broker, "sub-nowait")) { sub in
+                let subscription = try await sub.subscribe(to: "nowait/+", qos: .atLeastOnce)
+                try await MQTTClient.withConnection(configuration(broker, "pub-nowait")) { pub in
+                    for n in 0..<50 {
+                        let delivery = try await pub.publish(to: "nowait/x", payload: "\(n)", qos: .atLeastOnce,
+                                                             waitForAcknowledgement: false)
+                        #expect(delivery == .sent)
+                    }
+                    for n in 0..<50 {
+                        let message = try await subscription.next("message \(n)")
+                        #expect(message.string == "\(n)")
+                    }
+                    // A waiting publish after them is acknowledged as before.
+                    let last = try await pub.publish(to: "nowait/y", payload: "last", qos: .atLeastOnce)
+                    #expect(last == .delivered)
+                }
+            }
+        }
+    }
+
     @Test func retainedMessagesAreSetReplacedAndCleared() async throws {
         try await withTestBroker { broker in
             try await MQTTClient.withConnection(configuration(broker, "pub")) { pub in

@@ -80,6 +80,11 @@ final class CommandBus: Sendable {
         }
     }
 
+    /// The next command if one waits now, without waiting.
+    func nextIfWaiting() -> Job? {
+        state.withLock { $0.pop() }
+    }
+
     /// Stops taking commands; those already queued are still handed out by `next()`.
     func finish() {
         let consumer = state.withLock { s -> CheckedContinuation<Job?, Never>? in

@@ -182,9 +182,11 @@ public actor IntentGateway {
         await publish(layout.energyState, text, retain: true)
     }
 
+    /// Publishes at QoS 1 without waiting for the PUBACK in line (libmosquitto sends it again
+    /// until acknowledged: still at least once), so a command's state and event cost no round trip.
     func publish(_ topic: String, _ payload: String, retain: Bool) async {
         do {
-            try await client.publish(to: topic, payload: payload, qos: .atLeastOnce, retain: retain)
+            try await client.publish(to: topic, payload: payload, qos: .atLeastOnce, retain: retain, waitForAcknowledgement: false)
         } catch {
             logger.warning("publish \(topic) failed: \(error)")
         }

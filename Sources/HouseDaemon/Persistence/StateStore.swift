@@ -7,11 +7,13 @@ import Synchronization
 /// its expiry, the donation history with a retention period, and recently seen command ids.
 ///
 /// WAL mode with `synchronous = NORMAL`. With `grouped` (the daemon), writes are queued and
-/// committed together by `flushPending()` (`StateRecorderService`: at most one commit per 100 ms,
-/// within 100 ms of a write, and a last one at shutdown), so a burst of commands costs one commit
-/// rather than several fsyncs each: the SD card of a Pi lives longer. The trade: a power cut
-/// loses at most the last 100 ms of history and states (a process crash loses nothing WAL holds;
-/// SIGTERM flushes). Every read flushes first, so this process always reads what it wrote.
+/// committed together by `flushPending()`: the command bus commits what a batch of commands wrote
+/// before it answers them (group commit), and `StateRecorderService` commits what else was
+/// written (relay events) within 100 ms, and a last time at shutdown. A burst of commands costs
+/// one commit rather than several fsyncs each: the SD card of a Pi lives longer. The trade: WAL
+/// with `synchronous = NORMAL` syncs at checkpoints only, so a power cut may lose the last
+/// moments of history and states; a killed process loses nothing it acknowledged. Every read
+/// flushes first, so this process always reads what it wrote.
 public final class StateStore: Sendable {
     /// Where the file lives.
     public let path: String
