@@ -2,7 +2,7 @@ import Synchronization
 
 /// A value set once (first `fulfill` wins) that any number of tasks can await. Waiting honours
 /// task cancellation by returning nil.
-final class OneShot<Value: Sendable>: Sendable {
+public final class OneShot<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
         var waiters: [UInt64: CheckedContinuation<Value?, Never>] = [:]
@@ -11,12 +11,12 @@ final class OneShot<Value: Sendable>: Sendable {
 
     private let state = Mutex(State())
 
-    init() {}
+    public init() {}
 
-    var isFulfilled: Bool { state.withLock { $0.value != nil } }
+    public var isFulfilled: Bool { state.withLock { $0.value != nil } }
 
     /// Sets the value and wakes every waiter; later calls are ignored.
-    func fulfill(_ value: Value) {
+    public func fulfill(_ value: Value) {
         let waiters: [CheckedContinuation<Value?, Never>] = state.withLock { s in
             guard s.value == nil else { return [] }
             s.value = value
@@ -27,7 +27,7 @@ final class OneShot<Value: Sendable>: Sendable {
     }
 
     /// The value once fulfilled, or nil if the waiting task is cancelled first.
-    func wait() async -> Value? {
+    public func wait() async -> Value? {
         let id = state.withLock { s in s.nextID += 1; return s.nextID }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (c: CheckedContinuation<Value?, Never>) in

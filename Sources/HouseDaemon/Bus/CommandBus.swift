@@ -1,4 +1,5 @@
 import HouseCore
+import HouseMQTT
 import Synchronization
 
 /// The one serial command path: every source (MQTT `set` topics, intent requests, the mode topic,
@@ -50,14 +51,20 @@ final class CommandBus: Sendable {
     /// Queues `command` and waits for its reply. When `capacity` commands already wait, or the
     /// bus has stopped, the reply says so at once (status `inProgress`: try again shortly).
     func submit(_ command: HouseCommand, id: String = "") async -> IntentReply {
-        await withCheckedContinuation { (c: CheckedContinuation<IntentReply, Never>) in
-            let job = Job(command: command) { c.resume(returning: $0) }
-            switch enqueue(job, bounded: true) {
-            case .queued: break
-            case .full(let waiting): c.resume(returning: Self.busy(id: id, waiting: waiting))
-            case .stopped: c.resume(returning: IntentReply(id: id, error: "the controller is shutting down"))
-            }
+        await enqueue(command, id: id).wait() ?? IntentReply(id: id, error: "the wait for the answer was cancelled")
+    }
+
+    /// Queues `command` now and returns where its reply will be: a source that reads messages in
+    /// order queues each at once and waits for the answers out of line, so a burst reaches the
+    /// bus together (and is committed together). A refusal is there at once.
+    func enqueue(_ command: HouseCommand, id: String = "") -> OneShot<IntentReply> {
+        let reply = OneShot<IntentReply>()
+        switch enqueue(Job(command: command) { reply.fulfill($0) }, bounded: true) {
+        case .queued: break
+        case .full(let waiting): reply.fulfill(Self.busy(id: id, waiting: waiting))
+        case .stopped: reply.fulfill(IntentReply(id: id, error: "the controller is shutting down"))
         }
+        return reply
     }
 
     /// Queues something the house learned by itself; nobody waits for it. False when the bus has stopped.

@@ -92,13 +92,17 @@ struct TopicAPIService: Service {
             }
             for (subscription, handler) in subscriptions {
                 group.addTask {
-                    do {
-                        for try await message in subscription {
-                            await handle(message, with: handler)
+                    // Commands are queued on the bus in the order they came; their answers are
+                    // waited for out of line, so the next message is read at once.
+                    await withTaskGroup(of: Void.self) { answers in
+                        do {
+                            for try await message in subscription {
+                                if let answer = await handle(message, with: handler) { answers.addTask(operation: answer) }
+                            }
+                        } catch {
+                            // A refused subscription (the broker's ACL) ends only its own topic.
+                            logger.error("subscription to \(subscription.filter) ended: \(error); check the broker's ACL for this user")
                         }
-                    } catch {
-                        // A refused subscription (the broker's ACL) ends only its own topic.
-                        logger.error("subscription to \(subscription.filter) ended: \(error); check the broker's ACL for this user")
                     }
                 }
             }
@@ -150,12 +154,14 @@ struct TopicAPIService: Service {
         enum Limits { case size, json }
     }
 
-    func handle(_ message: MQTTMessage, with handler: Handler) async {
-        guard isWithinLimits(message, for: handler) else { return }
+    /// Handles `message`; for a command queued on the bus, what is left to do once it is answered
+    /// (the reply), to be run out of line.
+    func handle(_ message: MQTTMessage, with handler: Handler) async -> (@Sendable () async -> Void)? {
+        guard isWithinLimits(message, for: handler) else { return nil }
         switch handler {
-        case .deviceSet(let device): await deviceSet(message, device)
-        case .modeSet: await modeSet(message)
-        case .intentRequest(let source): await intentRequest(message, source: source)
+        case .deviceSet(let device): return await deviceSet(message, device)
+        case .modeSet: return await modeSet(message)
+        case .intentRequest(let source): return await intentRequest(message, source: source)
         case .peerState: await peerState(message)
         case .nodeStatus: await nodeStatus(message)
         case .remoteState(let device, let endpoint): await remoteState(message, device, endpoint)
@@ -167,12 +173,13 @@ struct TopicAPIService: Service {
                 await publishDiscovery()
             }
         case .discoveryEcho:
-            guard let discovery, !message.payload.isEmpty else { return }
+            guard let discovery, !message.payload.isEmpty else { return nil }
             for clear in discovery.clearing(stale: [message.topic]) {
                 logger.info("clearing discovery of a removed device: \(clear.topic)")
                 await gateway.publish(clear.topic, clear.payload, retain: true)
             }
         }
+        return nil
     }
 
     /// Whether a state, status or rule payload is within `InputLimits`; when not, it is ignored and
@@ -205,8 +212,8 @@ struct TopicAPIService: Service {
         return true
     }
 
-    private func deviceSet(_ message: MQTTMessage, _ device: Device) async {
-        guard let command = await accept(message, CommandPayloadParser.deviceCommand) else { return }
+    private func deviceSet(_ message: MQTTMessage, _ device: Device) async -> (@Sendable () async -> Void)? {
+        guard let command = await accept(message, CommandPayloadParser.deviceCommand) else { return nil }
         // A door or valve worked by ON/OFF switches (Home Assistant's switch) means open/close.
         var action = command.action
         let supported = device.kind.supportedActions
@@ -215,25 +222,34 @@ struct TopicAPIService: Service {
             if action == .off, supported.contains(.close) { action = .close }
         }
         let intent = HouseIntent.control(HouseControlIntent(room: device.room, action: action, device: device.id))
-        let answer = await bus.submit(.intent(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed),
-                                              requestID: command.id), id: command.id ?? "")
-        if answer.status == IntentOutcome.Status.needsConfirmation.rawValue {
-            logger.warning("\(device.id) needs confirmation: send {\"state\":\"\(command.action.rawValue.uppercased())\",\"confirm\":true}")
+        let pending = bus.enqueue(.intent(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed),
+                                          requestID: command.id), id: command.id ?? "")
+        return {
+            guard let answer = await pending.wait() else { return }
+            if answer.status == IntentOutcome.Status.needsConfirmation.rawValue {
+                logger.warning("\(device.id) needs confirmation: send {\"state\":\"\(command.action.rawValue.uppercased())\",\"confirm\":true}")
+            }
+            if let replyTo = command.replyTo { await reply(answer, id: command.id, to: replyTo) }
         }
-        if let replyTo = command.replyTo { await reply(answer, id: command.id, to: replyTo) }
     }
 
-    private func modeSet(_ message: MQTTMessage) async {
-        guard let command = await accept(message, CommandPayloadParser.modeCommand) else { return }
+    private func modeSet(_ message: MQTTMessage) async -> (@Sendable () async -> Void)? {
+        guard let command = await accept(message, CommandPayloadParser.modeCommand) else { return nil }
         let intent = HouseIntent.setMode(SetHouseModeIntent(mode: command.mode, duration: command.duration, rooms: command.rooms))
-        let answer = await bus.submit(.intent(intent, source: .mqtt, answers: .none, requestID: command.id), id: command.id ?? "")
-        if let replyTo = command.replyTo { await reply(answer, id: command.id, to: replyTo) }
+        let pending = bus.enqueue(.intent(intent, source: .mqtt, answers: .none, requestID: command.id), id: command.id ?? "")
+        return {
+            guard let answer = await pending.wait(), let replyTo = command.replyTo else { return }
+            await reply(answer, id: command.id, to: replyTo)
+        }
     }
 
-    private func intentRequest(_ message: MQTTMessage, source: IntentSource) async {
-        guard let request = await accept(message, CommandPayloadParser.intentRequest) else { return }
-        let answer = await bus.submit(.request(request, source: source), id: request.id)
-        await reply(answer, to: request.replyTo ?? layout.intentResponse(id: request.id))
+    private func intentRequest(_ message: MQTTMessage, source: IntentSource) async -> (@Sendable () async -> Void)? {
+        guard let request = await accept(message, CommandPayloadParser.intentRequest) else { return nil }
+        let pending = bus.enqueue(.request(request, source: source), id: request.id)
+        return {
+            guard let answer = await pending.wait() else { return }
+            await reply(answer, to: request.replyTo ?? layout.intentResponse(id: request.id))
+        }
     }
 
     /// A relay command from the controller that resolved the intent (see `PeerRelayCommand`).
