@@ -47,7 +47,8 @@ public final class HouseController<C: WallClock>: Sendable {
     let runsRoutines: Bool
     let historyRetention: Duration
     let logger: Logger
-    private let readiness: ReadySignal
+    /// Fulfilled once the controller is connected and has published its retained state.
+    private let readiness: OneShot<Void>
 
     /// Builds the controller: picks the node, opens the database, powers the relays on with their
     /// policies, starts the embedded broker if needed and prepares the MQTT client. Nothing is
@@ -186,7 +187,7 @@ public final class HouseController<C: WallClock>: Sendable {
         }
         runsRoutines = s.routines
         historyRetention = s.historyRetention
-        readiness = ReadySignal()
+        readiness = OneShot<Void>()
     }
 
     /// The services of this node, in start order (they stop in reverse order): the embedded
@@ -242,7 +243,7 @@ public final class HouseController<C: WallClock>: Sendable {
                 notifier.ready()
                 notifier.status("ready: connected to \(endpoint)")
                 logger.info("ready: connected to \(endpoint), topics under \(base)/\(primary ? "; try: housectl say \"good morning house\"" : "")")
-                readiness.fire()
+                readiness.fulfill(())
             }), serviceName: "topic-api"))
         list.append(.init(service: SystemdService(notifier: SystemdNotifier()), successTerminationBehavior: .ignore,
                           serviceName: "systemd"))
@@ -273,7 +274,7 @@ public final class HouseController<C: WallClock>: Sendable {
 
     /// Returns once the controller is connected and has published its retained state.
     public func waitUntilReady() async {
-        await readiness.wait()
+        _ = await readiness.wait()
     }
 }
 
