@@ -8,9 +8,10 @@ import Synchronization
 /// another command can run in the middle of one, so a reply, its donation and its mode change
 /// always belong to the command that caused them.
 ///
-/// Commands from outside (`submit`) are held to `capacity`: a burst beyond it is refused at once
-/// with a busy reply the sender sees, never dropped silently. What the house learns by itself
-/// (`note`: relay events, peer states) is always queued, as its sources are bounded.
+/// Commands from outside (`submit`, `enqueue`) are held to `capacity`: a source that would go
+/// beyond it waits for room (back-pressure: the topic API stops reading its topic, and the broker
+/// holds the messages), so a burst is never dropped. What the house learns by itself (`note`:
+/// relay events, peer states) is always queued, as its sources are bounded.
 final class CommandBus: Sendable {
     /// One queued command and how to answer whoever submitted it.
     struct Job: Sendable {
@@ -25,11 +26,14 @@ final class CommandBus: Sendable {
         var jobs: [Job] = []
         var head = 0
         var consumer: CheckedContinuation<Job?, Never>?
+        /// Sources waiting for room in the queue, first come first served.
+        var waitingForRoom: [CheckedContinuation<Void, Never>] = []
         var finished = false
 
         var waiting: Int { jobs.count - head }
 
-        mutating func pop() -> Job? {
+        /// The next job, and a source to let in now that there is room.
+        mutating func pop() -> (job: Job, admit: CheckedContinuation<Void, Never>?)? {
             guard head < jobs.count else { return nil }
             let job = jobs[head]
             head += 1
@@ -37,7 +41,7 @@ final class CommandBus: Sendable {
                 jobs.removeFirst(head)
                 head = 0
             }
-            return job
+            return (job, waitingForRoom.isEmpty ? nil : waitingForRoom.removeFirst())
         }
     }
 
@@ -48,23 +52,40 @@ final class CommandBus: Sendable {
         self.capacity = capacity
     }
 
-    /// Queues `command` and waits for its reply. When `capacity` commands already wait, or the
-    /// bus has stopped, the reply says so at once (status `inProgress`: try again shortly).
+    /// Queues `command` (waiting for room when `capacity` commands wait) and waits for its reply.
+    /// Once the bus has stopped, the reply says so.
     func submit(_ command: HouseCommand, id: String = "") async -> IntentReply {
         await enqueue(command, id: id).wait() ?? IntentReply(id: id, error: "the wait for the answer was cancelled")
     }
 
-    /// Queues `command` now and returns where its reply will be: a source that reads messages in
-    /// order queues each at once and waits for the answers out of line, so a burst reaches the
-    /// bus together (and is committed together). A refusal is there at once.
-    func enqueue(_ command: HouseCommand, id: String = "") -> OneShot<IntentReply> {
+    /// Queues `command`, waiting for room when `capacity` commands wait, and returns where its
+    /// reply will be: a source that reads messages in order queues each as it comes and waits
+    /// for the answers out of line, so a burst reaches the bus together (and is committed
+    /// together). Once the bus has stopped, the reply says so at once.
+    func enqueue(_ command: HouseCommand, id: String = "") async -> OneShot<IntentReply> {
         let reply = OneShot<IntentReply>()
-        switch enqueue(Job(command: command) { reply.fulfill($0) }, bounded: true) {
-        case .queued: break
-        case .full(let waiting): reply.fulfill(Self.busy(id: id, waiting: waiting))
-        case .stopped: reply.fulfill(IntentReply(id: id, error: "the controller is shutting down"))
+        let job = Job(command: command) { reply.fulfill($0) }
+        while true {
+            switch enqueue(job, bounded: true) {
+            case .queued: return reply
+            case .full: await waitForRoom()
+            case .stopped:
+                reply.fulfill(IntentReply(id: id, error: "the controller is shutting down"))
+                return reply
+            }
         }
-        return reply
+    }
+
+    /// Returns once the queue has room (or the bus stopped).
+    private func waitForRoom() async {
+        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+            let now = state.withLock { s -> Bool in
+                if s.finished || s.waiting < capacity { return true }
+                s.waitingForRoom.append(c)
+                return false
+            }
+            if now { c.resume() }
+        }
     }
 
     /// Queues something the house learned by itself; nobody waits for it. False when the bus has stopped.
@@ -77,35 +98,42 @@ final class CommandBus: Sendable {
     /// The next command, waiting for one; nil once `finish()` was called and the queue is empty.
     func next() async -> Job? {
         await withCheckedContinuation { (c: CheckedContinuation<Job?, Never>) in
-            let ready: Job?? = state.withLock { s in
-                if let job = s.pop() { return .some(job) }
-                if s.finished { return .some(nil) }
+            let (ready, admit): (Job??, CheckedContinuation<Void, Never>?) = state.withLock { s in
+                if let (job, admit) = s.pop() { return (.some(job), admit) }
+                if s.finished { return (.some(nil), nil) }
                 s.consumer = c
-                return .none
+                return (.none, nil)
             }
+            admit?.resume()
             if let ready { c.resume(returning: ready) }
         }
     }
 
     /// The next command if one waits now, without waiting.
     func nextIfWaiting() -> Job? {
-        state.withLock { $0.pop() }
+        guard let (job, admit) = state.withLock({ $0.pop() }) else { return nil }
+        admit?.resume()
+        return job
     }
 
     /// Stops taking commands; those already queued are still handed out by `next()`.
     func finish() {
-        let consumer = state.withLock { s -> CheckedContinuation<Job?, Never>? in
+        let (consumer, admits) = state.withLock { s -> (CheckedContinuation<Job?, Never>?, [CheckedContinuation<Void, Never>]) in
             s.finished = true
-            defer { s.consumer = nil }
-            return s.consumer
+            defer {
+                s.consumer = nil
+                s.waitingForRoom = []
+            }
+            return (s.consumer, s.waitingForRoom)
         }
         consumer?.resume(returning: nil)
+        for admit in admits { admit.resume() }
     }
 
     /// Commands waiting now.
     var waiting: Int { state.withLock { $0.waiting } }
 
-    private enum Enqueued { case queued, full(waiting: Int), stopped }
+    private enum Enqueued { case queued, full, stopped }
 
     private func enqueue(_ job: Job, bounded: Bool) -> Enqueued {
         let (result, consumer): (Enqueued, CheckedContinuation<Job?, Never>?) = state.withLock { s in
@@ -114,7 +142,7 @@ final class CommandBus: Sendable {
                 s.consumer = nil
                 return (.queued, c)
             }
-            if bounded && s.waiting >= capacity { return (.full(waiting: s.waiting), nil) }
+            if bounded && s.waiting >= capacity { return (.full, nil) }
             s.jobs.append(job)
             return (.queued, nil)
         }
@@ -122,11 +150,4 @@ final class CommandBus: Sendable {
         return result
     }
 
-    static func busy(id: String, waiting: Int) -> IntentReply {
-        var reply = IntentReply(id: id, outcomes: [])
-        reply.status = IntentOutcome.Status.inProgress.rawValue
-        reply.phase = "resolve"
-        reply.dialog = "The house is busy: \(waiting) commands are waiting. Try again shortly."
-        return reply
-    }
 }

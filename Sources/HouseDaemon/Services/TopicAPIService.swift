@@ -222,7 +222,7 @@ struct TopicAPIService: Service {
             if action == .off, supported.contains(.close) { action = .close }
         }
         let intent = HouseIntent.control(HouseControlIntent(room: device.room, action: action, device: device.id))
-        let pending = bus.enqueue(.intent(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed),
+        let pending = await bus.enqueue(.intent(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed),
                                           requestID: command.id), id: command.id ?? "")
         return {
             guard let answer = await pending.wait() else { return }
@@ -236,7 +236,7 @@ struct TopicAPIService: Service {
     private func modeSet(_ message: MQTTMessage) async -> (@Sendable () async -> Void)? {
         guard let command = await accept(message, CommandPayloadParser.modeCommand) else { return nil }
         let intent = HouseIntent.setMode(SetHouseModeIntent(mode: command.mode, duration: command.duration, rooms: command.rooms))
-        let pending = bus.enqueue(.intent(intent, source: .mqtt, answers: .none, requestID: command.id), id: command.id ?? "")
+        let pending = await bus.enqueue(.intent(intent, source: .mqtt, answers: .none, requestID: command.id), id: command.id ?? "")
         return {
             guard let answer = await pending.wait(), let replyTo = command.replyTo else { return }
             await reply(answer, id: command.id, to: replyTo)
@@ -245,7 +245,7 @@ struct TopicAPIService: Service {
 
     private func intentRequest(_ message: MQTTMessage, source: IntentSource) async -> (@Sendable () async -> Void)? {
         guard let request = await accept(message, CommandPayloadParser.intentRequest) else { return nil }
-        let pending = bus.enqueue(.request(request, source: source), id: request.id)
+        let pending = await bus.enqueue(.request(request, source: source), id: request.id)
         return {
             guard let answer = await pending.wait() else { return }
             await reply(answer, to: request.replyTo ?? layout.intentResponse(id: request.id))
