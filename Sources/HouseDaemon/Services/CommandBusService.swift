@@ -15,7 +15,7 @@ struct CommandBusService: Service {
     let store: StateStore
     let logger: Logger
     /// The most commands answered after one commit.
-    static let batch = 64
+    static let batch = 256
 
     func run() async throws {
         await withGracefulShutdownHandler {
