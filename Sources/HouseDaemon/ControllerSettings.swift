@@ -31,6 +31,9 @@ public struct ControllerSettings<C: WallClock>: Sendable {
     public var routines: Bool
     /// How long the history is kept (90 days by default).
     public var historyRetention: Duration
+    /// This boot's id (`/proc/sys/kernel/random/boot_id` when nil): the same as the last run's
+    /// means a restart of the controller, not of the machine, so every relay keeps its state.
+    public var bootID: String?
     public var logger: Logger
 
     public init(
@@ -39,9 +42,10 @@ public struct ControllerSettings<C: WallClock>: Sendable {
         stateDirectory: String = DaemonOptions.defaultStateDirectory(), chip: (any GPIOChip)? = nil, gpio: String? = nil,
         brokerOverride: (host: String, port: Int)? = nil, embeddedPort: Int? = nil, recordBrokerMessages: Int = 0,
         clientID: String? = nil, reconnect: MQTTReconnectPolicy = MQTTReconnectPolicy(), phrases: PhraseSet? = nil,
-        routines: Bool = true, historyRetention: Duration = .seconds(90 * 86_400),
+        routines: Bool = true, historyRetention: Duration = .seconds(90 * 86_400), bootID: String? = nil,
         logger: Logger = Logger(label: "housectl")
     ) {
+        self.bootID = bootID
         self.configuration = configuration
         self.clock = clock
         self.node = node

@@ -73,8 +73,19 @@ public final class HouseController<C: WallClock>: Sendable {
         store = try StateStore(path: s.stateDirectory + "/housectl.sqlite", grouped: true)
         logger.info("state database \(store.path)")
 
-        // Relays first, so their lines are at the right level as early as possible.
-        let persisted = try store.relayStates()
+        // Relays first, so their lines are at the right level as early as possible. The same
+        // boot as the last run: the controller restarted (an upgrade, a crash), the machine did
+        // not, so every relay keeps its state; `power_on` is for a new boot (a power cut).
+        let recorded = try store.relayStatesSince()
+        let persisted = recorded.mapValues(\.state)
+        let boot = s.bootID ?? Self.currentBootID()
+        let lastBoot = try store.bootID()
+        let sameBoot = boot != nil && boot == lastBoot
+        if let boot { try store.saveBootID(boot) }
+        let now = s.clock.now.date
+        let restart = sameBoot ? RelayRestart(onFor: recorded.filter { $0.value.state == .on }.mapValues {
+            Duration.seconds(max(0, now.timeIntervalSince($0.since)))
+        }) : nil
         if config.devices.contains(where: { $0.relay?.node == nodeID }) {
             let relayLayout = try RelayLayout(configuration: config, node: node)
             let chip: any GPIOChip
@@ -85,7 +96,8 @@ public final class HouseController<C: WallClock>: Sendable {
                 if let warning = selection.warning { logger.warning("\(warning)") }
                 chip = selection.chip
             }
-            let bank = try RelayBank(layout: relayLayout, chip: chip, clock: s.clock, persisted: persisted)
+            let bank = try RelayBank(layout: relayLayout, chip: chip, clock: s.clock, persisted: persisted, restart: restart)
+            if sameBoot { logger.info("restarted in the same boot (\(boot ?? "?")): relays keep their state") }
             for decision in bank.powerOnDecisions { logger.info("power-on: \(decision)") }
             relays = bank
             self.chip = chip
@@ -266,6 +278,12 @@ public final class HouseController<C: WallClock>: Sendable {
     }
 
     private let groupBox = GroupBox()
+
+    /// The kernel's id of this boot, nil where there is none (not Linux).
+    static func currentBootID() -> String? {
+        (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
 
     /// Starts a graceful shutdown (as SIGTERM does).
     public func shutdown() async {

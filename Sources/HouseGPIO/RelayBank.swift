@@ -64,15 +64,24 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     /// Requests every relay line of `layout` on `chip` with its power-on state and starts enforcing
     /// the policies.
     ///
-    /// - Parameter persisted: the last known state per device id, for `power_on: restore`.
+    /// - Parameters:
+    ///   - persisted: the last known state per device id, for `power_on: restore`.
+    ///   - restart: set when the controller restarts in the same boot (not after a power cut):
+    ///     every relay with a persisted state keeps it, requested with that value (no glitch),
+    ///     and a max-on watchdog counts the time it has been on already (`onFor`).
     /// - Throws: `GPIOError` when a line cannot be requested; lines already requested are released.
     public init(
         layout: RelayLayout, chip: any GPIOChip, clock: C,
-        persisted: [String: DeviceState] = [:], chatterPolicy: ChatterPolicy = .coalesce
+        persisted: [String: DeviceState] = [:], restart: RelayRestart? = nil,
+        chatterPolicy: ChatterPolicy = .coalesce
     ) throws(GPIOError) {
         let now = clock.now
         var wants: [String: (on: Bool, reason: PowerOnDecision.Reason)] = [:]
         for c in layout.channels {
+            if restart != nil, c.pulse == nil, let state = persisted[c.device] {
+                wants[c.device] = (state.isOn, .keptAcrossRestart)
+                continue
+            }
             switch c.powerOn {
             case .off: wants[c.device] = (false, .policyOff)
             case _ where c.pulse != nil: wants[c.device] = (false, .pulseRelay)
@@ -88,7 +97,8 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             // A member configured `power_on: on` wins over restored ones; otherwise nobody does.
             let winner = on.count > 1 ? on.first { wants[$0]?.reason == .policyOn } : on.first
             for m in on where m != winner { wants[m] = (false, .interlockConflict(group: g.id, members: on)) }
-            if let m = winner {
+            // A winding kept on across a restart was on a moment ago: no dead time to wait.
+            if let m = winner, wants[m]?.reason != .keptAcrossRestart {
                 let mi = layout.channel(device: m)?.minInterval ?? .zero
                 delayedOn[m] = max(g.deadTime, mi)
             }
@@ -108,7 +118,11 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             }
             requested.append(c.line)
             var slot = Slot(channel: c, isOn: initial, lastEdge: now, lastOff: initial ? nil : now, onSince: initial ? now : nil)
-            if initial, let maxOn = c.maxOn { slot.autoOff = AutoOff(at: now.advanced(by: maxOn), cause: .watchdog) }
+            if initial, let maxOn = c.maxOn {
+                // Across a restart the watchdog resumes: the time already on counts.
+                let already = min(restart?.onFor[c.device] ?? .zero, maxOn)
+                slot.autoOff = AutoOff(at: now.advanced(by: maxOn - already), cause: .watchdog)
+            }
             if let delay = delayedOn[c.device] { slot.pending = Pending(target: true, pulse: nil, due: now.advanced(by: delay), eta: now.advanced(by: delay)) }
             slots[c.device] = slot
             decisions.append(PowerOnDecision(

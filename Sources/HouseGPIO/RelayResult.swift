@@ -145,6 +145,9 @@ public struct PowerOnDecision: Sendable, Equatable, CustomStringConvertible {
         case interlockConflict(group: String, members: [String])
         /// Pulse relays (a door button) always start off.
         case pulseRelay
+        /// The controller restarted in the same boot (an upgrade, a crash): the relay keeps the
+        /// state it had, whatever its `power_on` (which is for a power cut).
+        case keptAcrossRestart
     }
 
     public var device: String
@@ -166,6 +169,7 @@ public struct PowerOnDecision: Sendable, Equatable, CustomStringConvertible {
         case .nothingToRestore: s += " (power_on: restore, no saved state)"
         case .interlockConflict(let g, let m): s += " (interlock \"\(g)\": \(m.joined(separator: " and ")) would all be on; at most one may be)"
         case .pulseRelay: s += " (pulse relay)"
+        case .keptAcrossRestart: s += " (kept: the controller restarted, the machine did not)"
         }
         return s
     }

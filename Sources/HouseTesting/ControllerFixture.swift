@@ -65,6 +65,7 @@ public func withController<T: Sendable>(
     brokerPort: Int? = nil,
     chip: SimulatedChip? = nil,
     clock: ManualClock? = nil,
+    bootID: String = "test-boot-\(UUID().uuidString)",
     logger: Logger = Logger(label: "housectl"),
     _ body: @Sendable (ControllerFixture) async throws -> T
 ) async throws -> T {
@@ -78,7 +79,7 @@ public func withController<T: Sendable>(
         configuration: config, clock: clock, node: node, stateDirectory: directory, chip: chip,
         brokerOverride: brokerPort.map { (host: "127.0.0.1", port: $0) }, embeddedPort: 0,
         clientID: "housectl-\(node)", reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500)),
-        phrases: try defaultPhrases(), routines: routines, logger: logger)
+        phrases: try defaultPhrases(), routines: routines, bootID: bootID, logger: logger)
     let fixture = ControllerFixture(controller: try await HouseController.build(settings), chip: chip, clock: clock,
                                     stateDirectory: directory)
     return try await runController(fixture.controller) { controller in

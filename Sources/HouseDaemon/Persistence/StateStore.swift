@@ -114,6 +114,17 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// The last recorded state of every relay, with when it took that state.
+    public func relayStatesSince() throws(DaemonError) -> [String: (state: DeviceState, since: Date)] {
+        try read { db in
+            var out: [String: (state: DeviceState, since: Date)] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT device, state, changed_at FROM relay_state") {
+                if let s = DeviceState(rawValue: row["state"]) { out[row["device"]] = (s, Date(timeIntervalSince1970: row["changed_at"])) }
+            }
+            return out
+        }
+    }
+
     /// The last recorded state of every relay.
     public func relayStates() throws(DaemonError) -> [String: DeviceState] {
         try read { db in
@@ -155,6 +166,19 @@ public final class StateStore: Sendable {
     public func lastActive() throws(DaemonError) -> Date? {
         let v: String? = try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_active'") }
         return v.flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }
+    }
+
+    /// The kernel's boot id recorded by the last run (`/proc/sys/kernel/random/boot_id`).
+    public func bootID() throws(DaemonError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'boot_id'") }
+    }
+
+    public func saveBootID(_ id: String) throws(DaemonError) {
+        try enqueue { db in
+            try db.execute(
+                sql: "INSERT INTO meta(key, value) VALUES ('boot_id', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                arguments: [id])
+        }
     }
 
     public func saveLastActive(_ date: Date) throws(DaemonError) {
