@@ -79,12 +79,25 @@ struct CapturingHandler: LogHandler {
     }
 }
 
+/// Runs a controller of the example house on a manual clock and a simulated chip, connected to
+/// the broker on `port`, until `body` returns; its state directory is removed afterwards.
+func runSecurityController<T: Sendable>(
+    _ config: HouseConfiguration, node: String = "pi-main", port: Int, logger: Logger,
+    _ body: @Sendable (HouseController<ManualClock>) async throws -> T
+) async throws -> T {
+    let directory = NSTemporaryDirectory() + "housectl-security-\(UUID().uuidString)"
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let settings = try securitySettings(config, node: node, stateDirectory: directory, port: port, logger: logger)
+    return try await runController(try await HouseController.build(settings), body)
+}
+
 /// Settings for a controller of the example house on a manual clock and a simulated chip.
-func securitySettings(_ config: HouseConfiguration, node: String = "pi-main", port: Int, logger: Logger) throws -> ControllerSettings<ManualClock> {
+func securitySettings(_ config: HouseConfiguration, node: String = "pi-main", stateDirectory: String, port: Int,
+                      logger: Logger) throws -> ControllerSettings<ManualClock> {
     let clock = ManualClock(start: Date(timeIntervalSince1970: 1_795_521_600))
     return ControllerSettings(
         configuration: config, clock: clock, node: node,
-        stateDirectory: NSTemporaryDirectory() + "housectl-security-\(UUID().uuidString)", chip: SimulatedChip(clock: clock),
+        stateDirectory: stateDirectory, chip: SimulatedChip(clock: clock),
         brokerOverride: (host: "127.0.0.1", port: port), clientID: "housectl-\(node)",
         reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500)),
         phrases: try defaultPhrases(), routines: false, logger: logger)
@@ -109,7 +122,7 @@ func securitySettings(_ config: HouseConfiguration, node: String = "pi-main", po
         let capture = LogCapture()
         try await withTestBroker(configure: { $0.passwordFile = passwords; $0.allowAnonymous = false }) { broker in
             // The right password: connected, a command handled, shut down.
-            try await runController(try await HouseController.build(try securitySettings(config, port: broker.port, logger: capture.logger()))) { controller in
+            try await runSecurityController(config, port: broker.port, logger: capture.logger()) { controller in
                 try await withTimeout(.seconds(20), "the controller ready") { await controller.waitUntilReady() }
                 let outcome = await controller.submit(
                     .control(HouseControlIntent(room: "kitchen", action: .on, device: "kitchen-light")), source: .cli)
@@ -119,7 +132,7 @@ func securitySettings(_ config: HouseConfiguration, node: String = "pi-main", po
             let wrong = directory.appendingPathComponent("wrong-password").path
             try (secret + "-wrong\n").write(toFile: wrong, atomically: true, encoding: .utf8)
             config.mqtt.passwordFile = wrong
-            try await runController(try await HouseController.build(try securitySettings(config, port: broker.port, logger: capture.logger()))) { controller in
+            try await runSecurityController(config, port: broker.port, logger: capture.logger()) { controller in
                 let line = try await withTimeout(.seconds(20), "the refusal logged") { try await capture.line(containing: "refused the credentials") }
                 #expect(line.contains("127.0.0.1:\(broker.port)"))
             }

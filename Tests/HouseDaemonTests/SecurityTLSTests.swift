@@ -72,7 +72,7 @@ struct SecurityTLSTests {
             try "not-the-password\n".write(to: wrong, atomically: true, encoding: .utf8)
             let capture = LogCapture()
             let refused = try configuration(s, port: broker.port, password: wrong)
-            try await runController(try await HouseController.build(try securitySettings(refused, port: broker.port, logger: capture.logger()))) { controller in
+            try await runSecurityController(refused, port: broker.port, logger: capture.logger()) { controller in
                 let line = try await withTimeout(.seconds(20), "the refused credentials logged") {
                     try await capture.line(containing: "refused the credentials")
                 }
@@ -81,7 +81,7 @@ struct SecurityTLSTests {
             }
             let untrusted = LogCapture()
             let otherCA = try configuration(s, port: broker.port, ca: s.untrustedCA)
-            try await runController(try await HouseController.build(try securitySettings(otherCA, port: broker.port, logger: untrusted.logger()))) { controller in
+            try await runSecurityController(otherCA, port: broker.port, logger: untrusted.logger()) { controller in
                 let line = try await withTimeout(.seconds(20), "the TLS failure logged") {
                     try await untrusted.line(containing: "TLS handshake")
                 }
