@@ -1,5 +1,6 @@
 import Foundation
 import HouseCore
+import HouseGPIO
 import HouseTesting
 import Testing
 @testable import HouseDaemon
@@ -40,6 +41,18 @@ import Testing
             #expect(f.physicalLevel(of: "bathroom-heater") == true)
             await mqtt.disconnect()
         }
+    }
+
+    /// Stopping leaves a relay as it is unless the device asks otherwise; relays with a pulse or
+    /// a max-on (a heater, a motor winding, a door button) always go off.
+    @Test func aStopLeavesRelaysAsTheyAreUnlessTheDeviceAsks() throws {
+        let configuration = try HouseFixtures.exampleConfiguration()
+        #expect(configuration.device(id: "hall-light")?.shutdown == .leave)
+        #expect(configuration.device(id: "bathroom-heater")?.shutdown == .off, "the heater says shutdown: off")
+        let layout = try RelayLayout(configuration: configuration, node: "pi-main")
+        #expect(layout.channel(device: "hall-light")?.shutdown == .leave)
+        #expect(layout.channel(device: "living-shutter-up")?.shutdown == .off, "a winding with max_on always goes off")
+        #expect(layout.channel(device: "garden-pump")?.shutdown == nil, "not a relay of pi-main")
     }
 
     @Test func aNewBootAppliesPowerOn() async throws {

@@ -52,8 +52,11 @@ extension ConfigurationParser {
         let confirm = m["confirm"].flatMap { ctx.bool($0) } ?? false
         let powerOn = m["power_on"].flatMap { ctx.oneOf($0, PowerOnPolicy.allCases.map(\.rawValue), what: "power_on") }
             .flatMap(PowerOnPolicy.init(rawValue:)) ?? .off
+        // Stopping the controller leaves a relay as it is unless the device asks otherwise (a
+        // heater: `shutdown: off`); with a restart in the same boot keeping every relay, an
+        // upgrade then changes no line. Relays with a pulse or a max-on always go off.
         let shutdown = m["shutdown"].flatMap { ctx.oneOf($0, ShutdownPolicy.allCases.map(\.rawValue), what: "shutdown") }
-            .flatMap(ShutdownPolicy.init(rawValue:)) ?? .off
+            .flatMap(ShutdownPolicy.init(rawValue:)) ?? .leave
         let pulse = m["pulse"].flatMap(ctx.duration)
         let maxOn = m["max_on"].flatMap(ctx.duration)
         let minInterval = m["min_interval"].flatMap(ctx.duration)
