@@ -223,10 +223,14 @@ import Testing
         try await withController { f in
             let mqtt = try await f.mqttClient()
             let hall = try await mqtt.subscribe(to: "house/hall/hall-light/state")
+            let events = try await mqtt.subscribe(to: "house/events")
             try await mqtt.publish(to: "zigbee2mqtt/hall-button/action", payload: "double", qos: .atLeastOnce)
             try await mqtt.publish(to: "zigbee2mqtt/hall-button/action", payload: "single", qos: .atLeastOnce)
             _ = try await hall.first("the hall light toggled on by the rule") { $0.string == "ON" }
             #expect(f.edges(of: "hall-light").count == 1)
+            // The state is out as the relay switches; the history is written after the intent,
+            // before its donation on house/events: wait for that.
+            _ = try await events.first("the rule's donation") { $0.string?.contains("\"source\":\"rule\"") == true }
             let history = try f.controller.store.history()
             #expect(history.contains { $0.source == "rule" && $0.outcome == "done" })
             await mqtt.disconnect()
