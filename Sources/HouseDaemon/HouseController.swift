@@ -25,12 +25,6 @@ public final class HouseController<C: WallClock>: Sendable {
     public let gateway: IntentGateway
     /// The one serial command path (see `CommandBus`).
     let bus = CommandBus()
-
-    /// Carries out `intent` as a command on the bus (in turn with every other source) and
-    /// answers it: the way in for code that holds the controller (the CLI goes through MQTT).
-    public func submit(_ intent: HouseIntent, source: IntentSource, answers: IntentAnswers = .none) async -> IntentReply {
-        await bus.submit(.intent(intent, source: source, answers: answers, requestID: nil))
-    }
     public let client: MQTTClient
     /// The embedded broker, when this controller started one.
     public let broker: HouseBroker?
@@ -237,7 +231,7 @@ public final class HouseController<C: WallClock>: Sendable {
         let base = layout.base
         let bus = self.bus
         list.append(.init(service: TopicAPIService(
-            gateway: gateway, bus: bus, client: client, store: store, node: node, isPrimary: isPrimary, discovery: discovery,
+            gateway: gateway, bus: bus, client: client, node: node, isPrimary: isPrimary, discovery: discovery,
             relayStates: { await relays?.states() ?? [:] },
             performRelay: { [store, clock] device, command in
                 guard let relays, relays.layout.channels.contains(where: { $0.device == device }) else { return nil }
@@ -249,7 +243,7 @@ public final class HouseController<C: WallClock>: Sendable {
                 }
                 return result
             },
-            clock: clock, logger: logger,
+            logger: logger,
             onReady: {
                 let notifier = SystemdNotifier()
                 notifier.ready()
@@ -283,6 +277,12 @@ public final class HouseController<C: WallClock>: Sendable {
     static func currentBootID() -> String? {
         (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Carries out `intent` as a command on the bus (in turn with every other source) and
+    /// answers it: the way in for code that holds the controller (the CLI goes through MQTT).
+    public func submit(_ intent: HouseIntent, source: IntentSource, answers: IntentAnswers = .none) async -> IntentReply {
+        await bus.submit(.intent(intent, source: source, answers: answers, requestID: nil))
     }
 
     /// Starts a graceful shutdown (as SIGTERM does).

@@ -18,6 +18,10 @@ enum AckWaiter: Sendable {
     /// Fire-and-forget QoS 1/2 publish (flushed queue, birth message): libmosquitto resends it
     /// after a reconnect, so it stays outstanding across a connection loss.
     case ignoreRetried
+
+    /// The waiter for a publish at `qos` that nobody waits for: its acknowledgement is consumed
+    /// quietly, and a QoS 1/2 one stays outstanding across a reconnect.
+    static func unattended(_ qos: MQTTQoS) -> AckWaiter { qos == .atMostOnce ? .ignore : .ignoreRetried }
 }
 
 /// An acknowledgement that arrived before its waiter was registered.

@@ -60,7 +60,7 @@ extension MQTTClient {
         state.withLock { $0.statistics.messagesSent += 1 }
         guard waitForAcknowledgement else {
             var fx = Effects()
-            state.withLock { s in s.register(mid, message.qos == .atMostOnce ? .ignore : .ignoreRetried, sentWith: ticket, &fx) }
+            state.withLock { s in s.register(mid, .unattended(message.qos), sentWith: ticket, &fx) }
             fx.run()
             return .sent
         }
@@ -77,7 +77,7 @@ extension MQTTClient {
                 var fx = Effects()
                 state.withLock { s in
                     if Task.isCancelled {
-                        s.register(mid, qos == .atMostOnce ? .ignore : .ignoreRetried, sentWith: ticket, &fx)
+                        s.register(mid, .unattended(qos), sentWith: ticket, &fx)
                         fx.add { c.resume(throwing: CancellationError()) }
                     } else {
                         s.register(mid, .publish(qos, c), sentWith: ticket, &fx)
@@ -89,7 +89,7 @@ extension MQTTClient {
             let waiter: AckWaiter? = state.withLock { s in
                 guard case .publish? = s.pending[mid] else { return nil }
                 // A late acknowledgement is then consumed quietly.
-                return s.pending.updateValue(qos == .atMostOnce ? .ignore : .ignoreRetried, forKey: mid)
+                return s.pending.updateValue(.unattended(qos), forKey: mid)
             }
             if case .publish(_, let c)? = waiter { c.resume(throwing: CancellationError()) }
         }

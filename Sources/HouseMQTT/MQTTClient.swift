@@ -188,7 +188,7 @@ public final class MQTTClient: Sendable {
                 let ticket = s.ticket
                 let (rc, mid) = handle.publish(birth)
                 if rc == MosquittoHandle.success {
-                    s.register(mid, birth.qos == .atMostOnce ? .ignore : .ignoreRetried, sentWith: ticket, &fx)
+                    s.register(mid, .unattended(birth.qos), sentWith: ticket, &fx)
                     s.statistics.messagesSent += 1
                 } else {
                     logger.error("publishing the birth message to \(birth.topic) failed: \(MosquittoHandle.describe(rc))")
@@ -205,7 +205,7 @@ public final class MQTTClient: Sendable {
                     break
                 }
                 if rc == MosquittoHandle.success {
-                    s.register(mid, entry.message.qos == .atMostOnce ? .ignore : .ignoreRetried, sentWith: ticket, &fx)
+                    s.register(mid, .unattended(entry.message.qos), sentWith: ticket, &fx)
                     s.statistics.messagesFlushed += 1
                     s.statistics.messagesSent += 1
                 } else {

@@ -25,7 +25,6 @@ public struct DeviceScope: Sendable, Equatable {
 
     /// The devices of `configuration` in this scope.
     public func devices(of configuration: HouseConfiguration) -> [Device] {
-        guard let roomIDs else { return configuration.devices }
-        return configuration.devices.filter { roomIDs.contains($0.room) }
+        configuration.devices(inRooms: roomIDs)
     }
 }

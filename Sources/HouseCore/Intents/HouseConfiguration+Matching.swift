@@ -63,7 +63,7 @@ extension HouseConfiguration {
     /// whole house when nil; the rules are those of `devices(matching:inRoom:plural:)`.
     public func devices(matching text: String, inRooms roomIDs: Set<String>?, plural: Bool = false) -> (devices: [Device], plural: Bool) {
         let t = Self.normalize(text)
-        let scope = roomIDs.map { ids in devices.filter { ids.contains($0.room) } } ?? devices
+        let scope = devices(inRooms: roomIDs)
         if plural || text.lowercased().hasPrefix("all ") {
             let found = ofNameOrKind(t, in: scope)
             if !found.isEmpty { return (found, true) }

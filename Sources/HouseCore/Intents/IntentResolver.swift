@@ -27,7 +27,7 @@ public struct IntentResolver: Sendable {
         }
         // "The upstairs lights": the floor is the place (see resolveControl).
         if intent.floor != nil { return .notRequired }
-        let context = answers.contextRoom.flatMap(configuration.room(matching:))
+        let context = speakerRoom(answers)
         guard let name = intent.device else {
             // "Turn everything off" with no room: the whole house (see resolveDevice).
             if intent.plural && intent.wholeHouse && intent.action == .off { return .notRequired }
@@ -102,7 +102,7 @@ public struct IntentResolver: Sendable {
         let plural = pluralName || intent.plural
         let switchesOn = intent.action != .off && intent.capability == nil
         let ask = plural ? (switchesOn ? Self.interlocked(found) : nil)
-                         : (found.count > 1 && (switchesOn || !isOneCover(found)) ? found : nil)
+                         : (found.count > 1 && (switchesOn || !Device.areOneCover(found)) ? found : nil)
         if let ask {
             return .disambiguation(options: ask.map { DeviceTarget([$0]) }, question: HouseDialog.whichDevice(
                 name: HouseConfiguration.normalize(name), options: ask.map { $0.names.first ?? $0.id }))
@@ -120,11 +120,6 @@ public struct IntentResolver: Sendable {
         return ids.compactMap(configuration.device(id:))
     }
 
-    /// True when `devices` are the windings of a single cover.
-    func isOneCover(_ devices: [Device]) -> Bool {
-        guard let group = devices.first?.interlock else { return false }
-        return devices.allSatisfy { $0.interlock == group && $0.direction != nil }
-    }
 
     /// The target, sorted by id; `confirmationRequired` when one of them is a `confirm: true`
     /// device, or they are more than `house.confirm_above`, and no yes was given.

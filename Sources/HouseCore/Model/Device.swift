@@ -65,6 +65,13 @@ public struct Device: Sendable, Equatable {
         self.direction = direction
     }
 
+    /// True when `devices` are windings of a single cover (one interlock group, each with a
+    /// `direction`): people mean the cover, not one relay.
+    public static func areOneCover(_ devices: [Device]) -> Bool {
+        guard let group = devices.first?.interlock else { return false }
+        return devices.allSatisfy { $0.interlock == group && $0.direction != nil }
+    }
+
     /// The relay this device is wired to, if it is one of ours.
     public var relay: RelayRef? {
         if case .relay(let ref) = endpoint { return ref }

@@ -63,10 +63,10 @@ public struct HouseConfiguration: Sendable, Equatable {
     }
     /// The rooms on a floor, in the order written.
     public func rooms(onFloor floorID: String) -> [Room] { rooms.filter { $0.floor == floorID } }
-    /// The devices in the rooms of a floor.
-    public func devices(onFloor floorID: String) -> [Device] {
-        let ids = Set(rooms(onFloor: floorID).map(\.id))
-        return devices.filter { ids.contains($0.room) }
+    /// The devices in the rooms `roomIDs` (a floor's rooms), or every device when nil.
+    public func devices(inRooms roomIDs: Set<String>?) -> [Device] {
+        guard let roomIDs else { return devices }
+        return devices.filter { roomIDs.contains($0.room) }
     }
 }
 

@@ -1,7 +1,8 @@
 /// Builds the slot lists a house provides to the phrase templates:
 ///
 /// - `room`: room names, aliases and ids;
-/// - `floor`: floor names, aliases and ids ("upstairs", "ground floor");
+/// - `floor`: floor names and aliases ("upstairs", "ground floor"; not the ids: "first" alone
+///   would read "first floor lamp" two ways);
 /// - `device`: device names, ids and kinds, singular ("lamp", "garage door", "light");
 /// - `devices`: the same in the plural ("lamps", "lights"), each standing for its singular name;
 /// - `mode`: mode names and ids;

@@ -33,8 +33,7 @@ extension HouseService {
            action == .open || action == .close || targets.allSatisfy({ $0.0.direction != nil }) {
             return moving.map { HouseDialog.coverMoving(configuration.coverLabel(for: $0.0), $0.0.direction!) }.joined(separator: " ")
         }
-        if let first = targets.first?.0, first.direction != nil,
-           targets.allSatisfy({ $0.1 == .off && $0.0.interlock == first.interlock }) {
+        if let first = targets.first?.0, targets.allSatisfy({ $0.1 == .off }), Device.areOneCover(targets.map(\.0)) {
             return HouseDialog.coverStopped(configuration.coverLabel(for: first))
         }
         let states = Set(targets.map(\.1))
@@ -66,10 +65,10 @@ extension HouseService {
 
     func query(_ type: QueryType, range: TimeRange, room: Room?, devices: [Device]?, place: String?) -> HouseResponse {
         let scope = devices ?? (room.map { configuration.devices(inRoom: $0.id) } ?? configuration.devices)
+        let all = scope.map { HouseResponse.DeviceStatus(device: $0.id, room: $0.room, state: state(of: $0.id)) }
         switch type {
         case .deviceStates:
-            let all = scope.map { HouseResponse.DeviceStatus(device: $0.id, room: $0.room, state: state(of: $0.id)) }
-            if let devices, let cover = devices.first, devices.allSatisfy({ $0.direction != nil && $0.interlock == cover.interlock }) {
+            if let devices, Device.areOneCover(devices), let cover = devices.first {
                 let running = devices.first { state(of: $0.id) == .on }?.direction
                 return HouseResponse(dialog: HouseDialog.coverState(configuration.coverLabel(for: cover), running: running), devices: all)
             }
@@ -91,7 +90,6 @@ extension HouseService {
         case .power:
             let drawing = scope.filter { state(of: $0.id) == .on && $0.pulse == nil }
                 .map { (label: configuration.label(for: $0), watts: $0.watts) }
-            let all = scope.map { HouseResponse.DeviceStatus(device: $0.id, room: $0.room, state: state(of: $0.id)) }
             return HouseResponse(dialog: HouseDialog.power(drawing, place: place), devices: all)
         }
     }

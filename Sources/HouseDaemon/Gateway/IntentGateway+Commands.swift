@@ -23,13 +23,10 @@ extension IntentGateway {
         case .revertExpiredMode:
             await revertExpiredMode()
         case .stateChanged(let device, let state, let note, let rules):
-            let old = await service.state(of: device)
+            // The state before is read only where it decides (a relay edge, one per command, fires always).
+            let changed = rules == .ifChanged ? await service.state(of: device) != state : true
             if note { await service.noteState(device, state) }
-            switch rules {
-            case .always: await deviceStateChanged(device, to: state)
-            case .ifChanged where old != state: await deviceStateChanged(device, to: state)
-            case .ifChanged, .never: break
-            }
+            if rules == .always || (rules == .ifChanged && changed) { await deviceStateChanged(device, to: state) }
         case .nodeStatus(let node, let online):
             await service.noteNode(node, online: online)
         case .ruleMessage(let message):

@@ -127,13 +127,7 @@ public final class StateStore: Sendable {
 
     /// The last recorded state of every relay.
     public func relayStates() throws(DaemonError) -> [String: DeviceState] {
-        try read { db in
-            var out: [String: DeviceState] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT device, state FROM relay_state") {
-                if let s = DeviceState(rawValue: row["state"]) { out[row["device"]] = s }
-            }
-            return out
-        }
+        try relayStatesSince().mapValues(\.state)
     }
 
     // MARK: Mode

@@ -3,7 +3,8 @@ import ServiceLifecycle
 
 /// Commits the state store's grouped writes: when a write is queued it waits `interval` for more
 /// to join it, then commits them all in one transaction (at most one commit per interval under
-/// load). Started first and stopped last, it makes the last commit after every writer has stopped.
+/// load). Started before every writer and stopped after them, it makes the last commit once they
+/// have all stopped.
 struct StateRecorderService: Service {
     let store: StateStore
     let logger: Logger

@@ -16,14 +16,12 @@ struct TopicAPIService: Service {
     /// Where every command and state change goes (see `CommandBus`).
     let bus: CommandBus
     let client: MQTTClient
-    let store: StateStore
     let node: String
     let isPrimary: Bool
     let discovery: HomeAssistantDiscovery?
     let relayStates: @Sendable () async -> [String: DeviceState]
     /// Carries out a relay command on this node's relay bank (nil result: no such relay here).
     let performRelay: @Sendable (String, RelayCommand) async -> RelayResult?
-    let clock: any WallClock
     let logger: Logger
     /// Called once the first connect's state has been published.
     let onReady: @Sendable () -> Void
