@@ -91,8 +91,10 @@ struct TopicAPIService: Service {
             for (subscription, handler) in subscriptions {
                 group.addTask {
                     // Commands are queued on the bus in the order they came; their answers are
-                    // waited for out of line, so the next message is read at once.
-                    await withTaskGroup(of: Void.self) { answers in
+                    // waited for out of line, so the next message is read at once. A discarding
+                    // group: a task that has answered is freed at once (a plain group keeps every
+                    // finished child until its result is read: one per message, without bound).
+                    await withDiscardingTaskGroup { answers in
                         do {
                             for try await message in subscription {
                                 if let answer = await handle(message, with: handler) { answers.addTask(operation: answer) }
