@@ -27,7 +27,8 @@ public struct ControllerSettings<C: WallClock>: Sendable {
     public var reconnect: MQTTReconnectPolicy
     /// The phrase templates for text requests; nil: text requests are refused.
     public var phrases: PhraseSet?
-    /// Whether the primary node runs the routines (tests of other parts turn them off).
+    /// Whether the primary node runs the routines (tests of other parts turn them off); temporary
+    /// modes end on time either way.
     public var routines: Bool
     /// How long the history is kept (90 days by default).
     public var historyRetention: Duration

@@ -36,9 +36,9 @@ public final class HouseController<C: WallClock>: Sendable {
     /// The GPIO chip the relays are on (a `SimulatedChip` in tests and off a Pi).
     public let chip: (any GPIOChip)?
     public let clock: C
+    /// Runs the routines (when on) and ends temporary modes.
     let runner: RoutineRunner<C, SystemRandomNumberGenerator>
     let restoredMode: Bool
-    let runsRoutines: Bool
     let historyRetention: Duration
     let logger: Logger
     /// Fulfilled once the controller is connected and has published its retained state.
@@ -182,16 +182,15 @@ public final class HouseController<C: WallClock>: Sendable {
         }
         gateway = IntentGateway(configuration: config, service: service, store: store, client: client, layout: layout,
                                 matcher: matcher, isPrimary: isPrimary, clock: s.clock, logger: logger)
-        let runner = RoutineRunner(clock: s.clock, scheduler: RoutineScheduler(configuration: config),
-                                   lastActive: try store.lastActive())
+        // With the routines off, the runner still ends temporary modes (a scheduler of no routines).
+        let scheduler = s.routines ? RoutineScheduler(configuration: config)
+            : RoutineScheduler(routines: [], calendar: HouseCalendar(house: config.house), rng: SystemRandomNumberGenerator())
+        let runner = RoutineRunner(clock: s.clock, scheduler: scheduler,
+                                   lastActive: try store.lastActive(), records: s.routines ? try store.routineRuns() : [])
         self.runner = runner
-        await gateway.onModeSet { mode, duration in runner.modeWasSet(mode, duration: duration) }
-        // A temporary mode from before the restart: hand its remaining time to the runner.
-        if let at = snapshot?.revertAt, let mode = await service.currentMode {
-            let remaining = s.clock.now.duration(to: WallInstant(at))
-            runner.modeWasSet(mode, duration: remaining > .zero ? remaining : .milliseconds(1))
-        }
-        runsRoutines = s.routines
+        await gateway.onModeExpiryChange { runner.modeExpiryChanged($0) }
+        // A temporary mode from before the restart ends when it was going to.
+        runner.modeExpiryChanged(await service.modeExpiry?.date)
         historyRetention = s.historyRetention
         readiness = OneShot<Void>()
     }
@@ -216,8 +215,8 @@ public final class HouseController<C: WallClock>: Sendable {
         }
         list.append(.init(service: RetentionService(store: store, clock: clock, retention: historyRetention, logger: logger),
                           serviceName: "retention"))
-        if isPrimary && runsRoutines {
-            list.append(.init(service: RoutineService(runner: runner, bus: bus, restoredMode: restoredMode, logger: logger),
+        if isPrimary {
+            list.append(.init(service: RoutineService(runner: runner, bus: bus, store: store, restoredMode: restoredMode, logger: logger),
                               successTerminationBehavior: .ignore, serviceName: "routines"))
         }
         let discovery = configuration.mqtt.discoveryPrefix.map {

@@ -67,6 +67,46 @@ import HouseTesting
         #expect(found.first?.line == 3)
     }
 
+    /// A routine runs with nobody to answer "are you sure?": one whose intent would ask (a
+    /// confirm device switched on, a confirm mode, a routine that does) is refused where its
+    /// intent is, unless it says `confirmed: true`.
+    @Test func aRoutineThatWouldAskForConfirmationMustSaySo() throws {
+        func house(_ routines: String) -> String {
+            """
+            house: {name: H, timezone: UTC, latitude: 50, longitude: 0}
+            rooms: [{id: garage, name: Garage}, {id: hall, name: Hall}]
+            devices:
+              - {id: garage-door, room: garage, kind: door, confirm: true, mqtt: {command_topic: g/set}}
+              - {id: hall-light, room: hall, kind: light, mqtt: {command_topic: h/set}}
+            modes:
+              - {id: away, confirm: true, devices: {hall-light: OFF}}
+              - {id: home, devices: {hall-light: ON}}
+            routines:
+            \(routines)
+            """
+        }
+        let asking = house("""
+          - {id: open, shortcut: Open up, run_at: "07:00", intent: {device: garage-door, action: on}}
+          - {id: leave, shortcut: Leaving, run_at: "08:00", intent: {mode: away}}
+          - {id: chain, shortcut: Chain, intent: {routine: open}}
+          - {id: home, shortcut: Home, run_at: "18:00", intent: {mode: home}}
+        """)
+        let found = diagnostics(yaml: asking)
+        #expect(found.map(\.line) == [10, 11, 12], "\(found.map(\.description))")
+        #expect(found.first?.message.contains("routine 'open' would ask") == true)
+        #expect(found.first?.message.contains("confirmed: true") == true)
+        let line = asking.split(separator: "\n")[9]
+        let intentColumn = line.distance(from: line.startIndex, to: line.range(of: "{device")!.lowerBound) + 1
+        #expect(found.first?.column == intentColumn, "at the intent: \(found.map(\.description))")
+        let confirmed = house("""
+          - {id: open, shortcut: Open up, run_at: "07:00", confirmed: true, intent: {device: garage-door, action: on}}
+          - {id: leave, shortcut: Leaving, run_at: "08:00", confirmed: true, intent: {mode: away}}
+          - {id: chain, shortcut: Chain, confirmed: true, intent: {routine: open}}
+        """)
+        let configuration = try ConfigurationLoader().load(yaml: confirmed, file: "test.yaml", boards: HouseFixtures.boards())
+        #expect(configuration.routines.map(\.confirmed) == [true, true, true])
+    }
+
     @Test func wrongTypesAreReportedWithWhatWasExpected() {
         let yaml = """
         house: {name: H, timezone: UTC, latitude: 95, longitude: 0}

@@ -57,6 +57,12 @@ import Testing
         }
 
         var pendingCount: Int { lock.withLock { events.count } }
+
+        /// Every event but `.planned` (recording the planned runs has tests of its own).
+        func putUnlessPlanned(_ e: RunnerEvent) {
+            if case .planned = e { return }
+            put(e)
+        }
     }
 
     /// Awaits the next event, failing after `seconds` of real time (a bound against hangs, not a
@@ -90,7 +96,7 @@ import Testing
         ]
         let (clock, inbox, runner) = startRunner(routines, at: "2026-11-24 05:00")
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await runner.run { inbox.put($0) } }
+            group.addTask { try await runner.run { inbox.putUnlessPlanned($0) } }
             guard case .started = try await next(inbox) else { Issue.record("expected .started"); return }
             await clock.waitForSleepers(1)
             clock.advance(to: WallInstant(cal.at("2026-11-24 06:29")))
@@ -125,7 +131,7 @@ import Testing
         ]
         let (clock, inbox, runner) = startRunner(routines, at: "2026-11-24 05:00")
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await runner.run { inbox.put($0) } }
+            group.addTask { try await runner.run { inbox.putUnlessPlanned($0) } }
             guard case .started = try await next(inbox) else { Issue.record("expected .started"); return }
             await clock.waitForSleepers(1)
             clock.advance(to: WallInstant(cal.at("2026-11-25 07:00")))
@@ -147,13 +153,16 @@ import Testing
         }
     }
 
-    @Test func durationModeRevertsWhenItEnds() async throws {
+    /// The runner sleeps until the end of the temporary mode it was told of, interleaved with
+    /// the runs in time order, and emits it once.
+    @Test func modeExpiryIsEmittedWhenTheClockGetsThere() async throws {
         let (clock, inbox, runner) = startRunner(Self.eveningThenMovie, at: "2026-11-24 19:00")
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await runner.run { inbox.put($0) } }
+            group.addTask { try await runner.run { inbox.putUnlessPlanned($0) } }
             guard case .started(let start) = try await next(inbox) else { Issue.record("expected .started"); return }
             #expect(start.desiredState?.mode == "evening")
             await clock.waitForSleepers(1)
+            runner.modeExpiryChanged(cal.at("2026-11-24 21:30"))
             clock.advance(to: WallInstant(cal.at("2026-11-24 20:00")))
             guard case .run(let run, _) = try await next(inbox) else { Issue.record("expected a run"); return }
             #expect(run.routineID == "movie")
@@ -161,9 +170,35 @@ import Testing
             clock.advance(to: WallInstant(cal.at("2026-11-24 21:29")))
             await clock.waitForSleepers(1)
             #expect(inbox.pendingCount == 0)
-            clock.advance(to: WallInstant(cal.at("2026-11-24 21:30")))
-            guard case .modeReverted(let change) = try await next(inbox) else { Issue.record("expected a revert"); return }
-            #expect(change == ModeChange(from: "movie", to: "evening", at: cal.at("2026-11-24 21:30"), expired: "movie"))
+            clock.advance(to: WallInstant(cal.at("2026-11-24 21:31")))
+            guard case .modeExpired(let at) = try await next(inbox) else { Issue.record("expected the mode's end"); return }
+            #expect(at == cal.at("2026-11-24 21:30"))
+            #expect(runner.nextModeExpiry == nil, "an expiry is emitted once; the revert says the next")
+            // A mode set for good (no expiry) wakes nothing.
+            await clock.waitForSleepers(1)
+            runner.modeExpiryChanged(nil)
+            clock.advance(to: WallInstant(cal.at("2026-11-24 23:00")))
+            await clock.waitForSleepers(1)
+            #expect(inbox.pendingCount == 0)
+            group.cancelAll()
+        }
+    }
+
+    /// `.planned` comes after the start's catch-up and after each run, with every routine's next
+    /// run and its drawn delay.
+    @Test func plannedRunsAreEmittedBeforeEachWait() async throws {
+        let (clock, inbox, runner) = startRunner(Self.eveningThenMovie, at: "2026-11-24 19:00")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await runner.run { inbox.put($0) } }
+            guard case .started = try await next(inbox) else { Issue.record("expected .started"); return }
+            guard case .planned(let first) = try await next(inbox) else { Issue.record("expected .planned"); return }
+            #expect(first.map(\.routineID) == ["movie", "evening"])
+            #expect(first.map(\.due) == [cal.at("2026-11-24 20:00"), cal.at("2026-11-25 18:00")])
+            await clock.waitForSleepers(1)
+            clock.advance(to: WallInstant(cal.at("2026-11-24 20:00")))
+            guard case .run = try await next(inbox) else { Issue.record("expected a run"); return }
+            guard case .planned(let second) = try await next(inbox) else { Issue.record("expected .planned"); return }
+            #expect(second.map(\.routineID) == ["evening", "movie"])
             group.cancelAll()
         }
     }
@@ -176,43 +211,12 @@ import Testing
         ]
         let (_, inbox, runner) = startRunner(routines, at: "2026-11-24 07:12", lastActive: "2026-11-24 02:00")
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await runner.run { inbox.put($0) } }
+            group.addTask { try await runner.run { inbox.putUnlessPlanned($0) } }
             guard case .started(let start) = try await next(inbox) else { Issue.record("expected .started"); return }
             #expect(start.catchUp.count == 1)
             guard case .run(let run, _) = try await next(inbox) else { Issue.record("expected the catch-up"); return }
             #expect(run.reason == .catchUp(missed: cal.at("2026-11-24 06:30")))
             #expect(run.due == cal.at("2026-11-24 07:12"))
-            group.cancelAll()
-        }
-    }
-
-    @Test func modeSetOutsideTheRoutinesRevertsAndOverridesTimedModes() async throws {
-        let (clock, inbox, runner) = startRunner(Self.eveningThenMovie, at: "2026-11-24 19:00")
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await runner.run { inbox.put($0) } }
-            guard case .started = try await next(inbox) else { Issue.record("expected .started"); return }
-            #expect(runner.currentMode == "evening")
-            // A user sets "away" for 30 minutes at 19:00: it reverts to evening at 19:30.
-            let change = runner.modeWasSet("away", duration: .seconds(1800))
-            #expect(change?.to == "away")
-            await clock.waitForSleepers(1)
-            clock.advance(to: WallInstant(cal.at("2026-11-24 19:30")))
-            guard case .modeReverted(let back) = try await next(inbox) else { Issue.record("expected a revert"); return }
-            #expect(back == ModeChange(from: "away", to: "evening", at: cal.at("2026-11-24 19:30"), expired: "away"))
-            // The movie routine at 20:00 sets movie for 90 minutes; at 20:30 the user sets night
-            // (no duration): the movie's end at 21:30 must not revert anything.
-            await clock.waitForSleepers(1)
-            clock.advance(to: WallInstant(cal.at("2026-11-24 20:00")))
-            guard case .run(let run, _) = try await next(inbox) else { Issue.record("expected a run"); return }
-            #expect(run.routineID == "movie")
-            await clock.waitForSleepers(1)
-            clock.advance(to: WallInstant(cal.at("2026-11-24 20:30")))
-            runner.modeWasSet("night", duration: nil)
-            await clock.waitForSleepers(1)
-            clock.advance(to: WallInstant(cal.at("2026-11-24 21:30")))
-            await clock.waitForSleepers(1)
-            #expect(inbox.pendingCount == 0)
-            #expect(runner.currentMode == "night")
             group.cancelAll()
         }
     }

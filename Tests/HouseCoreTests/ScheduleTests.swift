@@ -193,6 +193,50 @@ import Testing
         #expect(s.start(at: cal.at("2026-11-24 07:00"), lastActive: nil).catchUp.isEmpty)
     }
 
+    // MARK: - Restarts (recorded runs)
+
+    /// Stopped at 06:40 while the 06:30 run waited for its random delay (drawn to 06:52), back at
+    /// 06:45: the run comes at 06:52 as drawn, not a second draw, not lost, not caught up twice.
+    @Test func aRestartDuringTheRandomDelayKeepsTheDrawnRun() {
+        let cal = SchedulePlace.london
+        let window = TimeWindowSpec(from: schedEdge("06:00"), to: schedEdge("09:00"))
+        for policy in CatchUpPolicy.allCases {
+            var s = scheduler(cal, [routine("morning", runAt: "06:30", window: window, jitter: .seconds(1800), catchUp: policy)])
+            let drawn = RoutineRunRecord(routineID: "morning", day: cal.localDate(of: cal.at("2026-11-24 06:30")),
+                                         nominal: cal.at("2026-11-24 06:30"), due: cal.at("2026-11-24 06:52"), done: false)
+            let start = s.start(at: cal.at("2026-11-24 06:45"), lastActive: cal.at("2026-11-24 06:29"), records: [drawn])
+            #expect(start.catchUp.isEmpty, "\(policy): the planned run is still to come")
+            #expect(s.pending.map(\.due) == [cal.at("2026-11-24 06:52")], "\(policy)")
+            #expect(s.takeDue(at: cal.at("2026-11-24 06:52")).map(\.key) == [drawn.key])
+            #expect(s.pending.first.map { cal.localDate(of: $0.nominal) } == cal.localDate(of: cal.at("2026-11-25 06:30")))
+        }
+    }
+
+    /// A planned run whose time came while the controller was down is a missed run: caught up
+    /// with `latest` while its window is open, dropped with `none`; a done run never again.
+    @Test func recordedRunsFollowTheCatchUpPolicyAndDoneRunsNeverRepeat() {
+        let cal = SchedulePlace.london
+        let window = TimeWindowSpec(from: schedEdge("06:00"), to: schedEdge("09:00"))
+        let day = cal.localDate(of: cal.at("2026-11-24 06:30"))
+        let planned = RoutineRunRecord(routineID: "morning", day: day, nominal: cal.at("2026-11-24 06:30"),
+                                       due: cal.at("2026-11-24 06:52"), done: false)
+        var latest = scheduler(cal, [routine("morning", runAt: "06:30", window: window, jitter: .seconds(1800), catchUp: .latest)])
+        // lastActive 06:40 is after the nominal 06:30: only the record says the run was missed.
+        let caught = latest.start(at: cal.at("2026-11-24 07:30"), lastActive: cal.at("2026-11-24 06:40"), records: [planned])
+        #expect(caught.catchUp.map(\.key) == [planned.key])
+        var none = scheduler(cal, [routine("morning", runAt: "06:30", window: window, jitter: .seconds(1800), catchUp: .none)])
+        #expect(none.start(at: cal.at("2026-11-24 07:30"), lastActive: cal.at("2026-11-24 06:40"), records: [planned]).catchUp.isEmpty)
+        var done = planned
+        done.done = true
+        let again = latest.start(at: cal.at("2026-11-24 07:30"), lastActive: cal.at("2026-11-24 06:00"), records: [done])
+        #expect(again.catchUp.isEmpty, "the run is recorded done, though lastActive is before it")
+        // A record the configuration no longer has (run_at moved) is ignored: a fresh draw.
+        var moved = scheduler(cal, [routine("morning", runAt: "06:35", window: window, catchUp: .latest)])
+        let fresh = moved.start(at: cal.at("2026-11-24 06:20"), lastActive: cal.at("2026-11-24 06:10"), records: [planned])
+        #expect(fresh.catchUp.isEmpty)
+        #expect(moved.pending.map(\.due) == [cal.at("2026-11-24 06:35")])
+    }
+
     @Test func catchUpAcrossMidnightWindow() {
         let cal = SchedulePlace.london
         let window = TimeWindowSpec(from: schedEdge("22:00"), to: schedEdge("02:00"))

@@ -258,8 +258,9 @@ import Testing
         }
     }
 
+    /// Also with the routines off: the runner still ends temporary modes.
     @Test func aModeWithADurationRevertsOnTheClock() async throws {
-        try await withController(routines: true) { f in
+        try await withController(routines: false) { f in
             let mqtt = try await f.mqttClient()
             let modes = try await mqtt.subscribe(to: "house/mode/state")
             #expect(try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: "day")))).status == "done")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HouseCore
 @testable import HouseDaemon
 
 @Suite final class StateStoreTests {
@@ -17,19 +18,60 @@ import Testing
             try store.saveRelayState(device: "heater", state: .on, at: t0)
             try store.saveRelayState(device: "heater", state: .off, at: t0 + 5)
             try store.saveRelayState(device: "fan", state: .on, at: t0 + 6)
-            try store.saveModes(.init(roomModes: ["kitchen": "away"], revertAt: t0 + 7200, revertRooms: ["kitchen"], previousModes: ["kitchen": "day"]), at: t0)
+            try store.saveModes(Self.awayUntil(t0 + 7200, since: t0), at: t0)
             try store.saveLastActive(t0 + 9)
             try store.appendHistory(.init(at: t0, source: "cli", kind: "control", summary: "fan on", outcome: "success", dialog: "The fan is on."))
             try store.close()
         }
         let store = try StateStore(path: path)
         #expect(try store.relayStates() == ["heater": .off, "fan": .on])
-        #expect(try store.modes() == .init(roomModes: ["kitchen": "away"], revertAt: t0 + 7200, revertRooms: ["kitchen"], previousModes: ["kitchen": "day"]))
+        #expect(try store.modes() == Self.awayUntil(t0 + 7200, since: t0))
         #expect(try store.lastActive() == t0 + 9)
         let history = try store.history()
         #expect(history.count == 1)
         #expect(history.first?.summary == "fan on")
         #expect(try store.integrityCheck() == "ok")
+    }
+
+    /// The kitchen in day mode with away on top until `until`.
+    static func awayUntil(_ until: Date, since: Date) -> HouseService.ModeSnapshot {
+        .init(timelines: ["kitchen": ModeTimeline(base: "day", layers: [.init(mode: "away", since: since, until: until)])])
+    }
+
+    /// A state file of the version before one timeline per room still restores its modes: the
+    /// temporary mode becomes a layer over the mode it reverts to, ending when it was to end.
+    @Test func modesOfTheEarlierShapeAreRead() throws {
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let old = #"{"roomModes":{"kitchen":"away","hall":"night"},"revertAt":\#(t0.timeIntervalSinceReferenceDate),"revertRooms":["kitchen"],"previousModes":{"kitchen":"day"}}"#
+        let snapshot = try JSONDecoder().decode(HouseService.ModeSnapshot.self, from: Data(old.utf8))
+        #expect(snapshot.roomModes == ["kitchen": "away", "hall": "night"])
+        #expect(snapshot.nextExpiry == t0)
+        #expect(snapshot.timelines["kitchen"]?.base == "day")
+    }
+
+    /// Routine runs: a planned run keeps its first record (its drawn delay), done is kept, and
+    /// both survive reopening.
+    @Test func routineRunsAreRecordedPlannedThenDone() throws {
+        let path = temporaryPath()
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let day = LocalDate(daysSinceEpoch: 20_833)
+        let run = ScheduledRun(routineID: "morning", day: day, nominal: t0, due: t0 + 300, window: nil, reason: .scheduled)
+        do {
+            let store = try StateStore(path: path, grouped: true)
+            try store.recordPlannedRuns([run])
+            var redrawn = run
+            redrawn.due = t0 + 10
+            try store.recordPlannedRuns([redrawn])
+            #expect(try store.routineRuns() == [RoutineRunRecord(routineID: "morning", day: day, nominal: t0, due: t0 + 300, done: false)])
+            let other = ScheduledRun(routineID: "night", day: day, nominal: t0 + 3600, due: t0 + 3600, window: nil, reason: .scheduled)
+            try store.markRunDone(other, at: t0 + 3601)
+            try store.close()
+        }
+        let store = try StateStore(path: path)
+        let records = try store.routineRuns().sorted { $0.routineID < $1.routineID }
+        #expect(records.map(\.done) == [false, true])
+        #expect(records.map(\.due) == [t0 + 300, t0 + 3600])
+        try store.close()
     }
 
     /// Grouped (the daemon's store): writes wait for one commit; this process reads them at
@@ -50,7 +92,7 @@ import Testing
         #expect(store.statistics == .init(commits: 1, writes: 101), "\(store.statistics)")
         try store.saveLastActive(t0 + 99)
         #expect(try store.lastActive() == t0 + 99, "a read sees what waits")
-        try store.saveModes(.init(roomModes: ["kitchen": "night"], revertAt: nil, revertRooms: [], previousModes: [:]), at: t0)
+        try store.saveModes(.init(timelines: ["kitchen": ModeTimeline(base: "night")]), at: t0)
         try store.close()
         let reopened = try StateStore(path: path)
         #expect(try reopened.history().count == 50)

@@ -25,7 +25,7 @@ extension ConfigurationParser {
     }
 
     func parseRoutine(_ node: YNode) -> Routine? {
-        let keys = ["id", "shortcut", "relevant", "run_at", "jitter", "catch_up", "daylight_saving", "intent"]
+        let keys = ["id", "shortcut", "relevant", "run_at", "jitter", "catch_up", "daylight_saving", "intent", "confirmed"]
         guard let m = ctx.map(node, what: "routine", allowed: keys) else { return nil }
         let id = m.string("id", expected: "the routine's id, e.g. good-morning", required: true)
         let what = "routine '\(id ?? "?")'"
@@ -51,9 +51,10 @@ extension ConfigurationParser {
         if case .routine(let target)? = intent, target == id {
             ctx.error("\(what) runs itself", at: m["intent"])
         }
+        let confirmed = m["confirmed"].flatMap { ctx.bool($0) } ?? false
         guard let id, let shortcut, let intent else { return nil }
         return Routine(id: id, shortcut: shortcut, relevant: relevant, runAt: runAt, jitter: jitter,
-                       catchUp: catchUp, daylightSaving: dst, intent: intent)
+                       catchUp: catchUp, daylightSaving: dst, intent: intent, confirmed: confirmed)
     }
 
     func parseRule(_ node: YNode, number: Int) -> Rule? {
@@ -126,5 +127,28 @@ extension ConfigurationParser {
         }
         ctx.error("expected an intent in \(owner): {mode: ...}, {device: ..., action: ...} or {routine: ...}", at: node)
         return nil
+    }
+
+    /// A routine runs with nobody to answer "are you sure?": one whose intent asks it (a
+    /// `confirm: true` device switched on, a `confirm: true` mode, or a routine it runs that does)
+    /// must say `confirmed: true`, else it would stall every time it runs.
+    func checkRoutineConfirmations(_ configuration: HouseConfiguration, nodes: YNode?) {
+        guard case .sequence(let items)? = nodes else { return }
+        let resolver = IntentResolver(configuration: configuration)
+        func question(_ spec: IntentSpec, visited: Set<String>) -> String? {
+            if case .routine(let id) = spec {
+                guard !visited.contains(id), let inner = configuration.routines.first(where: { $0.id == id }) else { return nil }
+                return question(inner.intent, visited: visited.union([id]))
+            }
+            return resolver.resolve(spec.intent, answers: .none).pendingConfirmation.map { $0.question ?? "a confirmation" }
+        }
+        for item in items {
+            guard let m = item.mapping, let id = m["id"]?.scalar?.string,
+                  let routine = configuration.routines.first(where: { $0.id == id }), !routine.confirmed,
+                  let asked = question(routine.intent, visited: [id]) else { continue }
+            ctx.error("routine '\(id)' would ask \"\(asked)\" each time it runs, and a routine has nobody to answer; "
+                      + "expected `confirmed: true` on the routine (to confirm it in advance) or an intent that needs no confirmation",
+                      at: m["intent"])
+        }
     }
 }

@@ -63,11 +63,13 @@ final class ConfigurationParser {
 
         guard let house else { return nil }
         let usedBoards = Set(nodes.map(\.board))
-        return HouseConfiguration(
+        let configuration = HouseConfiguration(
             house: house, mqtt: mqtt, nodes: nodes, boards: boards.filter { usedBoards.contains($0.key) },
             floors: floors, rooms: rooms, devices: devices, modes: modes, routines: routines, rules: rules,
             permissions: permissions
         )
+        checkRoutineConfirmations(configuration, nodes: top["routines"])
+        return configuration
     }
 
     // MARK: Index and duplicates

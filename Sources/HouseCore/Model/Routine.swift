@@ -13,6 +13,10 @@ public struct Routine: Sendable, Equatable {
     public var catchUp: CatchUpPolicy
     public var daylightSaving: DaylightSavingPolicy
     public var intent: IntentSpec
+    /// Whether the routine's intent is confirmed in advance (`confirmed: true`): a routine runs
+    /// with nobody to answer, so one whose intent asks "are you sure?" (a `confirm: true` device
+    /// or mode) must say so, or the configuration is refused.
+    public var confirmed: Bool
 
     public init(
         id: String,
@@ -22,7 +26,8 @@ public struct Routine: Sendable, Equatable {
         jitter: Duration? = nil,
         catchUp: CatchUpPolicy = .none,
         daylightSaving: DaylightSavingPolicy = .runAfterGap,
-        intent: IntentSpec
+        intent: IntentSpec,
+        confirmed: Bool = false
     ) {
         self.id = id
         self.shortcut = shortcut
@@ -32,6 +37,7 @@ public struct Routine: Sendable, Equatable {
         self.catchUp = catchUp
         self.daylightSaving = daylightSaving
         self.intent = intent
+        self.confirmed = confirmed
     }
 }
 

@@ -19,4 +19,12 @@ public struct DesiredState: Sendable, Hashable {
         self.revertsAt = revertsAt
         self.revertsTo = revertsTo
     }
+
+    /// The mode intents that put the house in this state at `now`: the mode it reverts to as the
+    /// base, then the mode itself for what is left of its duration.
+    public func intents(at now: Date) -> [SetHouseModeIntent] {
+        guard let revertsAt, revertsAt > now else { return [SetHouseModeIntent(mode: mode)] }
+        let left = Duration.seconds(revertsAt.timeIntervalSince(now).rounded(.up))
+        return (revertsTo.map { [SetHouseModeIntent(mode: $0)] } ?? []) + [SetHouseModeIntent(mode: mode, duration: left)]
+    }
 }

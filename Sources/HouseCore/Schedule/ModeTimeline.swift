@@ -1,16 +1,23 @@
 import Foundation
 
-/// The house mode over time, with modes set for a duration reverting when it ends.
+/// A room's mode over time, with modes set for a duration reverting when it ends.
 ///
-/// A mode set without a duration becomes the base and cancels every timed mode. A mode set with
+/// `HouseService` keeps one per room, and it is the only record of modes: routines, the topic
+/// API and the CLI all set modes through it, and a revert is a command on the bus. A mode set without a duration becomes the base and cancels every timed mode. A mode set with
 /// a duration goes on top; when it ends the house returns to whatever is below it then (the
 /// previous timed mode if that one still lasts, else the base). Pure: the caller says the time.
-public struct ModeTimeline: Sendable, Hashable {
+public struct ModeTimeline: Sendable, Hashable, Codable {
     /// A mode set for a duration.
-    public struct Layer: Sendable, Hashable {
+    public struct Layer: Sendable, Hashable, Codable {
         public var mode: String
         public var since: Date
         public var until: Date
+
+        public init(mode: String, since: Date, until: Date) {
+            self.mode = mode
+            self.since = since
+            self.until = until
+        }
     }
 
     /// The mode without an end, if any was set.
@@ -18,7 +25,19 @@ public struct ModeTimeline: Sendable, Hashable {
     /// Timed modes, oldest at the bottom.
     public private(set) var layers: [Layer] = []
 
-    public init(base: String? = nil) { self.base = base }
+    public init(base: String? = nil, layers: [Layer] = []) {
+        self.base = base
+        self.layers = layers
+    }
+
+    /// This timeline with only the modes `keep` accepts (a restored timeline after the modes of
+    /// the house changed).
+    public func filter(_ keep: (String) -> Bool) -> ModeTimeline {
+        ModeTimeline(base: base.flatMap { keep($0) ? $0 : nil }, layers: layers.filter { keep($0.mode) })
+    }
+
+    /// Whether nothing was ever set (or everything set was filtered out).
+    public var isEmpty: Bool { base == nil && layers.isEmpty }
 
     /// The mode in effect (before `expire(at:)` is told the time, a layer may be past its end).
     public var current: String? { layers.last?.mode ?? base }

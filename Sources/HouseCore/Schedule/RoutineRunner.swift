@@ -3,10 +3,10 @@ import Foundation
 /// Drives a `RoutineScheduler` from a `WallClock`: sleeps on the clock until the next run or the
 /// end of a timed mode, then emits what became due, in time order.
 ///
-/// It also keeps the house's `ModeTimeline`: modes set by routine runs are recorded by the runner
-/// itself, modes set any other way (CLI, MQTT, rules) are reported with `modeWasSet(_:duration:)`,
-/// and whenever a mode set for a duration ends, `.modeReverted` is emitted. One timeline, so a
-/// revert never undoes a mode set later.
+/// The modes themselves live in `HouseService` (one `ModeTimeline` per room); whoever changes
+/// them tells the runner when the next temporary mode ends (`modeExpiryChanged(_:)`), and the
+/// runner emits `.modeExpired` when the clock gets there, so that the revert goes through the
+/// same command path as everything else.
 ///
 /// Runs found more than a minute late on waking (the machine slept, or the clock jumped) follow
 /// the routines' catch-up policy, as after downtime.
@@ -19,72 +19,64 @@ public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Send
     public let scheduler: RoutineScheduler<RNG>
     /// The last instant the controller was known to run (for catch-up); nil on a first start.
     public let lastActive: Date?
+    /// The runs recorded before a restart (planned and done).
+    public let records: [RoutineRunRecord]
 
     private let lock = NSLock()
-    private var modes = ModeTimeline()
+    private var modeExpiry: Date?
     private var generation: UInt64 = 0
     private var wakeWaiter: CheckedContinuation<Void, Never>?
 
-    public init(clock: C, scheduler: RoutineScheduler<RNG>, lastActive: Date? = nil) {
+    public init(clock: C, scheduler: RoutineScheduler<RNG>, lastActive: Date? = nil, records: [RoutineRunRecord] = []) {
         self.clock = clock
         self.scheduler = scheduler
         self.lastActive = lastActive
+        self.records = records
     }
 
-    /// The mode in effect as the runner knows it.
-    public var currentMode: String? { lock.withLock { modes.current } }
-
-    /// Records a mode set outside the routines (now, on the runner's clock), so that a duration
-    /// reverts when it ends and an earlier timed mode does not revert over it. Returns the change.
-    @discardableResult
-    public func modeWasSet(_ mode: String, duration: Duration?) -> ModeChange? {
-        let now = clock.now.date
-        let (change, waiter): (ModeChange?, CheckedContinuation<Void, Never>?) = lock.withLock {
-            let change = modes.set(mode, duration: duration, at: now)
+    /// Sets when the next temporary mode of the house ends (nil: none), waking the runner so
+    /// that it emits `.modeExpired` then.
+    public func modeExpiryChanged(_ expiry: Date?) {
+        let waiter: CheckedContinuation<Void, Never>? = lock.withLock {
+            modeExpiry = expiry
             generation &+= 1
             let w = wakeWaiter
             wakeWaiter = nil
-            return (change, w)
+            return w
         }
         waiter?.resume()
-        return change
     }
+
+    /// When the runner will next emit `.modeExpired`, as it was last told.
+    public var nextModeExpiry: Date? { lock.withLock { modeExpiry } }
 
     /// Runs until cancelled (throws `CancellationError`).
     ///
-    /// Emits `.started` first (catch-up runs and the reconciled desired state, whose mode seeds
-    /// the mode timeline), then each catch-up run, then runs and mode reverts as the clock reaches
-    /// them. `emit` is awaited before the runner goes on, so a slow consumer delays, never drops.
+    /// Emits `.started` first (catch-up runs and the reconciled desired state), then each
+    /// catch-up run, then `.planned` with the runs to come (to record before waiting), then runs
+    /// and mode ends as the clock reaches them, with `.planned` again after runs. `emit` is awaited before the runner goes on, so a slow consumer delays, never drops.
     public func run(emit: (RunnerEvent) async throws -> Void) async throws {
         var scheduler = self.scheduler
         let startInstant = clock.now.date
-        let start = scheduler.start(at: startInstant, lastActive: lastActive)
-        if let d = start.desiredState {
-            lock.withLock {
-                guard modes.current == nil else { return }
-                if let until = d.revertsAt {
-                    if let base = d.revertsTo { modes.set(base, duration: nil, at: startInstant) }
-                    modes.set(d.mode, duration: .seconds(until.timeIntervalSince(startInstant)), at: startInstant)
-                } else {
-                    modes.set(d.mode, duration: nil, at: startInstant)
-                }
-            }
-        }
+        let start = scheduler.start(at: startInstant, lastActive: lastActive, records: records)
         try await emit(.started(start))
         for run in start.catchUp {
             try await emitRun(run, scheduler: scheduler, emit: emit)
         }
+        try await emit(.planned(scheduler.pending))
         while true {
             try Task.checkCancellation()
-            let (expiry, seen) = lock.withLock { (modes.nextExpiry, generation) }
+            let (expiry, seen) = lock.withLock { (modeExpiry, generation) }
             let deadline = [scheduler.nextDue, expiry].compactMap { $0 }.min()
             try await waitUntil(deadline, orWakeAfter: seen)
             let now = clock.now.date
             // Interleave runs and mode ends in time order.
-            for run in scheduler.takeDue(at: now) {
+            let due = scheduler.takeDue(at: now)
+            for run in due {
                 try await emitReverts(upTo: run.due, emit: emit)
                 try await emitRun(run, scheduler: scheduler, emit: emit)
             }
+            if !due.isEmpty { try await emit(.planned(scheduler.pending)) }
             try await emitReverts(upTo: now, emit: emit)
         }
     }
@@ -95,17 +87,20 @@ public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Send
                          emit: (RunnerEvent) async throws -> Void) async throws {
         guard let routine = scheduler.routine(id: run.routineID) else { return }
         try await emit(.run(run, routine.intent))
-        if case .mode(let mode, let duration, let rooms) = routine.intent, rooms.isEmpty {
-            lock.withLock { _ = modes.set(mode, duration: duration, at: run.due) }
-        }
     }
 
+    /// Emits `.modeExpired` when the next temporary mode ends at or before `instant`. The expiry
+    /// is consumed: the revert tells the runner the next one.
     private func emitReverts(upTo instant: Date, emit: (RunnerEvent) async throws -> Void) async throws {
-        let changes = lock.withLock { modes.expire(at: instant) }
-        for change in changes { try await emit(.modeReverted(change)) }
+        let expired: Date? = lock.withLock {
+            guard let at = modeExpiry, at <= instant else { return nil }
+            modeExpiry = nil
+            return at
+        }
+        if let expired { try await emit(.modeExpired(at: expired)) }
     }
 
-    /// Returns when the clock reaches `deadline` (never, when nil) or `modeWasSet` is called after
+    /// Returns when the clock reaches `deadline` (never, when nil) or `modeExpiryChanged` is called after
     /// generation `seen`, whichever comes first.
     private func waitUntil(_ deadline: Date?, orWakeAfter seen: UInt64) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -18,6 +18,8 @@ import Foundation
 ///   planned, cut so the run stays inside its window (and under 23 hours without one).
 /// - Catch-up (`.latest`): at start, the latest run missed since `lastActive` runs once, now, if
 ///   its window is still open (without a window: always, once).
+/// - Restarts: runs planned before a restart (`RoutineRunRecord`) keep their drawn delay; one that
+///   fell due while the controller was down counts as missed; a run recorded done never runs again.
 public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable {
     public let calendar: HouseCalendar
     /// The routines that run by themselves (those with a `runAt`).
@@ -55,25 +57,56 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
     /// Plans the next run of every routine strictly after `now`, and works out what the start owes:
     /// catch-up runs for routines missed since `lastActive` (the last instant the controller was
     /// known to run; nil on a first start) and the mode the routines say the house should be in.
-    public mutating func start(at now: Date, lastActive: Date?) -> SchedulerStart {
+    ///
+    /// `records` are the runs recorded before a restart: a planned run still to come is taken
+    /// back with its drawn delay (a restart during a routine's random delay does not lose that
+    /// day's run); one that fell due while the controller was down is a missed run; a run recorded
+    /// done is never caught up.
+    public mutating func start(at now: Date, lastActive: Date?, records: [RoutineRunRecord] = []) -> SchedulerStart {
         pending = []
+        let done = Set(records.filter(\.done).map(\.key))
+        var missedPlanned: [String: ScheduledRun] = [:]
         for routine in routines {
+            if let planned = plannedRun(of: routine, in: records) {
+                if planned.due > now {
+                    insert(planned)
+                    continue
+                }
+                missedPlanned[routine.id] = planned
+            }
             if var run = nextOccurrence(of: routine, after: now) {
                 applyJitter(&run, routine: routine)
                 insert(run)
             }
         }
+        let planned = Set(pending.map(\.key))
         var catchUp: [ScheduledRun] = []
-        if let lastActive, lastActive < now {
-            for routine in routines where routine.catchUp == .latest {
-                guard let missed = latestOccurrence(of: routine, atOrBefore: now, after: lastActive) else { continue }
-                if let w = missed.window, !w.contains(now) { continue }
-                catchUp.append(ScheduledRun(routineID: routine.id, day: missed.day, nominal: missed.nominal, due: now,
-                                            window: missed.window, reason: .catchUp(missed: missed.nominal)))
+        for routine in routines where routine.catchUp == .latest {
+            var candidates = missedPlanned[routine.id].map { [$0] } ?? []
+            if let lastActive, lastActive < now,
+               let missed = latestOccurrence(of: routine, atOrBefore: now, after: lastActive) {
+                candidates.append(missed)
             }
-            catchUp.sort { ($0.nominal, $0.routineID) < ($1.nominal, $1.routineID) }
+            guard let missed = candidates.filter({ !done.contains($0.key) && !planned.contains($0.key) })
+                .max(by: { $0.nominal < $1.nominal }) else { continue }
+            if let w = missed.window, !w.contains(now) { continue }
+            catchUp.append(ScheduledRun(routineID: routine.id, day: missed.day, nominal: missed.nominal, due: now,
+                                        window: missed.window, reason: .catchUp(missed: missed.nominal)))
         }
+        catchUp.sort { ($0.nominal, $0.routineID) < ($1.nominal, $1.routineID) }
         return SchedulerStart(catchUp: catchUp, desiredState: desiredState(at: now))
+    }
+
+    /// The latest run of `routine` recorded as planned and not done, if the routine still has
+    /// that occurrence (its configuration may have changed since), with its recorded delay.
+    private func plannedRun(of routine: Routine, in records: [RoutineRunRecord]) -> ScheduledRun? {
+        records.filter { !$0.done && $0.routineID == routine.id }
+            .compactMap { record -> ScheduledRun? in
+                guard var run = occurrence(of: routine, on: record.day), run.key == record.key else { return nil }
+                run.due = record.due
+                return run
+            }
+            .max { $0.nominal < $1.nominal }
     }
 
     // MARK: - Running

@@ -1,9 +1,14 @@
+import Foundation
+
 /// What the routine runner reports.
 public enum RunnerEvent: Sendable, Equatable {
     /// The runner started: catch-up runs to come and the reconciled desired state.
     case started(SchedulerStart)
     /// A routine is due: run its intent through the house service.
     case run(ScheduledRun, IntentSpec)
-    /// A mode set for a duration by a routine ended.
-    case modeReverted(ModeChange)
+    /// The runs to come, each with its drawn delay: record them before waiting, so that a
+    /// restart takes them back (`RoutineRunRecord`).
+    case planned([ScheduledRun])
+    /// A temporary mode ends now (it was due at this instant): revert it through the house service.
+    case modeExpired(at: Date)
 }

@@ -23,4 +23,22 @@ public struct ScheduledRun: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { "\(routineID) due \(due) (\(reason))" }
+
+    /// What identifies a run across restarts: its routine and nominal instant (a catch-up of a
+    /// run is the same run).
+    public struct Key: Sendable, Hashable, CustomStringConvertible {
+        public var routineID: String
+        /// The nominal instant in whole seconds since 1970.
+        public var nominalSecond: Int64
+
+        public init(routineID: String, nominal: Date) {
+            self.routineID = routineID
+            self.nominalSecond = Int64(nominal.timeIntervalSince1970.rounded())
+        }
+
+        public var description: String { "\(routineID)@\(nominalSecond)" }
+    }
+
+    /// This run's identity.
+    public var key: Key { Key(routineID: routineID, nominal: nominal) }
 }

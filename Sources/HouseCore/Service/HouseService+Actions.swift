@@ -43,7 +43,6 @@ extension HouseService {
 
     func setMode(_ mode: Mode, rooms: [Room], duration: Duration?, dryRun: Bool) async -> HouseResponse {
         let roomIDs = configuration.modeRooms(mode, rooms: rooms)
-        let scope = Set(roomIDs)
         let targets: [(Device, DeviceState)] = configuration.modeTargets(mode, rooms: rooms).map { ($0.device, $0.state) }
         let commands = plan(targets)
         let named = rooms.isEmpty && mode.rooms.isEmpty ? [] : roomIDs.compactMap { configuration.room(id: $0)?.name.lowercased() }
@@ -53,13 +52,8 @@ extension HouseService {
         if let failure = execution.failure {
             return HouseResponse(code: .failure, dialog: HouseDialog.failed(failure), commands: commands)
         }
-        let previous = roomModes
-        for id in roomIDs { roomModes[id] = mode.id }
-        if let duration {
-            revert = (clock.now.advanced(by: duration), roomIDs, previous)
-        } else if let r = revert, !Set(r.rooms).isDisjoint(with: scope) {
-            revert = nil
-        }
+        let now = clock.now.date
+        for id in roomIDs { timelines[id, default: ModeTimeline()].set(mode.id, duration: duration, at: now) }
         return HouseResponse(dialog: execution.answer(answer), commands: commands, devices: statuses(targets), mode: mode.id)
     }
 

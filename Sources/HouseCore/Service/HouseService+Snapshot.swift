@@ -1,41 +1,70 @@
 import Foundation
 
 extension HouseService {
-    /// The mode state of the house, as persisted by the daemon across restarts.
+    /// The mode state of the house, as persisted by the daemon across restarts: every room's
+    /// mode timeline, with the instants its temporary modes end (so they still end on time after
+    /// a restart).
     public struct ModeSnapshot: Sendable, Equatable, Codable {
-        /// Mode per room id.
-        public var roomModes: [String: String]
-        /// When the temporary mode ends, if one is set.
-        public var revertAt: Date?
-        /// The rooms the temporary mode covers.
-        public var revertRooms: [String]
-        /// The modes those rooms go back to.
-        public var previousModes: [String: String]
+        /// The mode timeline per room id.
+        public var timelines: [String: ModeTimeline]
 
-        public init(roomModes: [String: String] = [:], revertAt: Date? = nil, revertRooms: [String] = [],
-                    previousModes: [String: String] = [:]) {
-            self.roomModes = roomModes
-            self.revertAt = revertAt
-            self.revertRooms = revertRooms
-            self.previousModes = previousModes
+        public init(timelines: [String: ModeTimeline] = [:]) {
+            self.timelines = timelines
+        }
+
+        /// The mode in effect per room id.
+        public var roomModes: [String: String] { timelines.compactMapValues(\.current) }
+
+        /// When the next temporary mode ends, if one is set.
+        public var nextExpiry: Date? { timelines.values.compactMap(\.nextExpiry).min() }
+
+        private enum CodingKeys: String, CodingKey {
+            case timelines
+            // The shape before one timeline per room: modes per room and one temporary mode.
+            case roomModes, revertAt, revertRooms, previousModes
+        }
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            if let timelines = try c.decodeIfPresent([String: ModeTimeline].self, forKey: .timelines) {
+                self.timelines = timelines
+                return
+            }
+            // A state file of an earlier version: the temporary mode becomes a layer on top of
+            // the mode its rooms go back to.
+            let modes = try c.decodeIfPresent([String: String].self, forKey: .roomModes) ?? [:]
+            let revertAt = try c.decodeIfPresent(Date.self, forKey: .revertAt)
+            let rooms = Set(try c.decodeIfPresent([String].self, forKey: .revertRooms) ?? [])
+            let previous = try c.decodeIfPresent([String: String].self, forKey: .previousModes) ?? [:]
+            var timelines: [String: ModeTimeline] = [:]
+            for room in Set(modes.keys).union(rooms) {
+                if let revertAt, rooms.contains(room), let mode = modes[room] {
+                    timelines[room] = ModeTimeline(base: previous[room], layers: [.init(mode: mode, since: revertAt, until: revertAt)])
+                } else {
+                    timelines[room] = ModeTimeline(base: modes[room])
+                }
+            }
+            self.timelines = timelines
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(timelines, forKey: .timelines)
         }
     }
 
     /// The current mode state.
-    public var modeSnapshot: ModeSnapshot {
-        ModeSnapshot(roomModes: roomModes, revertAt: revert?.until.date, revertRooms: revert?.rooms ?? [],
-                     previousModes: revert?.previous ?? [:])
-    }
+    public var modeSnapshot: ModeSnapshot { ModeSnapshot(timelines: timelines) }
 
     /// Restores a persisted mode state without actuating anything (the relays restore themselves
-    /// through their power-on policy). Unknown modes and rooms are dropped.
+    /// through their power-on policy). Unknown modes and rooms are dropped; a temporary mode
+    /// that ended while the controller was down ends at the next `revertExpiredMode()`.
     public func restoreModes(_ snapshot: ModeSnapshot) {
-        roomModes = snapshot.roomModes.filter { configuration.room(id: $0.key) != nil && configuration.mode(id: $0.value) != nil }
-        if let at = snapshot.revertAt {
-            revert = (WallInstant(at), snapshot.revertRooms.filter { configuration.room(id: $0) != nil },
-                      snapshot.previousModes.filter { configuration.mode(id: $0.value) != nil })
-        } else {
-            revert = nil
+        var restored: [String: ModeTimeline] = [:]
+        for (room, timeline) in snapshot.timelines where configuration.room(id: room) != nil {
+            let kept = timeline.filter { configuration.mode(id: $0) != nil }
+            if !kept.isEmpty { restored[room] = kept }
         }
+        timelines = restored
     }
 }

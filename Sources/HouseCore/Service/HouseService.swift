@@ -16,8 +16,8 @@ public actor HouseService {
     public nonisolated let clock: any WallClock
 
     var states: [String: DeviceState] = [:]
-    var roomModes: [String: String] = [:]
-    var revert: (until: WallInstant, rooms: [String], previous: [String: String])?
+    /// The mode timeline of each room that ever had a mode: its base mode and timed layers.
+    var timelines: [String: ModeTimeline] = [:]
     var busyUntil: [String: WallInstant] = [:]
     /// Other nodes' last reported status (their retained status topic): true online, false
     /// offline (their relays cannot be switched from here); absent when never reported.
@@ -65,8 +65,10 @@ public actor HouseService {
     /// The mode of each room that has one.
     public var modesByRoom: [String: String] { roomModes }
 
-    /// When the temporary mode ends, if one is set.
-    public var modeExpiry: WallInstant? { revert?.until }
+    var roomModes: [String: String] { timelines.compactMapValues(\.current) }
+
+    /// When the next temporary mode of any room ends, if one is set.
+    public var modeExpiry: WallInstant? { timelines.values.compactMap(\.nextExpiry).min().map(WallInstant.init) }
 
     /// Whether a device is mid-pulse (a garage door moving).
     public func isBusy(_ device: String) -> Bool {
@@ -122,23 +124,27 @@ public actor HouseService {
         }
     }
 
-    /// Restores the previous modes when a temporary mode has run out; nil when nothing expired.
+    /// Ends the temporary modes that have run out, room by room: each room goes back to what is
+    /// below it on its timeline then (a longer temporary mode, or its base), and the devices of
+    /// that mode in that room are switched. Nil when no temporary mode ended.
     public func revertExpiredMode() async -> HouseResponse? {
-        guard let r = revert, clock.now >= r.until else { return nil }
-        revert = nil
-        var commands: [DeviceCommand] = []
+        let now = clock.now
         var targets: [(Device, DeviceState)] = []
-        for roomID in r.rooms {
-            if let prev = r.previous[roomID], let mode = configuration.mode(id: prev) {
-                for (id, s) in mode.devices.sorted(by: { $0.key < $1.key }) {
-                    if let d = configuration.device(id: id), d.room == roomID { targets.append((d, s)) }
-                }
-                roomModes[roomID] = prev
-            } else {
-                roomModes[roomID] = nil
+        var ended = false
+        for room in timelines.keys.sorted() {
+            guard var timeline = timelines[room] else { continue }
+            let before = timeline.current
+            let changes = timeline.expire(at: now.date)
+            guard !changes.isEmpty || timeline != timelines[room] else { continue }
+            ended = true
+            timelines[room] = timeline
+            guard timeline.current != before, let back = timeline.current.flatMap(configuration.mode(id:)) else { continue }
+            for (id, s) in back.devices.sorted(by: { $0.key < $1.key }) {
+                if let d = configuration.device(id: id), d.room == room { targets.append((d, s)) }
             }
         }
-        commands = plan(targets)
+        guard ended else { return nil }
+        let commands = plan(targets)
         let execution = await execute(commands)
         return HouseResponse(code: execution.failure == nil ? .success : .failure,
                              dialog: execution.failure.map(HouseDialog.failed) ?? execution.answer(HouseDialog.modeIs(currentMode)),

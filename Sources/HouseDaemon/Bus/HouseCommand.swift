@@ -8,6 +8,9 @@ enum HouseCommand: Sendable {
     /// An intent from a `set` topic, the mode topic or a routine; `requestID` is the id of the
     /// message that asked, when it gave one (a repeat is answered with the first answer).
     case intent(HouseIntent, source: IntentSource, answers: IntentAnswers, requestID: String?)
+    /// A routine's run: its intent, from source `routine`, confirmed in advance when the routine
+    /// says so; the run is marked done in the same commit as what it did.
+    case routineRun(ScheduledRun, HouseIntent, confirmed: Bool)
     /// An `intent/request`: a phrase, a typed intent or a history query.
     case request(IntentRequest, source: IntentSource)
     /// A temporary mode ran out: the previous modes come back (history, events and rules see it).

@@ -15,6 +15,10 @@ extension IntentGateway {
             let reply = IntentReply(id: requestID ?? "", outcomes: [await process(intent, source: source, answers: answers, requestID: requestID)])
             remember(reply, for: requestID)
             return reply
+        case .routineRun(let run, let intent, let confirmed):
+            let outcome = await process(intent, source: .routine, answers: confirmed ? IntentAnswers.none.confirming : .none)
+            do { try store.markRunDone(run, at: clock.now.date) } catch { logger.error("\(error)") }
+            return IntentReply(id: "", outcomes: [outcome])
         case .request(let request, let source):
             if let first = repeated(request.id) { return first }
             let reply = await answer(request, source: source)
@@ -62,26 +66,38 @@ extension IntentGateway {
         }
     }
 
-    /// A temporary mode ran out: the previous modes come back, saved, published and in the
+    /// A temporary mode ran out: the modes below it come back, saved, published and in the
     /// history, and the rules of the modes that come back fire.
     private func revertExpiredMode() async {
         let before = await service.modeSnapshot
         guard let response = await service.revertExpiredMode() else { return }
         logger.info("mode reverted: \(response.dialog)")
-        let after = await service.modeSnapshot
         let now = clock.now.date
         do {
-            try store.saveModes(after, at: now)
             try store.appendHistory(StateStore.HistoryRecord(
                 at: now, source: IntentSource.routine.rawValue, kind: "mode", summary: "temporary mode ended",
                 outcome: IntentOutcome.Status.done.rawValue, dialog: response.dialog, details: nil, requestID: nil))
         } catch {
             logger.error("\(error)")
         }
-        await publishMode()
         await publish(layout.events, Self.json(["event": "mode-reverted", "text": response.dialog]), retain: false)
+        await modesChanged(from: before, at: now, ruleDepth: 0)
+    }
+
+    /// After a command: when the modes differ from `before`, they are saved and published, the
+    /// runner is told when the next temporary mode ends, and the rules of the modes that came
+    /// into effect fire.
+    func modesChanged(from before: HouseService.ModeSnapshot, at now: Date, ruleDepth: Int) async {
+        let after = await service.modeSnapshot
+        guard after != before else { return }
+        do { try store.saveModes(after, at: now) } catch { logger.error("\(error)") }
+        if after.nextExpiry != before.nextExpiry {
+            for observer in modeObservers { observer(after.nextExpiry) }
+        }
+        guard after.roomModes != before.roomModes else { return }
+        await publishMode()
         for mode in Set(after.roomModes.values).subtracting(before.roomModes.values).sorted() {
-            await fireRules(for: .mode(mode))
+            await fireRules(for: .mode(mode), depth: ruleDepth + 1)
         }
     }
 }

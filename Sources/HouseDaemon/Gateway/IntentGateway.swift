@@ -22,7 +22,7 @@ public actor IntentGateway {
     /// Whether this is the primary node, which runs the rules and publishes the house's energy.
     let isPrimary: Bool
     var rules: RuleBook
-    var modeObservers: [@Sendable (String, Duration?) -> Void] = []
+    var modeObservers: [@Sendable (Date?) -> Void] = []
     /// The energy figure last published: a command and its relay event both ask for it, and an
     /// unchanged figure is not sent again (after a reconnect it is, with `force`).
     var lastEnergy: String?
@@ -47,8 +47,9 @@ public actor IntentGateway {
         self.rules = RuleBook(rules: configuration.rules)
     }
 
-    /// Calls `observer` whenever a mode is set through the gateway (to start a revert timer).
-    func onModeSet(_ observer: @escaping @Sendable (String, Duration?) -> Void) {
+    /// Calls `observer` with the instant the next temporary mode ends whenever the modes change
+    /// (the routine runner sleeps until then and puts the revert on the bus).
+    func onModeExpiryChange(_ observer: @escaping @Sendable (Date?) -> Void) {
         modeObservers.append(observer)
     }
 
@@ -67,17 +68,7 @@ public actor IntentGateway {
             await publish(layout.events, Self.json(donation.event), retain: false)
             if isPrimary { await publishEnergy() }
         }
-        let after = await service.modeSnapshot
-        if after != before {
-            do { try store.saveModes(after, at: now) } catch { logger.error("\(error)") }
-            await publishMode()
-            if case .setMode(let m) = intent, outcome.status == .done, let mode = outcome.response?.mode {
-                for observer in modeObservers { observer(mode, m.duration) }
-            }
-            for mode in Set(after.roomModes.values).subtracting(before.roomModes.values).sorted() {
-                await fireRules(for: .mode(mode), depth: ruleDepth + 1)
-            }
-        }
+        await modesChanged(from: before, at: now, ruleDepth: ruleDepth)
         if outcome.status != .done {
             logger.info("\(source.rawValue) \(intent): \(outcome.status.rawValue): \(outcome.dialog)")
         }

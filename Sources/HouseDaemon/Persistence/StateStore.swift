@@ -98,6 +98,17 @@ public final class StateStore: Sendable {
                 t.column("at", .double).notNull().indexed()
             }
         }
+        m.registerMigration("v2-routine-runs") { db in
+            // Routine runs planned (with their drawn delay) and done: see `RoutineRunRecord`.
+            try db.create(table: "routine_run") { t in
+                t.column("routine_id", .text).notNull()
+                t.column("nominal", .integer).notNull()
+                t.column("day", .integer).notNull()
+                t.column("due", .double).notNull()
+                t.column("done_at", .double)
+                t.primaryKey(["routine_id", "nominal"])
+            }
+        }
         return m
     }
 
@@ -240,13 +251,15 @@ public final class StateStore: Sendable {
         }
     }
 
-    /// Deletes history and seen command ids older than `date`; returns how many history rows went.
+    /// Deletes history, seen command ids and routine runs older than `date`; returns how many
+    /// history rows went.
     @discardableResult
     public func prune(before date: Date) throws(DaemonError) -> Int {
         try write { db in
             try db.execute(sql: "DELETE FROM history WHERE at < ?", arguments: [date.timeIntervalSince1970])
             let n = db.changesCount
             try db.execute(sql: "DELETE FROM seen_command WHERE at < ?", arguments: [date.timeIntervalSince1970])
+            try db.execute(sql: "DELETE FROM routine_run WHERE nominal < ?", arguments: [Int64(date.timeIntervalSince1970)])
             return n
         }
     }
@@ -331,7 +344,7 @@ public final class StateStore: Sendable {
     }
 
     /// Queues `body` for the next grouped commit, or commits it at once when not `grouped`.
-    private func enqueue(_ body: @escaping @Sendable (Database) throws -> Void) throws(DaemonError) {
+    func enqueue(_ body: @escaping @Sendable (Database) throws -> Void) throws(DaemonError) {
         guard grouped else {
             try write(body)
             counters.withLock {
@@ -354,7 +367,7 @@ public final class StateStore: Sendable {
         do { return try pool.write(body) } catch { throw .database(path: path, reason: String(describing: error)) }
     }
 
-    private func read<T>(flushing: Bool = true, _ body: (Database) throws -> T) throws(DaemonError) -> T {
+    func read<T>(flushing: Bool = true, _ body: (Database) throws -> T) throws(DaemonError) -> T {
         // This process reads what it wrote, committed or not yet.
         if grouped && flushing { try flushPending() }
         do { return try pool.read(body) } catch { throw .database(path: path, reason: String(describing: error)) }
