@@ -232,16 +232,6 @@ public final class HouseController<C: WallClock>: Sendable {
         list.append(.init(service: TopicAPIService(
             gateway: gateway, bus: bus, client: client, node: node, isPrimary: isPrimary, discovery: discovery,
             relayStates: { await relays?.states() ?? [:] },
-            performRelay: { [store, clock] device, command in
-                guard let relays, relays.layout.channels.contains(where: { $0.device == device }) else { return nil }
-                let result = await relays.perform(command, on: device)
-                if case .switched(let state) = result {
-                    try? store.saveRelayState(device: device, state: state, at: clock.now.date)
-                    // As `HouseService.execute` does for its own commands: the service knows.
-                    bus.note(.stateChanged(device: device, state: state, note: true, rules: .never))
-                }
-                return result
-            },
             logger: logger,
             onReady: {
                 let notifier = SystemdNotifier()

@@ -35,7 +35,7 @@ struct ClientOptions: ParsableArguments {
     }
 
     func render(_ reply: IntentReply, json: Bool) -> CommandOutput {
-        let status = reply.status == "error" ? ExitStatus.refused : ExitStatus(reply: reply.status)
+        let status = reply.status == .error ? ExitStatus.refused : ExitStatus(reply: reply.status)
         if json { return CommandOutput(text: reply.json, exitCode: status.rawValue) }
         var text = reply.dialog
         if !reply.options.isEmpty {

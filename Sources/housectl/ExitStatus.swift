@@ -27,8 +27,8 @@ enum ExitStatus: Int32, CaseIterable {
     }
 
     /// From a reply's status string.
-    init(reply status: String) {
-        self = IntentOutcome.Status(rawValue: status).map(ExitStatus.init) ?? .refused
+    init(reply status: IntentReply.Status) {
+        self = IntentOutcome.Status(rawValue: status.rawValue).map(ExitStatus.init) ?? .refused
     }
 
     /// The help text listing the codes.

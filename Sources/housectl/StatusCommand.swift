@@ -37,7 +37,7 @@ struct StatusCommand: AsyncParsableCommand {
             return CommandOutput(text: "", exitCode: ExitStatus.noController.rawValue, errors: error.description)
         }
         if json { return CommandOutput(text: "[\(mode.json),\(states.json)]", exitCode: ExitStatus(reply: states.status).rawValue) }
-        guard states.status == "done" else { return client.render(states, json: false) }
+        guard states.status == .done else { return client.render(states, json: false) }
         var lines = [mode.dialog]
         let devices = states.results.first?.response?.devices ?? []
         let width = max(6, devices.map(\.device.count).max() ?? 6)

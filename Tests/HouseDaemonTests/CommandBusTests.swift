@@ -37,7 +37,7 @@ import Testing
             job.answer(IntentReply(id: Self.requestID(job.command) ?? "", outcomes: []))
         }
         #expect(order.prefix(3) == ["r0", "r1", "r2"] && order[3] == .some(nil) && order[4] == "r3", "\(order)")
-        for task in tasks + [fourth] { #expect(await task.value.status == "done") }
+        for task in tasks + [fourth] { #expect(await task.value.status == .done) }
     }
 
     @Test func afterFinishTheQueuedAreHandedOutThenNothingIsTaken() async throws {
@@ -48,7 +48,7 @@ import Testing
         #expect(await bus.next() == nil)
         #expect(!bus.note(.nodeStatus(node: "pi-x", online: true)))
         let late = await bus.submit(Self.intent(9), id: "r9")
-        #expect(late.status == "error" && late.error?.contains("shutting down") == true)
+        #expect(late.status == .error && late.error?.contains("shutting down") == true)
     }
 
     @Test func aWaitingConsumerIsWokenByTheNextCommand() async throws {
@@ -82,7 +82,7 @@ import Testing
             }
             #expect(replies.count == 2 * rounds)
             for reply in replies {
-                #expect(reply.status == "done", "\(reply.dialog)")
+                #expect(reply.status == .done, "\(reply.dialog)")
                 let intent = reply.results.first?.intent ?? ""
                 if intent.hasPrefix("control") {
                     #expect(reply.dialog.contains("hall light"), "\(intent): \(reply.dialog)")

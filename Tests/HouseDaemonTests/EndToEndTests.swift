@@ -11,7 +11,7 @@ import Testing
         try await withController { f in
             #expect(f.physicalLevel(of: "kitchen-light") == true)  // active-low board: off is high
             let reply = try await f.client().send(.text("turn on the kitchen light"))
-            #expect(reply.status == "done")
+            #expect(reply.status == .done)
             #expect(reply.dialog.contains("kitchen"))
             #expect(f.physicalLevel(of: "kitchen-light") == false)
             let mqtt = try await f.mqttClient()
@@ -26,11 +26,11 @@ import Testing
         try await withController { f in
             // Without a room, the lights of several rooms: a question, nothing switched.
             let asked = try await f.client().send(.text("turn off the lights"))
-            #expect(asked.status == "needsChoice")
+            #expect(asked.status == .needsChoice)
             #expect(f.edges(of: "hall-light").isEmpty)
             // Said in the hall: the hall's light, and only it.
             let done = try await f.client().send(.text("turn on the light in here"), answers: IntentAnswers(contextRoom: "hallway"))
-            #expect(done.status == "done", "\(done.dialog)")
+            #expect(done.status == .done, "\(done.dialog)")
             #expect(f.edges(of: "hall-light").count == 1)
             #expect(f.edges(of: "kitchen-light").isEmpty)
         }
@@ -41,14 +41,14 @@ import Testing
     @Test func aQuestionInOnePartKeepsTheOthers() async throws {
         try await withController { f in
             let reply = try await f.client().send(.text("toggle the hall light and turn on the lamp in the bedroom and turn on the kitchen light"))
-            #expect(reply.status == "needsChoice", "\(reply.dialog)")
+            #expect(reply.status == .needsChoice, "\(reply.dialog)")
             #expect(reply.results.map(\.status) == [.done, .needsChoice, .done])
             #expect(reply.pendingText == "turn on the lamp in the bedroom")
             #expect(f.edges(of: "hall-light").count == 1)
             #expect(f.edges(of: "kitchen-light").count == 1)
             let answered = try await f.client().send(.text(try #require(reply.pendingText)),
                                                      answers: IntentAnswers(choices: ["device": "bedroom-ceiling-light"]))
-            #expect(answered.status == "done", "\(answered.dialog)")
+            #expect(answered.status == .done, "\(answered.dialog)")
             #expect(answered.pendingText == nil)
             #expect(f.edges(of: "hall-light").count == 1, "the toggle is not done twice")
         }
@@ -58,11 +58,11 @@ import Testing
         try await withController { f in
             let heaterOn = HouseIntent.control(HouseControlIntent(room: "bathroom", action: .on, device: "heater"))
             let asked = try await f.client().send(.intent(heaterOn))
-            #expect(asked.status == "needsConfirmation")
+            #expect(asked.status == .needsConfirmation)
             #expect(asked.question?.isEmpty == false)
             #expect(f.edges(of: "bathroom-heater").isEmpty)
             let yes = try await f.client().send(.intent(heaterOn), answers: IntentAnswers(confirmed: true))
-            #expect(yes.status == "done")
+            #expect(yes.status == .done)
             #expect(f.edges(of: "bathroom-heater").count == 1)
         }
     }
@@ -75,18 +75,18 @@ import Testing
             // A malformed command with a reply topic gets an error reply.
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"m1","state":"BRIGHT","reply_to":"test/replies"}"#, qos: .atLeastOnce)
             let error = try await replies.nextReply("the error reply")
-            #expect(error.status == "error")
+            #expect(error.status == .error)
             #expect(error.error?.contains("ON, OFF or TOGGLE") == true)
             // A plain command works (the fan waits out its 5 s minimum interval after power-on).
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c1","state":"TOGGLE","reply_to":"test/replies"}"#, qos: .atLeastOnce)
-            #expect(try await replies.nextReply("the toggle reply").status == "done")
+            #expect(try await replies.nextReply("the toggle reply").status == .done)
             f.clock.advance(by: .seconds(6))
             _ = try await fan.first("the fan on") { $0.string == "ON" }
             // The same id again (a client retrying) is answered with the first answer and not
             // done again (no edge); a new id is obeyed.
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c1","state":"TOGGLE","reply_to":"test/replies"}"#, qos: .atLeastOnce)
             let again = try await replies.nextReply("the repeated toggle's first answer")
-            #expect(again.id == "c1" && again.status == "done")
+            #expect(again.id == "c1" && again.status == .done)
             try await mqtt.publish(to: "house/office/office-fan/set", payload: #"{"id":"c2","state":"OFF","reply_to":"test/replies"}"#, qos: .atLeastOnce)
             let off = try await replies.nextReply("the OFF reply")
             #expect(off.id == "c2")
@@ -127,7 +127,7 @@ import Testing
             try await mqtt.publish(to: "house/intent/request", payload: #"{"id":"deep-reply","text":"turn on the kitchen light","reply_to":"\#(deepTopic)"}"#, qos: .atLeastOnce)
             let deepReply = try await defaultReplies.nextReply("the error reply on the default topic")
             #expect(deepReply.id == "deep-reply")
-            #expect(deepReply.status == "error")
+            #expect(deepReply.status == .error)
             #expect(deepReply.error?.contains("\"reply_to\" has 201 levels, more than the limit of 200") == true, "\(deepReply)")
 
             // A text past 1000 characters with a valid id and reply topic: the error is answered there.
@@ -135,7 +135,7 @@ import Testing
             try await mqtt.publish(to: "house/intent/request", payload: #"{"id":"long-1","text":"\#(long)","reply_to":"test/limits"}"#, qos: .atLeastOnce)
             let longReply = try await replies.nextReply("the error reply to the long text")
             #expect(longReply.id == "long-1")
-            #expect(longReply.status == "error")
+            #expect(longReply.status == .error)
             #expect(longReply.error?.contains("\"text\" is 1040 characters long, more than the limit of 1000") == true, "\(longReply)")
 
             // A malformed rule payload (the movie button's JSON, nested too deep): ignored, no rule fires.
@@ -149,13 +149,13 @@ import Testing
             try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: #"{"state":"ON","id":"ok-1","reply_to":"test/limits"}"#, qos: .atLeastOnce)
             let on = try await replies.nextReply("the set command's reply")
             #expect(on.id == "ok-1")
-            #expect(on.status == "done")
+            #expect(on.status == .done)
             _ = try await kitchen.first("the kitchen light on") { $0.string == "ON" }
             #expect(f.physicalLevel(of: "kitchen-light") == false)  // active-low board: on is low
             try await mqtt.publish(to: "house/intent/request", payload: #"{"id":"ok-2","text":"turn off the kitchen light","reply_to":"test/limits"}"#, qos: .atLeastOnce)
             let off = try await replies.nextReply("the intent request's answer")
             #expect(off.id == "ok-2")
-            #expect(off.status == "done")
+            #expect(off.status == .done)
             _ = try await kitchen.first("the kitchen light off") { $0.string == "OFF" }
             #expect(f.edges(of: "kitchen-light").map(\.logical) == [true, false])
             #expect(try f.controller.store.history().allSatisfy { $0.source != "rule" })
@@ -189,7 +189,7 @@ import Testing
     @Test func aDeferredSwitchSaysWhenItWillHappen() async throws {
         try await withController { f in
             let reply = try await f.client().send(.text("turn on the office fan"))
-            #expect(reply.status == "done")
+            #expect(reply.status == .done)
             #expect(reply.dialog.contains("The office fan will switch ON in"), "\(reply.dialog)")
             #expect(reply.dialog.contains("minimum interval of 5s"), "\(reply.dialog)")
             #expect(f.edges(of: "office-fan").isEmpty)
@@ -263,10 +263,10 @@ import Testing
         try await withController(routines: false) { f in
             let mqtt = try await f.mqttClient()
             let modes = try await mqtt.subscribe(to: "house/mode/state")
-            #expect(try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: "day")))).status == "done")
+            #expect(try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: "day")))).status == .done)
             _ = try await modes.first("mode day") { $0.string == "day" }
             let movie = try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: "evening", duration: .seconds(1800)))))
-            #expect(movie.status == "done")
+            #expect(movie.status == .done)
             _ = try await modes.first("mode evening") { $0.string == "evening" }
             f.clock.advance(by: .seconds(1801))
             _ = try await modes.first("mode back to day") { $0.string == "day" }

@@ -179,7 +179,7 @@ func runCommandStream(
                     }
                     _ = try? await withTimeout(.seconds(10), "the controller to answer") {
                         let answer = try? await f.client(timeout: .seconds(3)).send(.intent(.query(QueryHouseStatusIntent(queryType: .mode))))
-                        print("daemon answers a query: \(answer?.status ?? "no")")
+                        print("daemon answers a query: \(answer?.status.rawValue ?? "no")")
                         let direct = await f.controller.submit(.control(HouseControlIntent(room: "hall", action: .on, device: "hall-light")), source: .cli)
                         print("direct process: \(direct.status)")
                     }

@@ -32,7 +32,7 @@ import Testing
                 // Offline, the house still works; what it publishes waits in the queue.
                 let outcome = await f.controller.submit(
                     .control(HouseControlIntent(room: "kitchen", action: .on, device: "kitchen-light")), source: .cli)
-                #expect(outcome.status == "done")
+                #expect(outcome.status == .done)
                 #expect(f.physicalLevel(of: "kitchen-light") == false)  // on (active low)
                 // A message that may not wait at all expires instead of being sent late.
                 let expiring = try await client.publish(to: "house/test/expiring", payload: "stale", qos: .atLeastOnce, timeToLive: .zero)

@@ -18,13 +18,13 @@ import Testing
             let mqtt = try await f.mqttClient()
             let modes = try await mqtt.subscribe(to: "house/mode/state")
             let events = try await mqtt.subscribe(to: "house/events")
-            #expect(try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: "day")))).status == "done")
+            #expect(try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: "day")))).status == .done)
             _ = try await modes.first("the house in day mode") { $0.string == "day" }
             // The kitchen in evening for 30 minutes, the hall in night for an hour.
             let kitchen = SetHouseModeIntent(mode: "evening", duration: .seconds(1800), rooms: ["kitchen"])
             let hall = SetHouseModeIntent(mode: "night", duration: .seconds(3600), rooms: ["hall"])
-            #expect(try await f.client().send(.intent(.setMode(kitchen))).status == "done")
-            #expect(try await f.client().send(.intent(.setMode(hall))).status == "done")
+            #expect(try await f.client().send(.intent(.setMode(kitchen))).status == .done)
+            #expect(try await f.client().send(.intent(.setMode(hall))).status == .done)
             _ = try await modes.first("the house mixed") { $0.string == "mixed" }
             #expect(f.physicalLevel(of: "kitchen-light") == false, "on (active low)")
             #expect(f.physicalLevel(of: "hall-light") == false, "on (active low)")
@@ -52,9 +52,9 @@ import Testing
         let clock = ManualClock(start: start)
         try await withController(routines: true, stateDirectory: directory, clock: clock, bootID: "boot-a") { f in
             let day = try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: "day"))))
-            #expect(day.status == "done")
+            #expect(day.status == .done)
             let evening = try await f.client().send(.intent(.setMode(SetHouseModeIntent(mode: "evening", duration: .seconds(1800)))))
-            #expect(evening.status == "done")
+            #expect(evening.status == .done)
         }
         clock.advance(by: .seconds(600))
         try await withController(routines: true, stateDirectory: directory, clock: clock, bootID: "boot-a") { f in

@@ -15,9 +15,9 @@ import Testing
                 // Resolved and confirmed on the primary, carried out by the node that owns the relay.
                 let open = HouseIntent.control(HouseControlIntent(room: "garage", action: .open, device: "garage door"))
                 let asked = try await main.client().send(.intent(open))
-                #expect(asked.status == "needsConfirmation")
+                #expect(asked.status == .needsConfirmation)
                 let reply = try await main.client().send(.intent(open), answers: IntentAnswers(confirmed: true))
-                #expect(reply.status == "done")
+                #expect(reply.status == .done)
                 _ = try await door.first("the door relay pressed") { $0.string == "ON" }
                 garage.clock.advance(by: .seconds(1))
                 _ = try await door.first("the door relay released") { $0.string == "OFF" }
@@ -43,11 +43,11 @@ import Testing
             let light = HouseIntent.control(HouseControlIntent(room: "garage", action: .on, device: "garage-light"))
             // The status reaches the primary on its own subscription: ask until the answer says so (bounded).
             var reply = try await main.client().send(.intent(light))
-            for _ in 0..<50 where reply.status == "done" {
+            for _ in 0..<50 where reply.status == .done {
                 _ = try await relay.first("the command sent before the status arrived") { _ in true }
                 reply = try await main.client().send(.intent(light))
             }
-            #expect(reply.status == "failed")
+            #expect(reply.status == .failed)
             #expect(reply.dialog.contains("pi-garage, which is offline"), "\(reply.dialog)")
             await mqtt.disconnect()
         }
@@ -58,7 +58,7 @@ import Testing
             let mqtt = try await f.mqttClient()
             let command = try await mqtt.subscribe(to: "cmnd/office-plug/POWER")
             let mirrored = try await mqtt.subscribe(to: "house/office/office-plug/state")
-            #expect(try await f.client().send(.text("turn on the desk plug")).status == "done")
+            #expect(try await f.client().send(.text("turn on the desk plug")).status == .done)
             _ = try await command.first("the plug's command") { $0.string == "ON" }
             // The plug reports its state; the controller follows it and mirrors it, retained.
             try await mqtt.publish(to: "stat/office-plug/POWER", payload: "OFF", qos: .atLeastOnce)
@@ -73,9 +73,9 @@ import Testing
         try await withMosquitto { mosquitto in
             try await withController(brokerPort: mosquitto.port) { f in
                 let reply = try await f.client().send(.text("turn off the lights in the living room"))
-                #expect(reply.status == "done")
+                #expect(reply.status == .done)
                 let on = try await f.client().send(.text("turn on the hall light"))
-                #expect(on.status == "done")
+                #expect(on.status == .done)
                 #expect(f.physicalLevel(of: "hall-light") == false)  // active-low: on is low
                 let mqtt = try await f.mqttClient()
                 let state = try await mqtt.subscribe(to: "house/hall/hall-light/state")

@@ -69,7 +69,7 @@ import Testing
                 let responses = try await nodered.subscribe(to: "house/intent/response/acl-2")
                 try await nodered.publish(to: "house/intent/request", payload: #"{"id":"acl-2","text":"turn off the kitchen light"}"#, qos: .atLeastOnce)
                 let reply = try await responses.nextReply("the intent reply")
-                #expect(reply.status == "done")
+                #expect(reply.status == .done)
                 #expect(f.edges(of: "kitchen-light").count == 2)
                 await nodered.disconnect()
 
@@ -90,7 +90,7 @@ import Testing
                                           credentials: MQTTCredentials(username: "housectl", password: .literal("daemon-pw")),
                                           timeout: .seconds(10))
                 let reply = try await client.send(.text("turn on the kitchen light"))
-                #expect(reply.status == "done")
+                #expect(reply.status == .done)
                 #expect(f.edges(of: "kitchen-light").count == 1)
                 let subscriptions = await broker.snapshot().sessions["housectl-pi-main"]?.subscriptions ?? [:]
                 #expect(subscriptions["house/kitchen/kitchen-light/set"] != nil)
@@ -115,11 +115,11 @@ import Testing
                                        payload: #"{"id":"g-\#(i)","state":"\#(state)"\#(confirm),"reply_to":"test/garage/replies"}"#,
                                        qos: .atLeastOnce)
                 let reply = try await replies.nextReply("the garage door reply")
-                statuses.append(reply.status)
+                statuses.append(reply.status.rawValue)
             }
             try await mqtt.publish(to: "house/garage/garage-light/set", payload: #"{"id":"g-light","state":"ON","reply_to":"test/garage/replies"}"#, qos: .atLeastOnce)
             let light = try await replies.nextReply("the garage light reply")
-            #expect(light.status == "done")  // the same node obeys what MQTT may switch
+            #expect(light.status == .done)  // the same node obeys what MQTT may switch
             #expect(!statuses.contains("done"), "\(statuses)")
             #expect(f.edges(of: "garage-door").isEmpty)
             let history = try f.controller.store.history()
@@ -139,12 +139,12 @@ import Testing
                 try await mqtt.publish(to: "house/bathroom/bathroom-heater/set",
                                        payload: #"{"id":"h-\#(i)",\#(payload),"reply_to":"test/heater/replies"}"#, qos: .atLeastOnce)
                 let reply = try await replies.nextReply("the heater reply")
-                #expect(reply.status != "done", "\(payload): \(reply.status)")
+                #expect(reply.status != .done, "\(payload): \(reply.status)")
             }
             #expect(f.edges(of: "bathroom-heater").isEmpty)
             let heaterOn = HouseIntent.control(HouseControlIntent(room: "bathroom", action: .on, device: "heater"))
             let yes = try await f.client().send(.intent(heaterOn), answers: IntentAnswers(confirmed: true))
-            #expect(yes.status == "done")
+            #expect(yes.status == .done)
             #expect(f.edges(of: "bathroom-heater").count == 1)
             await mqtt.disconnect()
         }

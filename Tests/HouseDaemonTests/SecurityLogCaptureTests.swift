@@ -126,7 +126,7 @@ func securitySettings(_ config: HouseConfiguration, node: String = "pi-main", st
                 try await withTimeout(.seconds(20), "the controller ready") { await controller.waitUntilReady() }
                 let outcome = await controller.submit(
                     .control(HouseControlIntent(room: "kitchen", action: .on, device: "kitchen-light")), source: .cli)
-                #expect(outcome.status == "done")
+                #expect(outcome.status == .done)
             }
             // A wrong password: refused, said clearly, and still not echoed.
             let wrong = directory.appendingPathComponent("wrong-password").path

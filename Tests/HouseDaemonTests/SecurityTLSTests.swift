@@ -54,7 +54,7 @@ struct SecurityTLSTests {
                                           credentials: MQTTCredentials(username: "housectl", password: .file(s.passwordFile.path)),
                                           tls: MQTTTLSConfiguration(caFile: s.certificates.caFile.path), timeout: .seconds(10))
                 let reply = try await client.send(.text("turn on the hall light"))
-                #expect(reply.status == "done")
+                #expect(reply.status == .done)
                 #expect(f.edges(of: "hall-light").count == 1)
             }
             // Nothing in the clear: an anonymous plain-MQTT client gets nowhere.

@@ -503,7 +503,7 @@ enum ShellWords {
                     throw DocError("the subscription ended")
                 }
                 let decoded = try JSONDecoder().decode(IntentReply.self, from: Data(reply.payload))
-                #expect((decoded.status == "error") == malformed, "\(doc): the reply is \(decoded.status): \(decoded.dialog)")
+                #expect((decoded.status == .error) == malformed, "\(doc): the reply is \(decoded.status): \(decoded.dialog)")
                 answered += 1
             }
             await client.disconnect()

@@ -119,14 +119,14 @@ import Testing
                 // A mode, then a stream to a restore relay; every reply is an acknowledgement.
                 var acknowledged: [String] = []
                 let mode = try await command("house/mode/set", #"{"id":"k-mode","mode":"evening","reply_to":"test/kill/replies"}"#)
-                #expect(mode.status == "done")
+                #expect(mode.status == .done)
                 acknowledged.append("k-mode")
                 for i in 0..<commands {
                     let state = i % 2 == 0 ? "ON" : "OFF"
                     let reply = try await command(
                         "house/living-room/living-ceiling-light/set",
                         #"{"id":"k-\#(i)","state":"\#(state)","reply_to":"test/kill/replies"}"#)
-                    #expect(reply.status == "done", "k-\(i): \(reply.dialog)")
+                    #expect(reply.status == .done, "k-\(i): \(reply.dialog)")
                     acknowledged.append("k-\(i)")
                 }
                 let lastAcknowledged: String = (commands - 1) % 2 == 0 ? "ON" : "OFF"
@@ -150,7 +150,7 @@ import Testing
                 }
                 let status = try await DaemonClient(host: "127.0.0.1", port: broker.port, timeout: .seconds(10))
                     .send(.intent(.query(QueryHouseStatusIntent(queryType: .mode))))
-                #expect(status.status == "done")
+                #expect(status.status == .done)
                 #expect(status.dialog.lowercased().contains("evening"), "\(status.dialog)")
                 await mqtt.disconnect()
                 await daemon.kill()

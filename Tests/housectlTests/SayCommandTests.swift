@@ -92,7 +92,7 @@ import Testing
             #expect(chosen.exitCode == 0)
             let json = try await say(["is the kitchen light on", "--json"] + broker)
             let reply = try JSONDecoder().decode(IntentReply.self, from: Data(json.text.utf8))
-            #expect(reply.status == "done")
+            #expect(reply.status == .done)
         }
     }
 }

@@ -124,6 +124,19 @@ public actor HouseService {
         }
     }
 
+    /// Carries out a relay command another node resolved (a `PeerRelayCommand`), through the same
+    /// relay seam and safety rules as this node's own intents. Nil when the device is not a relay
+    /// of this node.
+    public func handlePeer(_ command: PeerRelayCommand) async -> HouseResponse? {
+        guard let d = configuration.device(id: command.device), let ref = d.relay, node == nil || ref.node == node else { return nil }
+        let commands: [DeviceCommand] = command.pulse.map { [.pulse(device: d.id, ref, $0)] }
+            ?? [.relay(device: d.id, ref, command.state ?? .off)]
+        let execution = await execute(commands)
+        return HouseResponse(code: execution.failure == nil ? .success : .failure,
+                             dialog: execution.failure ?? execution.answer(commands.map(\.description).joined(separator: ", ")),
+                             commands: commands)
+    }
+
     /// Ends the temporary modes that have run out, room by room: each room goes back to what is
     /// below it on its timeline then (a longer temporary mode, or its base), and the devices of
     /// that mode in that room are switched. Nil when no temporary mode ended.

@@ -11,6 +11,8 @@ enum HouseCommand: Sendable {
     /// A routine's run: its intent, from source `routine`, confirmed in advance when the routine
     /// says so; the run is marked done in the same commit as what it did.
     case routineRun(ScheduledRun, HouseIntent, confirmed: Bool)
+    /// A relay command from the controller that resolved the intent on another node.
+    case peerRelay(PeerRelayCommand)
     /// An `intent/request`: a phrase, a typed intent or a history query.
     case request(IntentRequest, source: IntentSource)
     /// A temporary mode ran out: the previous modes come back (history, events and rules see it).

@@ -24,6 +24,11 @@ extension IntentGateway {
             let reply = await answer(request, source: source)
             remember(reply, for: request.id)
             return reply
+        case .peerRelay(let command):
+            guard let response = await service.handlePeer(command) else {
+                return IntentReply(id: "", status: .unsupported, phase: .resolve, dialog: "not a relay of this node")
+            }
+            return IntentReply(id: "", status: response.code == .success ? .done : .failed, phase: .handle, dialog: response.dialog)
         case .revertExpiredMode:
             await revertExpiredMode()
         case .stateChanged(let device, let state, let note, let rules):

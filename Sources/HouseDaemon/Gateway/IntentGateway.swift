@@ -81,7 +81,7 @@ public actor IntentGateway {
     func process(text: String, source: IntentSource, answers: IntentAnswers = .none,
                         requestID: String? = nil) async -> Result<[PhraseRun.Step], PhraseRefusal> {
         guard let matcher else {
-            return .failure(PhraseRefusal(status: "unsupported", dialog: "This controller has no phrase templates loaded."))
+            return .failure(PhraseRefusal(status: .unsupported, dialog: "This controller has no phrase templates loaded."))
         }
         let run = await PhraseRun.run(matcher.interpret(text), answers: answers) { intent in
             await process(intent, source: source, answers: answers, requestID: requestID)
@@ -90,10 +90,10 @@ public actor IntentGateway {
         case .processed:
             return .success(run.steps)
         case .notUnderstood(let message):
-            return .failure(PhraseRefusal(status: "unsupported", dialog: message))
+            return .failure(PhraseRefusal(status: .unsupported, dialog: message))
         case .needsPhraseChoice(_, let question, let options):
             return .failure(PhraseRefusal(
-                status: IntentOutcome.Status.needsChoice.rawValue, dialog: question, question: question,
+                status: .needsChoice, dialog: question, question: question,
                 pendingParameter: "phrase", options: options))
         }
     }
@@ -203,8 +203,8 @@ public actor IntentGateway {
             formatter.timeZone = configuration.house.timeZone
             let lines = records.map { "\(formatter.string(from: $0.at)) \($0.source) \($0.summary): \($0.outcome) — \($0.dialog)" }
             var reply = IntentReply(id: id, outcomes: [])
-            reply.status = "done"
-            reply.phase = "handle"
+            reply.status = .done
+            reply.phase = .handle
             reply.dialog = lines.isEmpty ? "No history yet." : lines.joined(separator: "\n")
             return reply
         } catch {
@@ -231,20 +231,17 @@ public actor IntentGateway {
 
 /// Why a phrase did not become intents: nothing matched, or it needs a choice first.
 public struct PhraseRefusal: Error, Sendable, Equatable {
-    public var status: String
+    public var status: IntentReply.Status
     public var dialog: String
     public var question: String? = nil
     public var pendingParameter: String? = nil
     public var options: [ParameterResolution.Option] = []
 
     func reply(id: String) -> IntentReply {
-        var r = IntentReply(id: id, outcomes: [])
-        r.status = status
-        r.dialog = dialog
+        var r = IntentReply(id: id, status: status, phase: .resolve, dialog: dialog)
         r.question = question
         r.pendingParameter = pendingParameter
         r.options = options
-        r.phase = "resolve"
         return r
     }
 }

@@ -5,12 +5,11 @@ import HouseCore
 /// the phase reached, the result, the question and options when an answer is needed, the dialog
 /// text and the resulting state.
 public struct IntentReply: Sendable, Equatable, Codable {
-    /// `resolve`, `confirm` or `handle`: how far the request got.
-    public var phase: String
+    /// How far the request got.
+    public var phase: Phase
     public var id: String
-    /// `done`, `needsValue`, `needsChoice`, `needsConfirmation`, `unsupported`, `refused`,
-    /// `failed`, `inProgress`, or `error` for a request that could not be read.
-    public var status: String
+    /// How it ended.
+    public var status: Status
     public var dialog: String
     public var question: String?
     public var pendingParameter: String?
@@ -26,7 +25,7 @@ public struct IntentReply: Sendable, Equatable, Codable {
     public init(id: String, outcomes: [IntentOutcome]) {
         self.id = id
         let first = outcomes.first { $0.status != .done } ?? outcomes.last
-        status = first?.status.rawValue ?? "done"
+        status = first.map { Status($0.status) } ?? .done
         phase = Self.phase(first)
         dialog = outcomes.map(\.dialog).filter { !$0.isEmpty }.joined(separator: " ")
         question = first?.question
@@ -45,10 +44,18 @@ public struct IntentReply: Sendable, Equatable, Codable {
         }
     }
 
+    /// A reply that is no intent's: a status and a text.
+    public init(id: String, status: Status, phase: Phase, dialog: String) {
+        self.init(id: id, outcomes: [])
+        self.status = status
+        self.phase = phase
+        self.dialog = dialog
+    }
+
     public init(id: String, error: String, dialog: String? = nil) {
         self.id = id
-        phase = "resolve"
-        status = "error"
+        phase = .resolve
+        status = .error
         self.dialog = dialog ?? error
         question = nil
         pendingParameter = nil
@@ -58,12 +65,12 @@ public struct IntentReply: Sendable, Equatable, Codable {
         pendingText = nil
     }
 
-    static func phase(_ outcome: IntentOutcome?) -> String {
-        guard let outcome else { return "resolve" }
+    static func phase(_ outcome: IntentOutcome?) -> Phase {
+        guard let outcome else { return .resolve }
         switch outcome.status {
-        case .needsValue, .needsChoice, .unsupported: return "resolve"
-        case .needsConfirmation, .refused, .inProgress: return "confirm"
-        case .done, .failed: return "handle"
+        case .needsValue, .needsChoice, .unsupported: return .resolve
+        case .needsConfirmation, .refused, .inProgress: return .confirm
+        case .done, .failed: return .handle
         }
     }
 

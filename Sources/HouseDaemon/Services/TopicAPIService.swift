@@ -21,7 +21,6 @@ struct TopicAPIService: Service {
     let discovery: HomeAssistantDiscovery?
     let relayStates: @Sendable () async -> [String: DeviceState]
     /// Carries out a relay command on this node's relay bank (nil result: no such relay here).
-    let performRelay: @Sendable (String, RelayCommand) async -> RelayResult?
     let logger: Logger
     /// Called once the first connect's state has been published.
     let onReady: @Sendable () -> Void
@@ -165,7 +164,7 @@ struct TopicAPIService: Service {
         case .peerState: await peerState(message)
         case .nodeStatus: await nodeStatus(message)
         case .remoteState(let device, let endpoint): await remoteState(message, device, endpoint)
-        case .peerRelay: await peerRelay(message)
+        case .peerRelay: return await peerRelay(message)
         case .rule: bus.note(.ruleMessage(message))
         case .homeAssistantStatus:
             if message.string?.trimmingCharacters(in: .whitespacesAndNewlines) == "online" {
@@ -226,7 +225,7 @@ struct TopicAPIService: Service {
                                           requestID: command.id), id: command.id ?? "")
         return {
             guard let answer = await pending.wait() else { return }
-            if answer.status == IntentOutcome.Status.needsConfirmation.rawValue {
+            if answer.status == .needsConfirmation {
                 logger.warning("\(device.id) needs confirmation: send {\"state\":\"\(command.action.rawValue.uppercased())\",\"confirm\":true}")
             }
             if let replyTo = command.replyTo { await reply(answer, id: command.id, to: replyTo) }
@@ -252,22 +251,26 @@ struct TopicAPIService: Service {
         }
     }
 
-    /// A relay command from the controller that resolved the intent (see `PeerRelayCommand`).
-    private func peerRelay(_ message: MQTTMessage) async {
-        guard await !refuseRetained(message) else { return }
+    /// A relay command from the controller that resolved the intent (see `PeerRelayCommand`): on
+    /// the bus like every command, carried out through this node's relay seam.
+    private func peerRelay(_ message: MQTTMessage) async -> (@Sendable () async -> Void)? {
+        guard await !refuseRetained(message) else { return nil }
         let command: PeerRelayCommand
         do {
             command = try PeerRelayCommand.parse(message.payload)
         } catch {
             logger.warning("refused: \(DaemonError.malformedPayload(topic: message.topic, reason: error.reason))")
-            return
+            return nil
         }
-        let relayCommand: RelayCommand = command.pulse.map { .pulse($0) } ?? (command.state == .on ? .on : .off)
-        guard let result = await performRelay(command.device, relayCommand) else {
-            logger.warning("refused: relay command for \(command.device), which is not a relay of node \(node)")
-            return
+        let pending = await bus.enqueue(.peerRelay(command))
+        return { [logger, node] in
+            guard let answer = await pending.wait() else { return }
+            if answer.status == .unsupported {
+                logger.warning("refused: relay command for \(command.device), which is not a relay of node \(node)")
+            } else {
+                logger.info("relay command from a peer: \(command.device): \(answer.dialog)")
+            }
         }
-        logger.info("relay command from a peer: \(command.device) \(relayCommand): \(result)")
     }
 
     /// Parses a command, refusing a retained one; a malformed one is logged and, when the
