@@ -247,6 +247,7 @@ public final class HouseController<C: WallClock>: Sendable {
                 }
                 return result
             },
+            deadline: shutdownDeadline,
             logger: logger,
             onReady: {
                 let notifier = SystemdNotifier()

@@ -11,15 +11,17 @@ import Testing
 ///
 /// The house is the example one with `kitchen-light` set to `shutdown: off`; the
 /// `living-ceiling-light` keeps the default (`leave`). Both are switched on just before the stop.
-@Suite(.serialized, .enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed: skipping real-broker tests (set CI=true to fail instead)"))
+// `swift test` builds the binary (this target depends on it); in CI its absence is a failure.
+@Suite(.serialized, .enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed: skipping real-broker tests (set CI=true to fail instead)"),
+       .enabled(if: FileManager.default.isExecutableFile(atPath: KillDaemonTests.binary)
+                    || ProcessInfo.processInfo.environment["CI"] == "true",
+                "housectl is not built at .build/debug/housectl (swift build)"))
 struct ShutdownBoundTests {
     /// Waits for the exit at most this long: twice the budget (a bound against hangs, not a
     /// measure of speed).
     static let exitWait: Duration = .seconds(10)
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: KillDaemonTests.binary)
-                       || ProcessInfo.processInfo.environment["CI"] == "true",
-                   "housectl is not built at .build/debug/housectl (swift build)"))
+    @Test
     func sigtermAsTheBrokerDiesExitsWithTheStateCommittedAndTheLinesPerPolicy() async throws {
         try await withStoppingDaemon { broker, daemon, state in
             // The broker stops answering at the moment of SIGTERM and dies (SIGKILL): whatever
@@ -29,14 +31,14 @@ struct ShutdownBoundTests {
             daemon.signal(SIGTERM)
             await broker.kill()
             let status = try await daemon.exit(within: Self.exitWait)
-            #expect(status == 0, "a graceful stop exits with 0\n\(daemon.output.suffix(3000))")
+            // 0 for a graceful stop; on a machine so busy that a step was still going after
+            // 4.5 s, the guard's exit (state committed and lines released all the same).
+            #expect([0, ShutdownDeadline.forcedExitStatus].contains(status), "\(daemon.output.suffix(3000))")
             try Self.expectStateAfterStop(state, daemon)
         }
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: KillDaemonTests.binary)
-                       || ProcessInfo.processInfo.environment["CI"] == "true",
-                   "housectl is not built at .build/debug/housectl (swift build)"))
+    @Test
     func aSecondSigtermDuringAStuckShutdownExitsAtOnce() async throws {
         try await withStoppingDaemon { broker, daemon, state in
             // A hung broker: the connection stays open, the `offline` status is never acknowledged,
