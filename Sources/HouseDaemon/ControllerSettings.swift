@@ -35,6 +35,8 @@ public struct ControllerSettings<C: WallClock>: Sendable {
     /// This boot's id (`/proc/sys/kernel/random/boot_id` when nil): the same as the last run's
     /// means a restart of the controller, not of the machine, so every relay keeps its state.
     public var bootID: String?
+    /// How long a graceful shutdown may take, from the first signal to the exit (5 s by default).
+    public var shutdownBudget: Duration
     public var logger: Logger
 
     public init(
@@ -44,9 +46,10 @@ public struct ControllerSettings<C: WallClock>: Sendable {
         brokerOverride: (host: String, port: Int)? = nil, embeddedPort: Int? = nil, recordBrokerMessages: Int = 0,
         clientID: String? = nil, reconnect: MQTTReconnectPolicy = MQTTReconnectPolicy(), phrases: PhraseSet? = nil,
         routines: Bool = true, historyRetention: Duration = .seconds(90 * 86_400), bootID: String? = nil,
-        logger: Logger = Logger(label: "housectl")
+        shutdownBudget: Duration = ShutdownDeadline.defaultBudget, logger: Logger = Logger(label: "housectl")
     ) {
         self.bootID = bootID
+        self.shutdownBudget = shutdownBudget
         self.configuration = configuration
         self.clock = clock
         self.node = node

@@ -43,6 +43,8 @@ public final class HouseController<C: WallClock>: Sendable {
     let logger: Logger
     /// Fulfilled once the controller is connected and has published its retained state.
     private let readiness: OneShot<Void>
+    /// The time the graceful shutdown may take; see `run(signals:exitIfStuck:)`.
+    public let shutdownDeadline: ShutdownDeadline
 
     /// Builds the controller: picks the node, opens the database, powers the relays on with their
     /// policies, starts the embedded broker if needed and prepares the MQTT client. Nothing is
@@ -193,6 +195,7 @@ public final class HouseController<C: WallClock>: Sendable {
         runner.modeExpiryChanged(await service.modeExpiry?.date)
         historyRetention = s.historyRetention
         readiness = OneShot<Void>()
+        shutdownDeadline = ShutdownDeadline(budget: s.shutdownBudget, logger: logger)
     }
 
     /// The services of this node, in start order (they stop in reverse order): the embedded
@@ -202,7 +205,8 @@ public final class HouseController<C: WallClock>: Sendable {
         if let broker {
             list.append(.init(service: EmbeddedBrokerService(broker: broker, logger: logger), serviceName: "broker"))
         }
-        list.append(.init(service: MQTTConnectionService(client: client, statusTopic: layout.nodeStatus(node: node), logger: logger),
+        list.append(.init(service: MQTTConnectionService(client: client, statusTopic: layout.nodeStatus(node: node),
+                                                         deadline: shutdownDeadline, logger: logger),
                           serviceName: "mqtt"))
         // Started before every writer, stopped after them all: the last commit.
         list.append(.init(service: StateRecorderService(store: store, logger: logger), serviceName: "state-recorder"))
@@ -232,6 +236,7 @@ public final class HouseController<C: WallClock>: Sendable {
         list.append(.init(service: TopicAPIService(
             gateway: gateway, bus: bus, client: client, node: node, isPrimary: isPrimary, discovery: discovery,
             relayStates: { await relays?.states() ?? [:] },
+            deadline: shutdownDeadline,
             logger: logger,
             onReady: {
                 let notifier = SystemdNotifier()
@@ -242,19 +247,41 @@ public final class HouseController<C: WallClock>: Sendable {
             }), serviceName: "topic-api"))
         list.append(.init(service: SystemdService(notifier: SystemdNotifier()), successTerminationBehavior: .ignore,
                           serviceName: "systemd"))
+        // Last, so the first told: the deadline starts with the shutdown.
+        list.append(.init(service: ShutdownService(deadline: shutdownDeadline), successTerminationBehavior: .ignore,
+                          serviceName: "shutdown-deadline"))
         return list
     }
 
     /// Runs every service until SIGTERM/SIGINT (or `shutdown()`), then shuts down gracefully:
-    /// finishes the message in hand, applies the relays' shutdown policies, publishes `offline`,
-    /// stops the embedded broker and closes the database.
-    public func run(signals: [UnixSignal] = [.sigterm, .sigint]) async throws {
+    /// finishes the message in hand, applies the relays' shutdown policies, commits the state,
+    /// publishes `offline` (best effort), stops the embedded broker and closes the database. The
+    /// steps that wait on the broker take their time from `shutdownDeadline`, so a broker that
+    /// is gone or hangs cannot hold the shutdown past its budget.
+    ///
+    /// - Parameter exitIfStuck: for a process of its own (`housectl serve`): should the shutdown
+    ///   still be going when the budget is up, or a second SIGTERM/SIGINT come, commit the state,
+    ///   release the relay lines per their shutdown policy and exit the process with
+    ///   `ShutdownDeadline.forcedExitStatus`. Never in tests that run the controller in-process.
+    public func run(signals: [UnixSignal] = [.sigterm, .sigint], exitIfStuck: Bool = false) async throws {
+        if exitIfStuck {
+            let (relays, store, clock, logger) = (self.relays, self.store, self.clock, self.logger)
+            shutdownDeadline.enforce(signals: signals.map(\.rawValue)) {
+                let switchedOff = relays?.releaseLinesForExit() ?? []
+                for device in switchedOff {
+                    logger.info("shutdown: \(device): switched OFF (forced exit)")
+                    do { try store.saveRelayState(device: device, state: .off, at: clock.now.date) } catch { logger.error("\(error)") }
+                }
+                do { try store.flushPending() } catch { logger.error("\(error)") }
+            }
+        }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: services, gracefulShutdownSignals: signals, logger: logger))
         groupBox.set(group)
         defer {
             do { try store.saveLastActive(clock.now.date) } catch { logger.error("\(error)") }
             do { try store.close() } catch { logger.error("\(error)") }
+            shutdownDeadline.finish()
             logger.info("stopped")
         }
         try await group.run()

@@ -305,6 +305,21 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         return outcomes
     }
 
+    /// For a process about to exit without its graceful shutdown (stuck, or told twice to stop):
+    /// drives the lines of the relays whose shutdown policy is off to off and releases every
+    /// line, straight on the chip, without waiting for the actor (which may be busy). Lines the
+    /// graceful `shutdown()` already released are left alone. Returns the relays it switched off.
+    public nonisolated func releaseLinesForExit() -> [String] {
+        var switchedOff: [String] = []
+        for c in layout.channels {
+            if c.shutdown == .off, (try? chip.setValue(line: c.line, to: false)) != nil {
+                switchedOff.append(c.device)
+            }
+            chip.release(line: c.line)
+        }
+        return switchedOff
+    }
+
     // MARK: State
 
     /// The current state of every relay (what to persist for `restore`).

@@ -43,7 +43,17 @@ extension MQTTClient {
     /// session, unsubscribes) for at most 2 s, sends DISCONNECT so the broker does not publish the
     /// last will, stops the network thread, ends every subscription and state stream and fails
     /// waiting operations with `clientClosed`. Idempotent.
-    public func disconnect() async {
+    ///
+    /// - Parameter limit: the most the whole call may take (real time). Without one, each wait on
+    ///   the broker is bounded (2 s each) but stopping libmosquitto's network thread is awaited
+    ///   to the end. With one, a network thread that does not stop in time (a connect or a name
+    ///   lookup blocking the worker thread) is left behind, with a warning: for a process that is
+    ///   about to exit.
+    public func disconnect(within limit: Duration? = nil) async {
+        let realTime = ClientClock(ContinuousClock())
+        let end = ContinuousClock.now.advanced(by: limit ?? .seconds(3600))
+        /// What is left of `limit`, at most `wanted`.
+        func bounded(_ wanted: Duration) -> Duration { max(.zero, min(wanted, ContinuousClock.now.duration(to: end))) }
         let plan: (wasConnected: Bool, task: Task<Void, Never>?, signal: OneShot<Void>)? = state.withLock { s in
             if s.isClosing { return nil }
             let wasConnected = s.phase == .connected
@@ -56,15 +66,19 @@ extension MQTTClient {
         guard let plan else { return }
         closeSignal.fulfill(())
         if plan.wasConnected {
-            await quiesce()
+            await quiesce(within: bounded(.seconds(2)))
             if handle.disconnect() == MosquittoHandle.success {
                 // Wait for DISCONNECT to be written (the disconnect callback), bounded.
-                _ = await ClientClock(ContinuousClock()).wait(for: plan.signal, timeout: .seconds(2), interruptedBy: nil)
+                _ = await realTime.wait(for: plan.signal, timeout: bounded(.seconds(2)), interruptedBy: nil)
             }
         }
         plan.task?.cancel()
         await plan.task?.value
-        await worker.run { [handle] in handle.stopLoop() }
+        if limit == nil {
+            await worker.run { [handle] in handle.stopLoop() }
+        } else if await onWorker(within: bounded(.seconds(3600)), { [handle] in handle.stopLoop() }) == nil {
+            logger.warning("libmosquitto's network thread did not stop in time; leaving it behind")
+        }
 
         var fx = Effects()
         let observers: [AsyncStream<MQTTConnectionState>.Continuation] = state.withLock { s in
@@ -107,8 +121,8 @@ extension MQTTClient {
     /// Before DISCONNECT: libmosquitto 2.0 drops the connection without sending DISCONNECT (so
     /// the broker publishes the last will) when any packet arrives after `mosquitto_disconnect`.
     /// So first let in-flight acknowledgements arrive and, for clean sessions, unsubscribe so no
-    /// more messages come; bounded by 2 seconds.
-    func quiesce() async {
+    /// more messages come; bounded by `limit`.
+    func quiesce(within limit: Duration) async {
         let quiesced = OneShot<Void>()
         let filters: [String] = state.withLock { s in
             configuration.cleanSession ? Array(Set(s.subscriptions.values.map(\.filter))).sorted() : []
@@ -127,7 +141,20 @@ extension MQTTClient {
         }
         fx.run()
         if done { return }
-        _ = await ClientClock(ContinuousClock()).wait(for: quiesced, timeout: .seconds(2), interruptedBy: nil)
+        _ = await ClientClock(ContinuousClock()).wait(for: quiesced, timeout: limit, interruptedBy: nil)
+    }
+
+    /// Runs `body` on the worker thread and waits for it until `disconnect()` starts (with
+    /// `limit`: at most that long, real time); nil when it stopped waiting first. The job itself
+    /// runs to its end: a blocking libmosquitto call cannot be interrupted, only no longer awaited.
+    func onWorker<T: Sendable>(within limit: Duration? = nil, _ body: @escaping @Sendable () -> T) async -> T? {
+        let done = OneShot<T>()
+        worker.submit { done.fulfill(body()) }
+        let outcome = limit == nil
+            ? await clock.wait(for: done, timeout: nil, interruptedBy: closeSignal)
+            : await ClientClock(ContinuousClock()).wait(for: done, timeout: limit, interruptedBy: nil)
+        if case .value(let value) = outcome { return value }
+        return nil
     }
 
     /// One connect attempt: waits for CONNACK, a failure, the connect timeout or `disconnect()`.
@@ -152,8 +179,11 @@ extension MQTTClient {
             let username = configuration.credentials?.username
             let password = try configuration.credentials?.resolvePassword()
             let c = configuration
-            let failure = await worker.run { [handle] in
+            // Not awaited past `disconnect()`: a name lookup or TLS setup may block for long.
+            guard let failure = await onWorker({ [handle] in
                 handle.connect(host: c.host, port: c.port, keepAlive: c.keepAliveSeconds, username: username, password: password)
+            }) else {
+                throw MQTTError.clientClosed
             }
             if let failure {
                 // A TLS failure inside mosquitto_connect_async: its OpenSSL log line says why.
@@ -220,7 +250,7 @@ extension MQTTClient {
             if connected {
                 guard let loss = state.withLock({ $0.lossSignal }) else { return }
                 guard case .value = await clock.wait(for: loss, timeout: nil, interruptedBy: closeSignal) else { return }
-                await worker.run { [handle] in handle.stopLoop() }
+                guard await onWorker({ [handle] in handle.stopLoop() }) != nil else { return }
                 connected = false
             }
             if !immediate {

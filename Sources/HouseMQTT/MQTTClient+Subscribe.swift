@@ -54,10 +54,27 @@ extension MQTTClient {
         guard send else { return }
         let (rc, mid) = handle.unsubscribe(subscription.filter)
         if rc == MosquittoHandle.success {
-            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-                var fx = Effects()
-                state.withLock { s in s.register(mid, .unsubscribe(c), sentWith: ticket, &fx) }
-                fx.run()
+            // Cancelling the waiting task stops the wait (the UNSUBACK is then consumed quietly):
+            // a broker that stopped answering must not hold a shutdown.
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
+                    var fx = Effects()
+                    state.withLock { s in
+                        if Task.isCancelled {
+                            s.register(mid, .ignore, sentWith: ticket, &fx)
+                            fx.add { c.resume() }
+                        } else {
+                            s.register(mid, .unsubscribe(c), sentWith: ticket, &fx)
+                        }
+                    }
+                    fx.run()
+                }
+            } onCancel: {
+                let waiter: AckWaiter? = state.withLock { s in
+                    guard case .unsubscribe? = s.pending[mid] else { return nil }
+                    return s.pending.updateValue(.ignore, forKey: mid)
+                }
+                if case .unsubscribe(let c)? = waiter { c.resume() }
             }
         } else if rc != MosquittoHandle.noConnection {
             throw MQTTError.operationFailed(call: "mosquitto_unsubscribe(\(subscription.filter))", reason: MosquittoHandle.describe(rc))

@@ -111,6 +111,14 @@ public final class MosquittoBroker: Sendable {
         }
     }
 
+    /// Freezes the broker (SIGSTOP): its connections stay open and nothing is answered, as with a
+    /// hung host. `kill()` and `stop()` still end it.
+    public func freeze() {
+        process.withLock { p in
+            if let p, p.isRunning { _ = Foundation.kill(p.processIdentifier, SIGSTOP) }
+        }
+    }
+
     /// Starts the broker again on the same port with the same configuration.
     public func restart() async throws {
         await kill()

@@ -12,7 +12,11 @@ struct ServeCommand: AsyncParsableCommand {
             With `mqtt: {broker: embedded}` (or no broker configured) it starts its own MQTT broker on
             127.0.0.1:1883 (or the configured port). Without a GPIO chip (not on a Pi) the relays are
             simulated, with a warning. Stops gracefully on SIGTERM or SIGINT: the message in hand is
-            finished, relays follow their shutdown policy, the node status becomes offline.
+            finished, relays follow their shutdown policy, the state is committed, the node status
+            becomes offline (best effort: at most 1 s for the broker's acknowledgement). It exits
+            within 5 s whatever the broker does, with status 0; a step still stuck after 4.5 s, or a
+            second SIGTERM/SIGINT, commits the state, releases the relay lines per their shutdown
+            policy and exits at once with status 70.
             Example: housectl serve --config config/house.yaml --gpio sim
             """
     )
@@ -50,7 +54,7 @@ struct ServeCommand: AsyncParsableCommand {
             brokerOverride: override, phrases: phraseSet, logger: logger)
         do {
             let controller = try await HouseController.build(settings)
-            try await controller.run()
+            try await controller.run(exitIfStuck: true)
         } catch let error as DaemonError {
             logger.critical("\(error)")
             throw ExitCode(1)

@@ -20,7 +20,8 @@ struct TopicAPIService: Service {
     let isPrimary: Bool
     let discovery: HomeAssistantDiscovery?
     let relayStates: @Sendable () async -> [String: DeviceState]
-    /// Carries out a relay command on this node's relay bank (nil result: no such relay here).
+    /// Bounds the waits on the broker at shutdown.
+    let deadline: ShutdownDeadline
     let logger: Logger
     /// Called once the first connect's state has been published.
     let onReady: @Sendable () -> Void
@@ -111,8 +112,21 @@ struct TopicAPIService: Service {
             try? await gracefulShutdown()
             group.cancelAll()
         }
-        for (subscription, _) in subscriptions { try? await client.unsubscribe(subscription) }
+        // Each UNSUBACK is awaited on the shutdown deadline (at most `unsubscribeWait` in all): a
+        // broker that stopped answering must not hold the shutdown.
+        let ending = subscriptions.map(\.0)
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for subscription in ending { try? await client.unsubscribe(subscription) }
+            }
+            group.addTask { [deadline] in try? await Task.sleep(for: deadline.remaining(atMost: Self.unsubscribeWait)) }
+            await group.next()
+            group.cancelAll()
+        }
     }
+
+    /// The most the unsubscribes at shutdown wait for the broker.
+    static let unsubscribeWait: Duration = .seconds(1)
 
     /// Subscribes to `filter`, or logs why not (a refusal by the broker's ACL, say) and returns nil.
     private func optionalSubscription(_ filter: String, for what: String) async -> MQTTSubscription? {
