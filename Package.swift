@@ -97,7 +97,13 @@ let package = Package(
         .executableTarget(name: "housectl-gpio-vmtest", dependencies: ["HouseGPIO", "HouseCore"]),
 
         // MARK: Benchmarks against the peers (`make bench`)
-        .executableTarget(name: "housectl-bench", dependencies: ["HouseDaemon", "HouseTesting"]),
+        .executableTarget(
+            name: "housectl-bench",
+            dependencies: [
+                "HouseDaemon", "HouseTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
 
         // MARK: Tests (one target per module; real-mosquitto tests in their own target)
         .testTarget(name: "HouseCoreTests", dependencies: ["HouseCore", "HouseTesting"]),
@@ -120,5 +126,6 @@ let package = Package(
         ),
         .testTarget(name: "HouseDaemonTests", dependencies: ["HouseDaemon", "HouseTesting"]),
         .testTarget(name: "housectlTests", dependencies: ["housectl", "HouseTesting"]),
+        .testTarget(name: "housectl-benchTests", dependencies: ["housectl-bench", "HouseTesting"]),
     ]
 )
