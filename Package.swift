@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "housectl", targets: ["housectl"]),
         .executable(name: "housectl-bench", targets: ["housectl-bench"]),
+        .library(name: "MQTTTopics", targets: ["MQTTTopics"]),
         .library(name: "HouseCore", targets: ["HouseCore"]),
         .library(name: "HouseMQTT", targets: ["HouseMQTT"]),
         .library(name: "HouseBroker", targets: ["HouseBroker"]),
@@ -38,20 +39,24 @@ let package = Package(
             providers: [.apt(["libgpiod-dev"])]
         ),
 
+        // MARK: MQTT topic names and filters: validation and matching for client, broker and controller
+        .target(name: "MQTTTopics"),
+
         // MARK: Pure domain: model, config, intents, HouseService, phrases, time windows, scheduler
         .target(
             name: "HouseCore",
-            dependencies: [.product(name: "Yams", package: "Yams")]
+            dependencies: ["MQTTTopics", .product(name: "Yams", package: "Yams")]
         ),
 
         // MARK: Subsystems
         .target(
             name: "HouseMQTT",
-            dependencies: ["CMosquitto", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CMosquitto", "MQTTTopics", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "HouseBroker",
             dependencies: [
+                "MQTTTopics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -66,7 +71,7 @@ let package = Package(
         .target(
             name: "HouseDaemon",
             dependencies: [
-                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO",
+                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "MQTTTopics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -106,13 +111,14 @@ let package = Package(
         ),
 
         // MARK: Tests (one target per module; real-mosquitto tests in their own target)
+        .testTarget(name: "MQTTTopicsTests", dependencies: ["MQTTTopics"]),
         .testTarget(name: "HouseCoreTests", dependencies: ["HouseCore", "HouseTesting"]),
         .testTarget(name: "HouseMQTTTests", dependencies: ["HouseMQTT", "HouseTesting"]),
         .testTarget(name: "HouseMQTTMosquittoTests", dependencies: ["HouseMQTT", "HouseTesting"]),
         .testTarget(
             name: "HouseBrokerTests",
             dependencies: [
-                "HouseBroker", "HouseMQTT", "HouseTesting",
+                "HouseBroker", "HouseMQTT", "HouseTesting", "MQTTTopics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -1,4 +1,5 @@
 import Logging
+import MQTTTopics
 import NIOCore
 
 /// All broker state, confined to the broker's single event loop: sessions, the subscription tree,
@@ -268,7 +269,7 @@ final class BrokerCore {
     func publish(topic: String, payload: ByteBuffer, qos: HouseBroker.QoS, retain: Bool,
                  from clientID: String, username: String?, isWill: Bool) {
         statistics.messagesReceived += 1
-        if let why = TopicName.limitExceeded(topic, maximumLevels: configuration.maximumTopicLevels,
+        if let why = MQTTTopic.limitExceeded(topic, maximumLevels: configuration.maximumTopicLevels,
                                              maximumLength: configuration.maximumTopicLength) {
             statistics.publishesRefused += 1
             logger.notice("'\(clientID)' published\(isWill ? " its will" : "") to a topic of \(why); dropped")
@@ -434,7 +435,7 @@ final class BrokerCore {
         var retainedToSend: [OutgoingMessage] = []
         let denials = readDenials
         for (filter, requested) in filters {
-            guard TopicName.isValidFilter(filter) else {
+            guard MQTTTopic.isValidFilter(filter) else {
                 logger.notice("'\(session.clientID)' sent the invalid topic filter '\(filter.prefix(80))'; refused")
                 codes.append(0x80)
                 continue
@@ -456,7 +457,7 @@ final class BrokerCore {
             tree.insert(filter: filter, clientID: session.clientID, qos: granted)
             codes.append(granted.rawValue)
             logger.info("'\(session.clientID)' subscribed to \(filter) at \(granted)")
-            for message in retained.values where TopicName.matches(filter: filter, topic: message.topic)
+            for message in retained.values where MQTTTopic.matches(topic: message.topic, filter: filter)
                 && Self.mayDeliver(message.topic, to: session, denials) {
                 retainedToSend.append(OutgoingMessage(topic: message.topic, payload: message.buffer,
                                                       qos: min(message.qos, granted), retain: true))
@@ -478,7 +479,7 @@ final class BrokerCore {
 
     /// Why `session` may not add a subscription to the valid filter `filter`, or nil when it may.
     private func subscriptionLimitExceeded(_ filter: String, session: Session) -> String? {
-        if let why = TopicName.limitExceeded(filter, maximumLevels: configuration.maximumTopicLevels,
+        if let why = MQTTTopic.limitExceeded(filter, maximumLevels: configuration.maximumTopicLevels,
                                              maximumLength: configuration.maximumTopicLength) {
             return "the filter has \(why)"
         }
