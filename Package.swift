@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "HouseBroker", targets: ["HouseBroker"]),
         .library(name: "HouseGPIO", targets: ["HouseGPIO"]),
         .library(name: "HouseDaemon", targets: ["HouseDaemon"]),
+        .library(name: "HouseBrokerTesting", targets: ["HouseBrokerTesting"]),
         .library(name: "HouseTesting", targets: ["HouseTesting"]),
     ],
     dependencies: [
@@ -80,10 +81,12 @@ let package = Package(
         ),
 
         // MARK: Fakes and fixtures shared by the tests
+        // The broker's inspection and fault injection, on its `package` hooks (not shipped in HouseBroker).
+        .target(name: "HouseBrokerTesting", dependencies: ["HouseBroker"]),
         .target(
             name: "HouseTesting",
             dependencies: [
-                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "HouseDaemon",
+                "HouseCore", "HouseMQTT", "HouseBroker", "HouseBrokerTesting", "HouseGPIO", "HouseDaemon",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -118,7 +121,7 @@ let package = Package(
         .testTarget(
             name: "HouseBrokerTests",
             dependencies: [
-                "HouseBroker", "HouseMQTT", "HouseTesting", "MQTTTopics",
+                "HouseBroker", "HouseBrokerTesting", "HouseMQTT", "HouseTesting", "MQTTTopics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
