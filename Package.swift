@@ -9,11 +9,13 @@ let package = Package(
     products: [
         .executable(name: "housectl", targets: ["housectl"]),
         .executable(name: "housectl-bench", targets: ["housectl-bench"]),
+        .library(name: "MQTTTopics", targets: ["MQTTTopics"]),
         .library(name: "HouseCore", targets: ["HouseCore"]),
         .library(name: "HouseMQTT", targets: ["HouseMQTT"]),
         .library(name: "HouseBroker", targets: ["HouseBroker"]),
         .library(name: "HouseGPIO", targets: ["HouseGPIO"]),
         .library(name: "HouseDaemon", targets: ["HouseDaemon"]),
+        .library(name: "HouseBrokerTesting", targets: ["HouseBrokerTesting"]),
         .library(name: "HouseTesting", targets: ["HouseTesting"]),
     ],
     dependencies: [
@@ -38,20 +40,24 @@ let package = Package(
             providers: [.apt(["libgpiod-dev"])]
         ),
 
+        // MARK: MQTT topic names and filters: validation and matching for client, broker and controller
+        .target(name: "MQTTTopics"),
+
         // MARK: Pure domain: model, config, intents, HouseService, phrases, time windows, scheduler
         .target(
             name: "HouseCore",
-            dependencies: [.product(name: "Yams", package: "Yams")]
+            dependencies: ["MQTTTopics", .product(name: "Yams", package: "Yams")]
         ),
 
         // MARK: Subsystems
         .target(
             name: "HouseMQTT",
-            dependencies: ["CMosquitto", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CMosquitto", "MQTTTopics", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
             name: "HouseBroker",
             dependencies: [
+                "MQTTTopics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -66,7 +72,7 @@ let package = Package(
         .target(
             name: "HouseDaemon",
             dependencies: [
-                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO",
+                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "MQTTTopics",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -75,10 +81,12 @@ let package = Package(
         ),
 
         // MARK: Fakes and fixtures shared by the tests
+        // The broker's inspection and fault injection, on its `package` hooks (not shipped in HouseBroker).
+        .target(name: "HouseBrokerTesting", dependencies: ["HouseBroker"]),
         .target(
             name: "HouseTesting",
             dependencies: [
-                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "HouseDaemon",
+                "HouseCore", "HouseMQTT", "HouseBroker", "HouseBrokerTesting", "HouseGPIO", "HouseDaemon",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -97,16 +105,23 @@ let package = Package(
         .executableTarget(name: "housectl-gpio-vmtest", dependencies: ["HouseGPIO", "HouseCore"]),
 
         // MARK: Benchmarks against the peers (`make bench`)
-        .executableTarget(name: "housectl-bench", dependencies: ["HouseDaemon", "HouseTesting"]),
+        .executableTarget(
+            name: "housectl-bench",
+            dependencies: [
+                "HouseDaemon", "HouseTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
 
         // MARK: Tests (one target per module; real-mosquitto tests in their own target)
+        .testTarget(name: "MQTTTopicsTests", dependencies: ["MQTTTopics"]),
         .testTarget(name: "HouseCoreTests", dependencies: ["HouseCore", "HouseTesting"]),
         .testTarget(name: "HouseMQTTTests", dependencies: ["HouseMQTT", "HouseTesting"]),
         .testTarget(name: "HouseMQTTMosquittoTests", dependencies: ["HouseMQTT", "HouseTesting"]),
         .testTarget(
             name: "HouseBrokerTests",
             dependencies: [
-                "HouseBroker", "HouseMQTT", "HouseTesting",
+                "HouseBroker", "HouseBrokerTesting", "HouseMQTT", "HouseTesting", "MQTTTopics",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -120,5 +135,6 @@ let package = Package(
         ),
         .testTarget(name: "HouseDaemonTests", dependencies: ["HouseDaemon", "HouseTesting"]),
         .testTarget(name: "housectlTests", dependencies: ["housectl", "HouseTesting"]),
+        .testTarget(name: "housectl-benchTests", dependencies: ["housectl-bench", "HouseTesting"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import MQTTTopics
 
 /// Which users may publish and subscribe where; a simple form of mosquitto's `acl_file`.
 ///
@@ -77,7 +78,7 @@ public struct AccessControlList: Sendable, Equatable {
                     filter = words[2]
                 default: throw fail("expected '\(keyword) [read|write|readwrite|deny] FILTER'")
                 }
-                guard TopicName.isValidFilter(filter) else { throw fail("invalid topic filter '\(filter)'") }
+                guard MQTTTopic.isValidFilter(filter) else { throw fail("invalid topic filter '\(filter)'") }
                 let rule = Rule(filter: filter, access: access, isDeny: isDeny)
                 hasDenyRules = hasDenyRules || isDeny
                 if keyword == "pattern" {
@@ -116,13 +117,13 @@ public struct AccessControlList: Sendable, Equatable {
 
     /// Whether the client may publish to `topic`: no deny rule matches it and a write rule does.
     public func mayPublish(topic: String, user: String?, clientID: String) -> Bool {
-        allows(.write, user: user, clientID: clientID) { TopicName.matches(filter: $0, topic: topic) }
+        allows(.write, user: user, clientID: clientID) { MQTTTopic.matches(topic: topic, filter: $0) }
     }
 
     /// Whether the client may subscribe to `filter`: some read rule covers every topic it matches
     /// and no deny rule covers all of them (a partly denied filter is granted; see `mayRead`).
     public func maySubscribe(filter: String, user: String?, clientID: String) -> Bool {
-        allows(.read, user: user, clientID: clientID) { TopicName.covers(pattern: $0, filter: filter) }
+        allows(.read, user: user, clientID: clientID) { MQTTTopic.covers(pattern: $0, filter: filter) }
     }
 
     /// The one decision: no deny rule whose filter `applies`, and a rule granting `access` whose does.
@@ -136,6 +137,6 @@ public struct AccessControlList: Sendable, Equatable {
     /// subscription: no deny rule matches the topic.
     public func mayRead(topic: String, user: String?, clientID: String) -> Bool {
         guard hasDenyRules else { return true }
-        return !rules(user: user, clientID: clientID).contains { $0.isDeny && TopicName.matches(filter: $0.filter, topic: topic) }
+        return !rules(user: user, clientID: clientID).contains { $0.isDeny && MQTTTopic.matches(topic: topic, filter: $0.filter) }
     }
 }

@@ -1,49 +1,58 @@
 import Logging
+import MQTTTopics
 import NIOCore
 
 /// All broker state, confined to the broker's single event loop: sessions, the subscription tree,
 /// retained messages, statistics. Every client connection lives on the same loop, so packets are
 /// routed without locks or thread hops (the same model as mosquitto's single thread).
-final class BrokerCore {
+package final class BrokerCore {
     let loop: EventLoop
     var configuration: HouseBroker.Configuration
-    var logger: Logger
+    package var logger: Logger
 
-    var sessions: [String: Session] = [:]
+    package var sessions: [String: Session] = [:]
     var tree = SubscriptionTree()
     /// Change it only through `retain(topic:payload:qos:from:)` and `removeAllRetained()`, which keep `retainedBytes`.
-    private(set) var retained: [String: HouseBroker.RetainedMessage] = [:]
+    package private(set) var retained: [String: HouseBroker.RetainedMessage] = [:]
     /// Topic and payload bytes of `retained`.
-    private(set) var retainedBytes = 0
+    package private(set) var retainedBytes = 0
     /// Topic and payload bytes queued or in flight for all sessions.
-    private(set) var heldBytes = 0
+    package private(set) var heldBytes = 0
     /// Counted memory of all sessions' subscriptions (see `SubscriptionCost`).
-    private(set) var subscriptionBytes = 0
-    var received = CircularBuffer<HouseBroker.ReceivedMessage>()
-    var statistics = HouseBroker.Statistics()
+    package private(set) var subscriptionBytes = 0
+    /// The last `recordedMessageLimit` messages received.
+    package var received = CircularBuffer<HouseBroker.ReceivedMessage>()
+    package var statistics = HouseBroker.Statistics()
 
     /// Every open connection, CONNECTed or not.
     var connections: [ObjectIdentifier: MQTTConnection] = [:]
-    var connectedCount = 0
+    /// CONNECTed connections (attached to a session).
+    package var connectedCount = 0
     /// Connections with unflushed writes.
     var dirty: [MQTTConnection] = []
 
-    var serverChannel: Channel?
+    package var serverChannel: Channel?
     var isShutDown = false
-    var refuseCode: HouseBroker.ConnectReturnCode?
-    var readingPaused = false
+    /// Fault hook (HouseBrokerTesting): answer every CONNECT with this code.
+    package var refuseCode: HouseBroker.ConnectReturnCode?
+    /// Fault hook (HouseBrokerTesting): read from no client; change it with `setReadingPaused`.
+    package private(set) var readingPaused = false
     /// Set while stopping: connections closing then publish no will.
     var suppressWills = false
     private var assignedIDCounter = 0
 
+    /// Something waiting for the state to change: checked after every event until it says it is done.
     struct Waiter {
         let id: Int
-        let predicate: @Sendable (HouseBroker.Snapshot) -> Bool
-        let promise: EventLoopPromise<HouseBroker.Snapshot>
+        /// Whether the wait is over (it completed its own promise then).
+        let isDone: (BrokerCore) -> Bool
         let timeout: Scheduled<Void>
     }
     var waiters: [Waiter] = []
     var nextWaiterID = 0
+
+    /// Nodes of the subscription tree, the root included.
+    package var subscriptionTreeNodes: Int { tree.nodeCount }
 
     init(loop: EventLoop, configuration: HouseBroker.Configuration) {
         self.loop = loop
@@ -80,28 +89,17 @@ final class BrokerCore {
     }
 
     func checkWaiters() {
-        let snapshot = makeSnapshot()
+        let current = waiters
+        waiters = []
         var remaining: [Waiter] = []
-        for waiter in waiters {
-            if waiter.predicate(snapshot) {
+        for waiter in current {
+            if waiter.isDone(self) {
                 waiter.timeout.cancel()
-                waiter.promise.succeed(snapshot)
             } else {
                 remaining.append(waiter)
             }
         }
-        waiters = remaining
-    }
-
-    func makeSnapshot() -> HouseBroker.Snapshot {
-        var statistics = self.statistics
-        statistics.subscriptionBytes = subscriptionBytes
-        statistics.heldBytes = heldBytes
-        statistics.retainedBytes = retainedBytes
-        statistics.subscriptionTreeNodes = tree.nodeCount
-        return HouseBroker.Snapshot(
-            sessions: sessions.mapValues { $0.info() }, retained: retained, received: Array(received),
-            statistics: statistics, isRunning: serverChannel != nil)
+        waiters = remaining + waiters
     }
 
     // MARK: - CONNECT
@@ -222,14 +220,15 @@ final class BrokerCore {
     }
 
     /// Forgets every session (a broker restarted without persistence); call with no connection open.
-    func removeAllSessions() {
+    package func removeAllSessions() {
         sessions.removeAll()
         tree = SubscriptionTree()
         subscriptionBytes = 0
         heldBytes = 0
     }
 
-    func removeAllRetained() {
+    /// Forgets every retained message (a broker restarted without persistence).
+    package func removeAllRetained() {
         retained.removeAll()
         retainedBytes = 0
     }
@@ -268,7 +267,7 @@ final class BrokerCore {
     func publish(topic: String, payload: ByteBuffer, qos: HouseBroker.QoS, retain: Bool,
                  from clientID: String, username: String?, isWill: Bool) {
         statistics.messagesReceived += 1
-        if let why = TopicName.limitExceeded(topic, maximumLevels: configuration.maximumTopicLevels,
+        if let why = MQTTTopic.limitExceeded(topic, maximumLevels: configuration.maximumTopicLevels,
                                              maximumLength: configuration.maximumTopicLength) {
             statistics.publishesRefused += 1
             logger.notice("'\(clientID)' published\(isWill ? " its will" : "") to a topic of \(why); dropped")
@@ -434,7 +433,7 @@ final class BrokerCore {
         var retainedToSend: [OutgoingMessage] = []
         let denials = readDenials
         for (filter, requested) in filters {
-            guard TopicName.isValidFilter(filter) else {
+            guard MQTTTopic.isValidFilter(filter) else {
                 logger.notice("'\(session.clientID)' sent the invalid topic filter '\(filter.prefix(80))'; refused")
                 codes.append(0x80)
                 continue
@@ -456,7 +455,7 @@ final class BrokerCore {
             tree.insert(filter: filter, clientID: session.clientID, qos: granted)
             codes.append(granted.rawValue)
             logger.info("'\(session.clientID)' subscribed to \(filter) at \(granted)")
-            for message in retained.values where TopicName.matches(filter: filter, topic: message.topic)
+            for message in retained.values where MQTTTopic.matches(topic: message.topic, filter: filter)
                 && Self.mayDeliver(message.topic, to: session, denials) {
                 retainedToSend.append(OutgoingMessage(topic: message.topic, payload: message.buffer,
                                                       qos: min(message.qos, granted), retain: true))
@@ -478,7 +477,7 @@ final class BrokerCore {
 
     /// Why `session` may not add a subscription to the valid filter `filter`, or nil when it may.
     private func subscriptionLimitExceeded(_ filter: String, session: Session) -> String? {
-        if let why = TopicName.limitExceeded(filter, maximumLevels: configuration.maximumTopicLevels,
+        if let why = MQTTTopic.limitExceeded(filter, maximumLevels: configuration.maximumTopicLevels,
                                              maximumLength: configuration.maximumTopicLength) {
             return "the filter has \(why)"
         }
@@ -497,13 +496,15 @@ final class BrokerCore {
         return nil
     }
 
-    // MARK: - Fault injection and lifecycle
+    // MARK: - Lifecycle, and the hooks of HouseBrokerTesting's fault injection
 
-    func closeAllConnections() {
+    /// Closes every connection (wills are published unless `suppressWills`).
+    package func closeAllConnections() {
         for connection in connections.values { connection.close() }
     }
 
-    func setReadingPaused(_ paused: Bool) {
+    /// Stops or resumes reading from every client, current and new.
+    package func setReadingPaused(_ paused: Bool) {
         readingPaused = paused
         for connection in connections.values { connection.setAutoRead(!paused) }
     }

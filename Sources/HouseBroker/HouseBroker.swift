@@ -2,8 +2,9 @@ import Logging
 import NIOCore
 import NIOPosix
 
-/// An MQTT 3.1.1 broker on SwiftNIO: a real broker on the wire, with inspection and fault
-/// injection for tests. `housectl serve` embeds it when no broker is configured.
+/// An MQTT 3.1.1 broker on SwiftNIO: a real broker on the wire. `housectl serve` embeds it when
+/// no broker is configured. Its inspection and fault injection for tests live in HouseBrokerTesting,
+/// which reaches the broker's state through the `package` members here.
 ///
 /// All state lives on one event loop (like mosquitto's single thread), so routing a message takes
 /// no locks and no thread hops; the async methods here hop to that loop.
@@ -13,8 +14,10 @@ public final class HouseBroker: Sendable {
     /// The bound port (the chosen one when configured with port 0); restarts reuse it.
     public let port: Int
 
-    let loop: EventLoop
-    let core: NIOLoopBound<BrokerCore>
+    /// The event loop all broker state lives on.
+    package let loop: EventLoop
+    /// The broker state; touch it only on `loop`.
+    package let core: NIOLoopBound<BrokerCore>
 
     private init(host: String, port: Int, loop: EventLoop, core: NIOLoopBound<BrokerCore>) {
         self.host = host
@@ -40,7 +43,8 @@ public final class HouseBroker: Sendable {
         try await start(Configuration(host: host, port: port))
     }
 
-    static func bindListener(core: NIOLoopBound<BrokerCore>, loop: EventLoop, host: String, port: Int) async throws -> Channel {
+    /// Binds the listening socket on `host:port` and records it in `core`.
+    package static func bindListener(core: NIOLoopBound<BrokerCore>, loop: EventLoop, host: String, port: Int) async throws -> Channel {
         let maximumPacketSize = try await loop.submit { core.value.configuration.maximumPacketSize }.get()
         let bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
@@ -69,7 +73,7 @@ public final class HouseBroker: Sendable {
     }
 
     /// Runs `body` on the broker's loop and flushes what it wrote.
-    func onLoop<T: Sendable>(_ body: @escaping @Sendable (BrokerCore) throws -> T) async throws -> T {
+    package func onLoop<T: Sendable>(_ body: @escaping @Sendable (BrokerCore) throws -> T) async throws -> T {
         let core = self.core
         return try await loop.submit {
             let result = try body(core.value)
@@ -93,7 +97,7 @@ public final class HouseBroker: Sendable {
             try? await channel.close()
         }
         // Wait until every connection has gone, so a restart starts clean.
-        _ = try? await waitUntil(timeout: .seconds(5), "all connections closed") { $0.connectedClients.isEmpty }
+        _ = try? await waitForEvent(timeout: .seconds(5), "all connections closed") { $0.connectedCount == 0 ? () : nil }
         _ = try? await onLoop { core in
             for connection in core.connections.values { connection.close() }
             core.suppressWills = false

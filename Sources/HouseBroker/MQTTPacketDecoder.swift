@@ -1,3 +1,4 @@
+import MQTTTopics
 import NIOCore
 
 /// Frames and strictly validates client-to-server MQTT 3.1.1 packets.
@@ -198,7 +199,9 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
         var will: WillMessage?
         if willFlag {
             let topic = try readString(&body, "CONNECT will topic")
-            try TopicName.validate(topic)
+            if let problem = MQTTTopic.topicNameProblem(topic) {
+                throw HouseBrokerError.malformedPacket("CONNECT will topic '\(topic.prefix(80))': \(problem)")
+            }
             let payload = try readBinary(&body, "CONNECT will message")
             will = WillMessage(topic: topic, payload: payload, qos: willQoS, retain: willRetain)
         }
@@ -223,10 +226,8 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
         }
         if qos == .atMostOnce && dup { throw HouseBrokerError.malformedPacket("PUBLISH QoS 0 with DUP set") }
         let topic = try readString(&body, "PUBLISH topic name")
-        do {
-            try TopicName.validate(topic)
-        } catch let HouseBrokerError.malformedPacket(why) {
-            throw HouseBrokerError.malformedPacket("PUBLISH \(why)")
+        if let problem = MQTTTopic.topicNameProblem(topic) {
+            throw HouseBrokerError.malformedPacket("PUBLISH topic name '\(topic.prefix(80))': \(problem)")
         }
         var packetID: UInt16 = 0
         if qos != .atMostOnce { packetID = try readPacketID(&body, "PUBLISH") }

@@ -20,13 +20,13 @@ struct InflightMessage {
 }
 
 /// The server side of an MQTT session (MQTT 3.1.1 section 4.1); lives on the broker's event loop.
-final class Session {
-    let clientID: String
-    var cleanSession: Bool
-    var username: String?
-    var keepAlive: Int = 0
+package final class Session {
+    package let clientID: String
+    package var cleanSession: Bool
+    package var username: String?
+    package var keepAlive: Int = 0
     /// Granted QoS by filter; change it only through the methods below.
-    private(set) var subscriptions: [String: HouseBroker.QoS] = [:]
+    package private(set) var subscriptions: [String: HouseBroker.QoS] = [:]
     /// Counted memory of `subscriptions` (see `SubscriptionCost`).
     private(set) var subscriptionBytes = 0
     var connection: MQTTConnection?
@@ -42,7 +42,7 @@ final class Session {
     private(set) var queuedReliable = 0
     /// QoS 2 packet ids received and answered with PUBREC, waiting for PUBREL.
     var incomingQoS2: Set<UInt16> = []
-    var droppedCount = 0
+    package var droppedCount = 0
     private var lastPacketID: UInt16 = 0
 
     init(clientID: String, cleanSession: Bool) {
@@ -129,10 +129,12 @@ final class Session {
         }
     }
 
-    func info() -> HouseBroker.ClientInfo {
-        HouseBroker.ClientInfo(
-            clientID: clientID, isConnected: connection != nil, username: username, cleanSession: cleanSession,
-            keepAlive: keepAlive, subscriptions: subscriptions, inflightCount: inflight.count,
-            queuedCount: queue.count, droppedCount: droppedCount, remoteAddress: connection?.remoteAddress)
-    }
+    /// Whether a network connection is attached now.
+    package var isConnected: Bool { connection != nil }
+    /// QoS 1/2 messages sent and not yet fully acknowledged.
+    package var inflightCount: Int { inflight.count }
+    /// Messages waiting to be sent.
+    package var queuedCount: Int { queue.count }
+    /// The peer address, when connected.
+    package var remoteAddress: String? { connection?.remoteAddress }
 }

@@ -1,3 +1,5 @@
+import MQTTTopics
+
 /// How much memory a subscription is counted as, for the per-client and total subscription bounds.
 ///
 /// An estimate on the high side, made without touching the tree: the filter is kept twice (the
@@ -12,6 +14,6 @@ enum SubscriptionCost {
     /// The counted bytes of a subscription to `filter`.
     static func of(filter: String) -> Int {
         let bytes = filter.utf8.count
-        return perSubscription + 2 * bytes + perLevel * TopicName.levelCount(filter)
+        return perSubscription + 2 * bytes + perLevel * MQTTTopic.levelCount(filter)
     }
 }

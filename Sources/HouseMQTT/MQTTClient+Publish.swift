@@ -16,7 +16,7 @@ extension MQTTClient {
     @discardableResult
     public func publish(_ message: MQTTMessage, timeToLive: Duration? = nil,
                         waitForAcknowledgement: Bool = true) async throws -> MQTTDelivery {
-        try MQTTTopic.validateTopicName(message.topic)
+        try MQTTError.checkTopicName(message.topic)
         guard message.payload.count <= configuration.maximumPayloadSize else {
             throw MQTTError.payloadTooLarge(topic: message.topic, size: message.payload.count, limit: configuration.maximumPayloadSize)
         }

@@ -6,7 +6,7 @@ extension MQTTClient {
     /// subscription is re-sent after every reconnect, whatever session-present says. Overlapping
     /// subscriptions each receive every message that matches them.
     public func subscribe(to filter: String, qos: MQTTQoS = .atLeastOnce) async throws -> MQTTSubscription {
-        try MQTTTopic.validateFilter(filter)
+        try MQTTError.checkFilter(filter)
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: MQTTMessage.self, throwing: (any Error).self)
         let (id, connected, ticket): (UInt64, Bool, AckTicket) = try state.withLock { s in
             if s.isClosing { throw MQTTError.clientClosed }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MQTTTopics
 import Synchronization
 
 /// An MQTT 3.1.1 client over libmosquitto that survives the real world: it reconnects with

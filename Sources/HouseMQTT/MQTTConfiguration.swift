@@ -113,7 +113,7 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
             }
         }
         for message in [lastWill, birthMessage].compactMap({ $0 }) {
-            try MQTTTopic.validateTopicName(message.topic)
+            try MQTTError.checkTopicName(message.topic)
             if message.payload.count > maximumPayloadSize {
                 throw MQTTError.payloadTooLarge(topic: message.topic, size: message.payload.count, limit: maximumPayloadSize)
             }

@@ -1,15 +1,31 @@
+import ArgumentParser
 import Foundation
 import HouseCore
 
-/// `housectl-bench`: every benchmark row against its peer in one run, one table on stdout
+/// `housectl-bench`: the benchmarks. Without a subcommand, `table` (what `make bench` runs).
+@main
+struct HousectlBench: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "housectl-bench",
+        abstract: "housectl's benchmarks against their peers (make bench).",
+        subcommands: [TableCommand.self, PhraseBenchCommand.self, SchedulerBenchCommand.self],
+        defaultSubcommand: TableCommand.self
+    )
+}
+
+/// `housectl-bench [table]`: every benchmark row against its peer in one run, one table on stdout
 /// (progress on stderr). Run it from the repository root (`make bench` / bench/run.sh).
 ///
 /// Environment: `BENCH_ROUNDS` (default 5), `BENCH_ONLY` (e.g. "1,4": rows to run),
 /// `HOUSECTL` (the release `housectl` binary; default: next to this executable),
 /// `BENCH_VENV` (default bench/.venv, with hassil and amqtt).
-@main
-struct HousectlBench {
-    static func main() async {
+struct TableCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "table",
+        abstract: "Run every benchmark row (BENCH_ROUNDS, BENCH_ONLY) and print one table."
+    )
+
+    func run() async {
         let env = ProcessInfo.processInfo.environment
         let root = FileManager.default.currentDirectoryPath
         let rounds = max(1, Int(env["BENCH_ROUNDS"] ?? "") ?? 5)
@@ -19,13 +35,13 @@ struct HousectlBench {
         let venv = env["BENCH_VENV"] ?? root + "/bench/.venv"
         guard FileManager.default.fileExists(atPath: root + "/config/house.yaml") else {
             FileHandle.standardError.write(Data("housectl-bench: run it from the repository root (no config/house.yaml in \(root))\n".utf8))
-            exit(2)
+            Foundation.exit(2)
         }
         guard FileManager.default.isExecutableFile(atPath: housectl) else {
             FileHandle.standardError.write(Data("housectl-bench: no housectl binary at \(housectl) (build it: swift build -c release --product housectl, or set HOUSECTL)\n".utf8))
-            exit(2)
+            Foundation.exit(2)
         }
-        let loadBefore = loadAverage()
+        let loadBefore = Self.loadAverage()
         progress("\(ProcessInfo.processInfo.activeProcessorCount) cores, load \(loadBefore), \(rounds) rounds, rows \(only.sorted())")
 
         var rows: [BenchRow] = []
@@ -37,7 +53,7 @@ struct HousectlBench {
             }
         }
         if only.contains(3) {
-            rows += await PhraseRow.run(rounds: min(rounds, 3), secondsPerSide: 2, housectl: housectl, root: root)
+            rows += await PhraseRow.run(rounds: min(rounds, 3), secondsPerSide: 2, bench: selfDir + "/housectl-bench", root: root)
         }
         if only.contains(4) {
             rows += await BrokerBench.run(rounds: rounds, count: 40_000, samples: 500, housectl: housectl, venv: venv)
@@ -62,7 +78,7 @@ struct HousectlBench {
 
         let date = ISO8601DateFormatter().string(from: Date())
         print("housectl benchmarks, \(date): \(ProcessInfo.processInfo.activeProcessorCount) cores, "
-              + "load \(loadBefore) at start, \(loadAverage()) at end; \(rounds) rounds: median (min-max)")
+              + "load \(loadBefore) at start, \(Self.loadAverage()) at end; \(rounds) rounds: median (min-max)")
         print("")
         print(renderTable(rows))
     }

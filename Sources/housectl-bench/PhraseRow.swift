@@ -2,7 +2,8 @@ import Foundation
 
 /// Row 3: bench/phrases/run.sh (ours against hassil on the same templates and sentences).
 enum PhraseRow {
-    static func run(rounds: Int, secondsPerSide: Int, housectl: String, root: String) async -> [BenchRow] {
+    /// - Parameter bench: this `housectl-bench` binary, whose `phrase-bench` subcommand the script runs.
+    static func run(rounds: Int, secondsPerSide: Int, bench: String, root: String) async -> [BenchRow] {
         let goal = ">= 100x"
         let venvPython = root + "/bench/.venv/bin/python"
         guard FileManager.default.isExecutableFile(atPath: venvPython),
@@ -15,7 +16,7 @@ enum PhraseRow {
         var agreement = ""
         for round in 0..<rounds {
             do {
-                let r = try shell(root + "/bench/phrases/run.sh", [housectl], root: root,
+                let r = try shell(root + "/bench/phrases/run.sh", [bench], root: root,
                                   environment: ["SECONDS_PER_SIDE": String(secondsPerSide)])
                 guard r.status == 0 else { throw ChildBroker.StartFailed(description: "bench/phrases/run.sh exited \(r.status): \(r.output.suffix(500))") }
                 func number(after prefix: String) -> Double? {

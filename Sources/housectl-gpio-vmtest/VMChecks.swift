@@ -54,7 +54,7 @@ struct VMChecks {
     }
 
     /// Advances the clock to `target`, letting the bank act at every timer on the way.
-    func advance(_ clock: ManualClock, by duration: Duration, firing bank: RelayBank<ManualClock>) async {
+    func advance(_ clock: VMClock, by duration: Duration, firing bank: RelayBank<VMClock>) async {
         let target = clock.now.advanced(by: duration)
         while let next = await bank.nextDeadline, next <= target {
             clock.advance(to: next)
@@ -64,7 +64,7 @@ struct VMChecks {
         await bank.fireDueTimers()
     }
 
-    func makeClock() -> ManualClock { ManualClock(now: WallInstant(sinceEpoch: .seconds(1_800_000_000))) }
+    func makeClock() -> VMClock { VMClock(now: WallInstant(sinceEpoch: .seconds(1_800_000_000))) }
 
     // MARK: Checks
 

@@ -3,7 +3,7 @@ import Foundation
 import HouseDaemon
 
 /// `housectl routines [--next N] [--from DATE --to DATE]`: the upcoming routine runs, computed on a
-/// virtual clock. `--bench` runs the scheduler benchmark instead.
+/// virtual clock. (The scheduler benchmark, once `--bench` here, is `housectl-bench scheduler`.)
 struct RoutinesCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "routines",
@@ -22,21 +22,7 @@ struct RoutinesCommand: AsyncParsableCommand {
     @Option(name: .long, help: "End, local \"YYYY-MM-DD\" or \"YYYY-MM-DD HH:MM\" (default: a week after the start, or a year with --next).")
     var to: String?
 
-    @Flag(name: .long, help: "Run the scheduler benchmark (next runs of generated routines over a year) and print the figures.")
-    var bench = false
-
-    @Option(name: .long, help: "Routines in the benchmark.")
-    var benchRoutines: Int = 1000
-
-    @Option(name: .long, help: "Year of the benchmark.")
-    var benchYear: Int = 2026
-
     func run() async throws {
-        if bench {
-            guard benchRoutines > 0 else { throw ValidationError(ScheduleError.invalidCount(benchRoutines).description) }
-            print(SchedulerBenchmark.run(routineCount: benchRoutines, year: benchYear))
-            return
-        }
         if let next, next <= 0 { throw ValidationError(ScheduleError.invalidCount(next).description) }
         let house = try loadHouseConfiguration(path: config)
         let calendar = HouseCalendar(house: house.house)

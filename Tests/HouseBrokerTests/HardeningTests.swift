@@ -344,12 +344,4 @@ struct HardeningTests {
             #expect(tree.nodeCount == 1)
         }
     }
-
-    @Test("topic limits count levels and bytes")
-    func topicLimits() {
-        #expect(TopicName.levelCount("a") == 1 && TopicName.levelCount("/") == 2 && TopicName.levelCount("a//b/") == 4)
-        #expect(TopicName.limitExceeded("a/b", maximumLevels: 2, maximumLength: 3) == nil)
-        #expect(TopicName.limitExceeded("a/b/c", maximumLevels: 2, maximumLength: 10) == "3 levels, more than the limit of 2")
-        #expect(TopicName.limitExceeded("abcd", maximumLevels: 2, maximumLength: 3) == "4 bytes, more than the limit of 3")
-    }
 }

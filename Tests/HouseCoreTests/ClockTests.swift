@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HouseCore
+import HouseTesting
 
 @Suite struct ManualClockTests {
     @Test func sleeperWakesWhenClockPassesDeadline() async throws {

@@ -1,21 +1,13 @@
 import Foundation
 import Testing
 @testable import HouseCore
+import HouseTesting
 
 /// The default phrase set compiled against the sample house, shared by the phrase tests.
 enum PhraseFixture {
-    static let phrasesURL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("config/phrases.yaml")
+    static let phrasesURL = URL(fileURLWithPath: PhraseFixtures.phrasesPath)
 
-    static let matcher: PhraseMatcher = {
-        do {
-            let set = try PhraseSet.load(contentsOf: phrasesURL)
-            return try PhraseMatcher(phraseSet: set, house: PhraseBenchmark.sampleHouse)
-        } catch {
-            fatalError("default phrases do not compile: \(error)")
-        }
-    }()
+    static var matcher: PhraseMatcher { PhraseFixtures.matcher }
 
     /// The best intents of `text`, one per command.
     static func intents(_ text: String) -> [HouseIntent] {

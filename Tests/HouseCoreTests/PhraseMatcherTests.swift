@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HouseCore
+import HouseTesting
 
 @Suite("Phrase matcher behaviour")
 struct PhraseMatcherTests {
@@ -68,7 +69,7 @@ struct PhraseMatcherTests {
         #expect(PhraseFixture.intents("set the house to away for an hour and a half") == [
             .setMode(SetHouseModeIntent(mode: "away", duration: .seconds(5400))),
         ])
-        var house = PhraseBenchmark.sampleHouse
+        var house = PhraseFixtures.sampleHouse
         house.rooms.append(Room(id: "bnb", name: "Bed and Breakfast"))
         let matcher = try PhraseMatcher(phraseSet: PhraseFixture.matcher.phraseSet, house: house)
         #expect(matcher.interpret("turn off the lights in the bed and breakfast").intents == [
@@ -96,7 +97,7 @@ struct PhraseMatcherTests {
     }
 
     @Test func houseWithoutRoutinesOrModesStillCompiles() throws {
-        let house = HouseConfiguration(house: PhraseBenchmark.sampleHouse.house)
+        let house = HouseConfiguration(house: PhraseFixtures.sampleHouse.house)
         let matcher = try PhraseMatcher(phraseSet: PhraseFixture.matcher.phraseSet, house: house)
         #expect(matcher.interpret("we're out for two hours").intents == [.setMode(SetHouseModeIntent(mode: "away", duration: .seconds(7200)))])
         #expect(matcher.interpret("turn on the kettle").commands.isEmpty)
@@ -131,31 +132,5 @@ struct PhraseMatcherTests {
     @Test func tooLongTextIsRefusedNotMatchedSlowly() {
         let text = String(repeating: "lights off ", count: PhraseMatcher.maxWords)
         #expect(PhraseFixture.matcher.interpret(text).commands.isEmpty)
-    }
-
-    @Test func benchmarkCorpusIsReproducibleAndUnderstood() throws {
-        let a = try PhraseBenchmark.corpus(matcher: PhraseFixture.matcher, perTemplate: 3, seed: 1)
-        let b = try PhraseBenchmark.corpus(matcher: PhraseFixture.matcher, perTemplate: 3, seed: 1)
-        #expect(a == b)
-        #expect(a.count == PhraseFixture.matcher.phraseSet.groups.reduce(0) { $0 + $1.sentences.count } * 3)
-        for sentence in a { #expect(PhraseFixture.matcher.bestMatch(sentence) != nil, "\(sentence)") }
-        let m = PhraseBenchmark.measure(matcher: PhraseFixture.matcher, sentences: a, minimumSeconds: 0)
-        #expect(m.sentences == a.count && m.matched == a.count)
-    }
-
-    @Test func hassilExportIsAnIntentsFileWithEveryList() throws {
-        let data = try PhraseBenchmark.hassilExport(matcher: PhraseFixture.matcher)
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        let lists = try #require(object["lists"] as? [String: Any])
-        for name in ["room", "device", "devices", "mode", "routine", "action", "time_range", "number", "duration"] {
-            #expect(lists[name] != nil, "\(name)")
-        }
-        #expect((object["intents"] as? [String: Any])?.keys.sorted() == ["HouseControl", "QueryHouseStatus", "RunRoutine", "SetHouseMode"])
-        let answers = try PhraseBenchmark.readAnswers(Data("""
-            {"text": "lights off", "intent": "HouseControl", "slots": {"action": "off", "device": "light", "plural": "true"}}
-            {"text": "night mode", "intent": null, "slots": {}}
-            """.utf8))
-        let c = PhraseBenchmark.compare(matcher: PhraseFixture.matcher, with: answers)
-        #expect(c.bothMatched == 1 && c.same == 1 && c.onlyOurs == 1 && c.onlyHassil == 0)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import HouseCore
+import HouseTesting
 
 /// The clock-driven runner and duration modes, on a ManualClock: advance, then await the events.
 @Suite struct ScheduleRunnerTests {

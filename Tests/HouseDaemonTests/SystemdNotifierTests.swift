@@ -1,5 +1,6 @@
 import Foundation
 import HouseDaemon
+import HouseTesting
 import Testing
 
 #if canImport(Glibc)

@@ -18,7 +18,7 @@ struct ClientOfflineTests {
         await #expect(throws: MQTTError.invalidTopic("a/+/b", reason: "wildcards (+ or #) are only allowed in subscription filters")) {
             try await client.publish(to: "a/+/b", payload: "x")
         }
-        await #expect(throws: MQTTError.invalidTopic("", reason: "the topic is empty")) {
+        await #expect(throws: MQTTError.invalidTopic("", reason: "it is empty")) {
             try await client.publish(to: "", payload: "x")
         }
         await #expect(throws: MQTTError.payloadTooLarge(topic: "a", size: 5, limit: 4)) {

@@ -162,7 +162,7 @@ enum DocExamples {
             }
             return word
         }
-        let noConfig = ["broker", "phrase-bench"]
+        let noConfig = ["broker"]
         if !args.contains("--config"), let first = args.first, !noConfig.contains(first), first != "--help" {
             args += ["--config", HouseFixtures.exampleConfigPath]
         }

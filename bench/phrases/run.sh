@@ -2,9 +2,10 @@
 # Phrase matcher benchmark: housectl's matcher against Home Assistant's hassil, same templates,
 # same lists, same sentences, same run.
 #
-#   bench/phrases/run.sh [PATH_TO_HOUSECTL]
+#   bench/phrases/run.sh [PATH_TO_HOUSECTL_BENCH]
 #
-# Without a path, builds the release binary (swift build -c release --product housectl).
+# Without a path, builds the release binary (swift build -c release --product housectl-bench),
+# whose `phrase-bench` subcommand measures our side.
 # Creates bench/.venv with `pip install hassil` on first use.
 # Env: SECONDS_PER_SIDE (default 3), PER_TEMPLATE (default 20), PYTHON (default python3).
 set -euo pipefail
@@ -12,9 +13,9 @@ cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 BIN=${1:-}
 if [[ -z "$BIN" ]]; then
-    echo "building release housectl..." >&2
-    swift build -c release --product housectl >&2
-    BIN="$(swift build -c release --show-bin-path)/housectl"
+    echo "building release housectl-bench..." >&2
+    swift build -c release --product housectl-bench >&2
+    BIN="$(swift build -c release --show-bin-path)/housectl-bench"
 fi
 [[ -x "$BIN" ]] || { echo "no executable at $BIN" >&2; exit 1; }
 

@@ -27,7 +27,7 @@ public struct WallInstant: InstantProtocol, Sendable, Hashable, Comparable, Cust
 }
 
 /// A clock whose instants are wall-clock instants. Implemented by `SystemWallClock` for real time
-/// and `ManualClock` for tests and previews.
+/// and, for tests, by `ManualClock` (in HouseTesting).
 public protocol WallClock: Clock, Sendable where Instant == WallInstant, Duration == Swift.Duration {}
 
 /// The real wall clock. Sleeps are measured on the monotonic clock.

@@ -1,3 +1,4 @@
+import MQTTTopics
 import Yams
 
 /// Modes, routines, rules and the intents they run.
@@ -66,6 +67,9 @@ extension ConfigurationParser {
            let wm = ctx.map(w, what: "when of \(what)", allowed: ["topic", "payload", "json_field", "json_value", "device", "state", "mode"]) {
             if let t = wm["topic"] {
                 if let topic = ctx.string(t, expected: "an MQTT topic filter") {
+                    if let problem = MQTTTopic.filterProblem(topic) {
+                        ctx.error("expected an MQTT topic filter, found '\(topic)': \(problem)", at: t)
+                    }
                     trigger = .mqtt(topic: topic, payload: wm.string("payload", expected: "a payload"),
                                     jsonField: wm.string("json_field", expected: "a JSON field name"),
                                     jsonValue: wm.string("json_value", expected: "a JSON field value"))

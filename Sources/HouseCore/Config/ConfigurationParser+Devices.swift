@@ -1,3 +1,4 @@
+import MQTTTopics
 import Yams
 
 /// Devices, their relay channels and interlock groups.
@@ -35,8 +36,8 @@ extension ConfigurationParser {
         } else if let q = m["mqtt"] {
             if let qm = ctx.map(q, what: "mqtt of \(what)", allowed: ["command_topic", "state_topic", "payload_on", "payload_off"]) {
                 let command = qm.string("command_topic", expected: "the topic that switches it, e.g. cmnd/plug/POWER", required: true)
-                if let c = command, c.contains("#") || c.contains("+") {
-                    ctx.error("expected a command topic without wildcards, found '\(c)'", at: qm["command_topic"])
+                if let c = command, let problem = MQTTTopic.topicNameProblem(c) {
+                    ctx.error("expected a command topic without wildcards, found '\(c)': \(problem)", at: qm["command_topic"])
                 }
                 if let command {
                     endpoint = .mqtt(MQTTDeviceEndpoint(

@@ -11,7 +11,7 @@ import Foundation
 /// Runs found more than a minute late on waking (the machine slept, or the clock jumped) follow
 /// the routines' catch-up policy, as after downtime.
 ///
-/// With a `ManualClock`, tests advance the clock and await the emitted events; no real time passes.
+/// With a `ManualClock` (HouseTesting), tests advance the clock and await the emitted events; no real time passes.
 /// `run(emit:)` is meant to be called once at a time.
 public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Sendable>: @unchecked Sendable {
     public let clock: C

@@ -2,7 +2,7 @@ import Foundation
 
 /// The routine scheduler as a pure state machine: it knows the next run of every routine that
 /// runs by itself, and hands out the runs that are due when told the time. It never reads a clock
-/// or sleeps; `RoutineRunner` drives it from a `WallClock` (a `ManualClock` in tests and previews).
+/// or sleeps; `RoutineRunner` drives it from a `WallClock` (a `ManualClock` of HouseTesting in tests).
 ///
 /// Rules it implements:
 /// - A routine runs by itself only when it has a `runAt`. With a relevance window, it runs only on

@@ -1,3 +1,5 @@
+import MQTTTopics
+
 /// The limits on what the controller takes from MQTT, in one place: every topic it parses
 /// (device and mode commands, intent requests, relay commands between controllers, peer state,
 /// node status, remote device state, Home Assistant status, the rules' topics) and every topic a
@@ -46,14 +48,16 @@ public enum InputLimits {
     /// NUL character, longer than `maximumTopicLength` bytes or deeper than `maximumTopicLevels`.
     /// `field` names it in the reason (`reply_to`).
     public static func checkTopic(_ topic: String, field: String = "reply_to") throws(MalformedInput) {
-        let bytes = topic.utf8
-        guard !bytes.isEmpty, !bytes.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") || $0 == 0 }) else {
+        switch MQTTTopic.topicNameProblem(topic) {
+        case nil, .tooLong: break  // the tighter length limit below says how long
+        case .some:
             throw MalformedInput("\"\(field)\" must be a non-empty topic without wildcards (+, #) or NUL characters")
         }
-        guard bytes.count <= maximumTopicLength else {
-            throw MalformedInput("\"\(field)\" is \(bytes.count) bytes long, more than the limit of \(maximumTopicLength)")
+        let length = topic.utf8.count
+        guard length <= maximumTopicLength else {
+            throw MalformedInput("\"\(field)\" is \(length) bytes long, more than the limit of \(maximumTopicLength)")
         }
-        let levels = bytes.reduce(1) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 }
+        let levels = MQTTTopic.levelCount(topic)
         guard levels <= maximumTopicLevels else {
             throw MalformedInput("\"\(field)\" has \(levels) levels, more than the limit of \(maximumTopicLevels)")
         }

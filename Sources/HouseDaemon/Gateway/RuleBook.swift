@@ -1,6 +1,7 @@
 import Foundation
 import HouseCore
 import HouseMQTT
+import MQTTTopics
 
 /// The configured rules, which triggers fire them, and the guard that stops a rule firing itself
 /// in a loop: a chain of rules deeper than `maximumDepth` stops, and a rule firing more than

@@ -1,8 +1,9 @@
 import ArgumentParser
 import Foundation
 import HouseCore
+import HouseTesting
 
-/// Hidden: the phrase matcher benchmark half of `bench/phrases/run.sh`.
+/// `housectl-bench phrase-bench`: the phrase matcher benchmark half of `bench/phrases/run.sh`.
 ///
 /// `--export DIR` writes the corpus and a hassil intents file for the Python side; otherwise it
 /// measures our matcher on the same corpus and, given hassil's answers and rate, prints both rates,
@@ -10,8 +11,7 @@ import HouseCore
 struct PhraseBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "phrase-bench",
-        abstract: "Benchmark the phrase matcher against hassil (used by bench/phrases/run.sh).",
-        shouldDisplay: false
+        abstract: "Benchmark the phrase matcher against hassil (used by bench/phrases/run.sh)."
     )
 
     @Option(help: "Phrase templates (hassil YAML).")
@@ -46,7 +46,7 @@ struct PhraseBenchCommand: ParsableCommand {
 
     func run() throws {
         let set = try PhraseSet.load(contentsOf: URL(fileURLWithPath: phrases))
-        let matcher = try PhraseMatcher(phraseSet: set, house: PhraseBenchmark.sampleHouse)
+        let matcher = try PhraseMatcher(phraseSet: set, house: PhraseFixtures.sampleHouse)
         var hand: [String] = []
         if let natural {
             hand = try String(contentsOfFile: natural, encoding: .utf8).split(separator: "\n")

@@ -1,5 +1,7 @@
-import NIOCore
+import HouseBroker
 
+/// Fault injection for tests: what a network failure, a stalled or refusing broker, or a restart
+/// does to clients. Built on the broker's package-level hooks; nothing of it ships in HouseBroker.
 extension HouseBroker {
     /// Closes every client connection as a network failure would: wills are published and
     /// persistent sessions stay. The broker keeps listening.

@@ -1,4 +1,4 @@
-import NIOCore
+import HouseBroker
 
 extension HouseBroker {
     /// Everything the broker knows right now.
@@ -21,27 +21,10 @@ extension HouseBroker {
     @discardableResult
     public func waitUntil(timeout: Duration = .seconds(10), _ what: String = "a broker condition",
                           _ predicate: @escaping @Sendable (Snapshot) -> Bool) async throws -> Snapshot {
-        let core = self.core
-        let loop = self.loop
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-        let future: EventLoopFuture<Snapshot> = try await loop.submit {
-            let state = core.value
-            let snapshot = state.makeSnapshot()
-            if predicate(snapshot) { return loop.makeSucceededFuture(snapshot) }
-            let promise = loop.makePromise(of: Snapshot.self)
-            state.nextWaiterID += 1
-            let id = state.nextWaiterID
-            let timeoutTask = loop.scheduleTask(in: .nanoseconds(nanoseconds)) {
-                let state = core.value
-                if let index = state.waiters.firstIndex(where: { $0.id == id }) {
-                    state.waiters.remove(at: index)
-                    promise.fail(HouseBrokerError.timedOut(what))
-                }
-            }
-            state.waiters.append(.init(id: id, predicate: predicate, promise: promise, timeout: timeoutTask))
-            return promise.futureResult
-        }.get()
-        return try await future.get()
+        try await waitForEvent(timeout: timeout, what) { core in
+            let snapshot = core.makeSnapshot()
+            return predicate(snapshot) ? snapshot : nil
+        }
     }
 
     /// Waits until a client with `clientID` is connected.

@@ -1,35 +1,36 @@
 import Foundation
+import HouseCore
 
 /// A benchmark (not a test) of the scheduler: every run of `routineCount` generated routines over
 /// a whole year, as the runner would take them, on a virtual timeline.
 ///
 /// The routines mix clock and sun `run_at`s, windows crossing midnight, weekday sets, jitter and
 /// both daylight-saving policies, in the house zone Europe/London (two DST changes a year).
-public enum SchedulerBenchmark {
+enum SchedulerBenchmark {
     /// The figures of one benchmark run.
-    public struct Result: Sendable, CustomStringConvertible {
-        public var routineCount: Int
-        public var year: Int
+    struct Result: Sendable, CustomStringConvertible {
+        var routineCount: Int
+        var year: Int
         /// Runs produced over the year.
-        public var runs: Int
+        var runs: Int
         /// Time to plan the first run of every routine.
-        public var startDuration: Duration
+        var startDuration: Duration
         /// Time to take every run of the year (each one planning its routine's next run).
-        public var yearDuration: Duration
+        var yearDuration: Duration
 
         /// Mean cost of one next-run computation.
-        public var perRun: Duration { runs == 0 ? .zero : yearDuration / runs }
+        var perRun: Duration { runs == 0 ? .zero : yearDuration / runs }
 
-        public var description: String {
+        var description: String {
             "scheduler: \(routineCount) routines over \(year): \(runs) runs; start \(ms(startDuration)) ms, "
-                + "year \(ms(yearDuration)) ms, \(String(format: "%.2f", perRun.scheduleSeconds * 1e6)) us per run"
+                + "year \(ms(yearDuration)) ms, \(String(format: "%.2f", perRun.inMilliseconds * 1000)) us per run"
         }
 
-        private func ms(_ d: Duration) -> String { String(format: "%.1f", d.scheduleSeconds * 1000) }
+        private func ms(_ d: Duration) -> String { String(format: "%.1f", d.inMilliseconds) }
     }
 
     /// Runs the benchmark.
-    public static func run(routineCount: Int = 1000, year: Int = 2026) -> Result {
+    static func run(routineCount: Int = 1000, year: Int = 2026) -> Result {
         let calendar = HouseCalendar(timeZone: TimeZone(identifier: "Europe/London") ?? .gmt,
                                      latitude: 51.5074, longitude: -0.1278)
         let routines = makeRoutines(count: routineCount)
@@ -49,7 +50,7 @@ public enum SchedulerBenchmark {
     }
 
     /// Generated routines, deterministic for a count.
-    public static func makeRoutines(count: Int) -> [Routine] {
+    static func makeRoutines(count: Int) -> [Routine] {
         let daySets: [DaySet] = [.everyDay, .weekdaysOnly, .weekends, DaySet(weekdays: [2, 4, 6])]
         return (0..<count).map { i in
             let minute = (i * 37) % 1440

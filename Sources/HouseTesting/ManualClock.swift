@@ -1,7 +1,7 @@
 import Foundation
+import HouseCore
 
-/// A wall clock that only moves when told to: for tests, and for previews such as
-/// `housectl routines`, which computes a week of runs on a virtual clock.
+/// A wall clock that only moves when told to, for tests: no test depends on the real hour.
 ///
 /// Sleepers resume, in deadline order, when `advance(by:)`/`advance(to:)` passes their deadline.
 public final class ManualClock: WallClock, @unchecked Sendable {
@@ -19,6 +19,7 @@ public final class ManualClock: WallClock, @unchecked Sendable {
 
     /// A clock reading `start`.
     public init(start: Date) { self.current = WallInstant(start) }
+    /// A clock reading `now`.
     public init(now: WallInstant) { self.current = now }
 
     public var now: WallInstant { lock.withLock { current } }

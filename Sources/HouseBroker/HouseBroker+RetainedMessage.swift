@@ -1,0 +1,14 @@
+import NIOCore
+
+extension HouseBroker {
+    /// A retained message as stored.
+    public struct RetainedMessage: Sendable {
+        public let topic: String
+        let buffer: ByteBuffer
+        public let qos: QoS
+        /// The payload bytes.
+        public var payload: [UInt8] { Array(buffer.readableBytesView) }
+        /// The payload decoded as UTF-8.
+        public var payloadString: String { String(decoding: buffer.readableBytesView, as: UTF8.self) }
+    }
+}

@@ -1,0 +1,36 @@
+extension HouseBroker {
+    /// Counters since the broker was created (HouseBrokerTesting reads them).
+    public struct Statistics: Sendable, Equatable {
+        /// PUBLISH packets received from clients.
+        public var messagesReceived = 0
+        /// PUBLISH packets sent to clients (including redeliveries).
+        public var messagesSent = 0
+        /// Messages dropped because a client's queue was full.
+        public var messagesDropped = 0
+        /// Publishes dropped because the ACL refused them.
+        public var publishesDenied = 0
+        /// Connections accepted with CONNACK 0.
+        public var connectionsAccepted = 0
+        /// Connections refused with a non-zero CONNACK.
+        public var connectionsRefused = 0
+        /// Connections closed because of malformed or out-of-order packets.
+        public var protocolErrors = 0
+        /// Publishes (and wills) dropped because their topic passes `maximumTopicLevels` or
+        /// `maximumTopicLength`.
+        public var publishesRefused = 0
+        /// Subscriptions refused (SUBACK 0x80) because of a topic or subscription limit.
+        public var subscriptionsRefused = 0
+        /// Retained messages delivered but not retained because of `maximumRetainedBytes`.
+        public var retainedRefused = 0
+
+        /// Estimated memory of all subscriptions now (bounded by `maximumSubscriptionBytes`).
+        public var subscriptionBytes = 0
+        /// Topic and payload bytes queued or in flight for all clients now
+        /// (bounded by `maximumTotalQueuedBytes`).
+        public var heldBytes = 0
+        /// Topic and payload bytes of the retained messages now (bounded by `maximumRetainedBytes`).
+        public var retainedBytes = 0
+        /// Nodes of the subscription tree now, the root included.
+        public var subscriptionTreeNodes = 0
+    }
+}

@@ -1,0 +1,94 @@
+import Testing
+import MQTTTopics
+
+@Suite("MQTT topic names and filters")
+struct TopicTests {
+    @Test(arguments: ["house/+/light", "house/#", "#", "+", "a/b#", ""])
+    func publishTopicsWithWildcardsOrEmptyAreRejected(topic: String) {
+        #expect(MQTTTopic.topicNameProblem(topic) != nil)
+    }
+
+    @Test func topicProblemsSayWhy() {
+        #expect(MQTTTopic.topicNameProblem("house/+/set") == .wildcardInTopicName)
+        #expect("\(MQTTTopicProblem.wildcardInTopicName)".contains("wildcards"))
+        #expect(MQTTTopic.topicNameProblem("") == .empty)
+        #expect(MQTTTopic.topicNameProblem("a\u{0}b") == .containsNUL)
+        #expect(MQTTTopic.topicNameProblem(String(repeating: "a", count: 65_536)) == .tooLong(bytes: 65_536))
+        #expect(MQTTTopic.topicNameProblem(String(repeating: "a", count: 65_535)) == nil)
+    }
+
+    @Test(arguments: ["house/bedroom/light/set", "/", "a//b", "$SYS/x", "ünïcode/topic"])
+    func validTopicNamesPass(topic: String) {
+        #expect(MQTTTopic.topicNameProblem(topic) == nil)
+    }
+
+    @Test(arguments: [
+        ("house/#/x", MQTTTopicProblem.hashNotLastLevel), ("house/a#", .hashNotWholeLevel), ("house/+x", .plusNotWholeLevel),
+        ("x+/y", .plusNotWholeLevel), ("", .empty), ("a/#/#", .hashNotLastLevel), ("a\u{0}b", .containsNUL),
+        ("a#", .hashNotWholeLevel), ("a+/b", .plusNotWholeLevel), ("#/", .hashNotLastLevel), ("#x", .hashNotWholeLevel),
+        ("++", .plusNotWholeLevel), ("+#", .hashNotWholeLevel),
+    ])
+    func invalidFiltersAreRejected(filter: String, problem: MQTTTopicProblem) {
+        #expect(MQTTTopic.filterProblem(filter) == problem)
+        #expect(!MQTTTopic.isValidFilter(filter))
+    }
+
+    @Test(arguments: ["#", "+", "house/#", "house/+/light", "+/+/+", "/#", "a//+", "a/#", "+/+/#", "/", "a//b", "+/", "a/+"])
+    func validFiltersPass(filter: String) {
+        #expect(MQTTTopic.filterProblem(filter) == nil)
+    }
+
+    @Test(arguments: [
+        ("house/kitchen/light", "house/+/light", true),
+        ("house/kitchen/light", "house/#", true),
+        ("house", "house/#", true),
+        ("house/kitchen/light/x", "house/+/light", false),
+        ("house/kitchen", "house/+/light", false),
+        ("house/kitchen/light", "#", true),
+        ("$SYS/broker/uptime", "#", false),
+        ("$SYS/broker/uptime", "+/broker/uptime", false),
+        ("$SYS/broker/uptime", "$SYS/#", true),
+        ("a/b", "a/b", true),
+        ("a/b", "a/c", false),
+        ("/x", "+/x", true),
+        ("a//b", "a/+/b", true),
+        ("a/", "a/+", true),
+        ("a/", "a/#", true),
+        ("a", "a/+", false),
+        ("a/b", "a/b/", false),
+        ("$SYS", "$SYS", true),
+        ("ab", "a", false),
+        ("a", "ab", false),
+    ])
+    func matching(topic: String, filter: String, expected: Bool) {
+        #expect(MQTTTopic.matches(topic: topic, filter: filter) == expected)
+    }
+
+    /// A broker or a peer chooses these depths: validation and matching are loops, so the largest
+    /// topic MQTT can carry (32,768 levels in 65,535 bytes) costs time, never the stack.
+    @Test func deepTopicsAndFiltersDoNotRecurse() throws {
+        let topic = String(repeating: "a/", count: 32_767) + "a"
+        let filter = String(repeating: "+/", count: 32_767) + "a"
+        #expect(MQTTTopic.topicNameProblem(topic) == nil)
+        #expect(MQTTTopic.filterProblem(filter) == nil)
+        #expect(MQTTTopic.matches(topic: topic, filter: filter))
+        #expect(!MQTTTopic.matches(topic: topic + "/b", filter: filter))
+        #expect(MQTTTopic.matches(topic: topic, filter: String(repeating: "+/", count: 32_767) + "#"))
+    }
+
+    @Test("covers: a pattern grants a subscription only when it matches everything the filter does", arguments: [
+        ("#", "a/b", true), ("a/#", "a/+/c", true), ("a/+", "a/+", true), ("a/+", "a/#", false), ("a/b", "a/+", false),
+        ("+/b", "a/b", true), ("#", "$SYS/x", false), ("$SYS/#", "$SYS/x", true), ("a/+", "a", false), ("a", "a/b", false),
+    ])
+    func covers(pattern: String, filter: String, expected: Bool) {
+        #expect(MQTTTopic.covers(pattern: pattern, filter: filter) == expected)
+    }
+
+    @Test("topic limits count levels and bytes")
+    func topicLimits() {
+        #expect(MQTTTopic.levelCount("a") == 1 && MQTTTopic.levelCount("/") == 2 && MQTTTopic.levelCount("a//b/") == 4)
+        #expect(MQTTTopic.limitExceeded("a/b", maximumLevels: 2, maximumLength: 3) == nil)
+        #expect(MQTTTopic.limitExceeded("a/b/c", maximumLevels: 2, maximumLength: 10) == "3 levels, more than the limit of 2")
+        #expect(MQTTTopic.limitExceeded("abcd", maximumLevels: 2, maximumLength: 3) == "4 bytes, more than the limit of 3")
+    }
+}
