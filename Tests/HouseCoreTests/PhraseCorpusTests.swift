@@ -184,8 +184,8 @@ import Testing
                 // The state asked for, however it was said ("open the blinds" switches the up
                 // relay on); an interlocked partner switched off on the way is not counted.
                 let wanted: DeviceState = action == .on ? .on : .off
-                let toWanted = Set(commands.filter { Self.state($0) == wanted }.map(\.device))
-                let toOther = Set(commands.filter { Self.state($0) != wanted }.map(\.device))
+                let toWanted = Set(commands.filter { $0.resultingState == wanted }.map(\.device))
+                let toOther = Set(commands.filter { $0.resultingState != wanted }.map(\.device))
                 right = done && toWanted == devices && (action == .on || toOther.isEmpty)
             case .toggle, .open, .close:
                 let actions = Set(outcomes.compactMap { outcome -> HouseAction? in
@@ -215,15 +215,6 @@ import Testing
             right = commands.isEmpty && !understood
         }
         return (right, falseActuation)
-    }
-
-    /// The state a command leaves its device in; nil for a pulse.
-    static func state(_ command: DeviceCommand) -> DeviceState? {
-        switch command {
-        case .relay(_, _, let state): state
-        case .pulse: nil
-        case .publish(_, _, let payload): DeviceState(rawValue: payload.uppercased())
-        }
     }
 
     @Test("the phrase corpus: one line of figures, right answers never fewer and false actuations never more than the floors")

@@ -119,9 +119,9 @@ extension HouseService {
         switch d.endpoint {
         case .relay(let ref):
             if node == nil || ref.node == node { return [.relay(device: d.id, ref, s)] }
-            return [.publish(device: d.id, topic: peerTopic(ref), payload: PeerRelayCommand(device: d.id, state: s).json)]
+            return [.publish(device: d.id, topic: peerTopic(ref), payload: PeerRelayCommand(device: d.id, state: s).json, state: s)]
         case .mqtt(let m):
-            return [.publish(device: d.id, topic: m.commandTopic, payload: s == .on ? m.payloadOn : m.payloadOff)]
+            return [.publish(device: d.id, topic: m.commandTopic, payload: s == .on ? m.payloadOn : m.payloadOff, state: s)]
         case .none:
             return []
         }
@@ -130,7 +130,7 @@ extension HouseService {
     func pulseCommand(_ d: Device) -> [DeviceCommand] {
         guard let ref = d.relay, let p = d.pulse else { return [] }
         if node == nil || ref.node == node { return [.pulse(device: d.id, ref, p)] }
-        return [.publish(device: d.id, topic: peerTopic(ref), payload: PeerRelayCommand(device: d.id, pulse: p).json)]
+        return [.publish(device: d.id, topic: peerTopic(ref), payload: PeerRelayCommand(device: d.id, pulse: p).json, state: nil)]
     }
 
     /// Where a relay of another node is commanded: that node's own command topic, which only
@@ -169,7 +169,7 @@ extension HouseService {
                     busyUntil[d] = clock.now.advanced(by: t)
                     let timing = try await relays.pulseRelay(ref, for: t)
                     note(timing, of: d, into: &execution)
-                case .publish(let d, let topic, let payload):
+                case .publish(let d, let topic, let payload, let state):
                     guard let publisher else { throw HouseServiceError.noMQTT(topic: topic) }
                     let device = configuration.device(id: d)
                     let owner = device?.relay?.node
@@ -180,13 +180,7 @@ extension HouseService {
                     if let device, let owner, nodeOnline[owner] == nil {
                         execution.notes.append(HouseDialog.unreportedNode(configuration.label(for: device), node: owner))
                     }
-                    if let device, device.pulse == nil {
-                        switch device.endpoint {
-                        case .mqtt(let m): setState(d, payload == m.payloadOn ? .on : .off)
-                        case .relay: if let s = (try? PeerRelayCommand.parse(Array(payload.utf8)))?.state { setState(d, s) }
-                        case .none: break
-                        }
-                    }
+                    if let state { setState(d, state) }
                 }
             } catch let e as HouseServiceError {
                 execution.failure = e.description

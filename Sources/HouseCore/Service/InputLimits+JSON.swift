@@ -42,12 +42,11 @@ extension InputLimits {
         }
     }
 
-    /// Parses a JSON payload that passes `checkJSON` with `JSONSerialization` (an object or an
-    /// array at the top); "invalid JSON" when it cannot.
-    public static func jsonObject(_ payload: [UInt8]) throws(MalformedInput) -> Any {
+    /// Parses a JSON payload that passes `checkJSON`; "invalid JSON" when it cannot.
+    public static func jsonValue(_ payload: [UInt8]) throws(MalformedInput) -> JSONValue {
         try checkJSON(payload)
         do {
-            return try JSONSerialization.jsonObject(with: Data(payload))
+            return try JSONDecoder().decode(JSONValue.self, from: Data(payload))
         } catch {
             throw MalformedInput("invalid JSON")
         }

@@ -3,51 +3,76 @@ import HouseCore
 
 /// Writes `intent/request` payloads: the inverse of `CommandPayloadParser.intentRequest`.
 public enum IntentRequestEncoder {
+    /// The request's JSON fields (absent ones are left out).
+    struct Payload: Encodable {
+        var id: String
+        var replyTo: String?
+        var answers: [String: String]?
+        var confirm: Bool?
+        var contextRoom: String?
+        var text: String?
+        var intent: String?
+        var limit: Int?
+        var room: String?
+        var floor: String?
+        var device: String?
+        var action: String?
+        var plural: Bool?
+        var wholeHouse: Bool?
+        var capability: String?
+        var mode: String?
+        var duration: String?
+        var rooms: [String]?
+        var query: String?
+        var timeRange: String?
+        var routine: String?
+
+        enum CodingKeys: String, CodingKey {
+            case id, answers, confirm, text, intent, limit, room, floor, device, action, plural, capability, mode
+            case duration, rooms, query, routine
+            case replyTo = "reply_to", contextRoom = "context_room", wholeHouse = "whole_house", timeRange = "time_range"
+        }
+    }
+
     public static func payload(id: String, body: IntentRequest.Body, answers: IntentAnswers = .none,
                                replyTo: String? = nil) -> [UInt8] {
-        var o: [String: Any] = ["id": id]
-        if let replyTo { o["reply_to"] = replyTo }
-        if !answers.choices.isEmpty { o["answers"] = answers.choices }
-        if answers.confirmed { o["confirm"] = true }
-        if let room = answers.contextRoom { o["context_room"] = room }
+        var o = Payload(id: id, replyTo: replyTo)
+        if !answers.choices.isEmpty { o.answers = answers.choices }
+        if answers.confirmed { o.confirm = true }
+        o.contextRoom = answers.contextRoom
         switch body {
         case .text(let text):
-            o["text"] = text
+            o.text = text
         case .history(let limit):
-            o["intent"] = "history"
-            o["limit"] = limit
+            o.intent = "history"
+            o.limit = limit
         case .intent(let intent):
             switch intent {
             case .control(let c):
-                o["intent"] = "control"
-                if let room = c.room { o["room"] = room }
-                if let floor = c.floor { o["floor"] = floor }
-                if let device = c.device { o["device"] = device }
-                if let action = c.action { o["action"] = action.rawValue }
-                if c.plural { o["plural"] = true }
-                if c.wholeHouse { o["whole_house"] = true }
-                if let capability = c.capability { o["capability"] = capability.rawValue }
+                o.intent = "control"
+                (o.room, o.floor, o.device) = (c.room, c.floor, c.device)
+                o.action = c.action?.rawValue
+                if c.plural { o.plural = true }
+                if c.wholeHouse { o.wholeHouse = true }
+                o.capability = c.capability?.rawValue
             case .setMode(let m):
-                o["intent"] = "mode"
-                if let mode = m.mode { o["mode"] = mode }
-                if let d = m.duration { o["duration"] = DurationParser.format(d) }
-                if let rooms = m.rooms { o["rooms"] = rooms }
-                if let floor = m.floor { o["floor"] = floor }
+                o.intent = "mode"
+                (o.mode, o.rooms, o.floor) = (m.mode, m.rooms, m.floor)
+                o.duration = m.duration.map(DurationParser.format)
             case .query(let q):
-                o["intent"] = "query"
-                if let t = q.queryType { o["query"] = t.rawValue }
-                if let r = q.timeRange { o["time_range"] = timeRange(r) }
-                if let room = q.room { o["room"] = room }
-                if let floor = q.floor { o["floor"] = floor }
-                if let device = q.device { o["device"] = device }
-                if q.plural { o["plural"] = true }
+                o.intent = "query"
+                o.query = q.queryType?.rawValue
+                o.timeRange = q.timeRange.map(timeRange)
+                (o.room, o.floor, o.device) = (q.room, q.floor, q.device)
+                if q.plural { o.plural = true }
             case .runRoutine(let r):
-                o["intent"] = "routine"
-                if let routine = r.routine { o["routine"] = routine }
+                o.intent = "routine"
+                o.routine = r.routine
             }
         }
-        let data = (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return Array(data)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array((try? encoder.encode(o)) ?? Data("{}".utf8))
     }
 
     static func timeRange(_ r: TimeRange) -> String {

@@ -45,60 +45,35 @@ public struct HomeAssistantDiscovery: Sendable {
     /// Every discovery message for the current configuration.
     public func messages() -> [Message] {
         var out: [Message] = []
-        let availability: [[String: Any]] = [[
-            "topic": layout.nodeStatus(node: node),
-            "payload_available": "online",
-            "payload_not_available": "offline",
-        ]]
-        let deviceInfo: [String: Any] = [
-            "identifiers": ["housectl_\(Self.slug(node))"],
-            "name": "\(configuration.house.name) (\(node))",
-            "manufacturer": "housectl",
-            "model": "housectl node",
-            "sw_version": HousectlVersion.current,
-        ]
+        let availability = [Availability(topic: layout.nodeStatus(node: node))]
+        let deviceInfo = DeviceInfo(identifiers: ["housectl_\(Self.slug(node))"], name: "\(configuration.house.name) (\(node))",
+                                    swVersion: HousectlVersion.current)
         for device in announcedDevices {
             let roomName = configuration.room(id: device.room)?.name ?? device.room
             let display = (device.names.first.map { "\(roomName) \($0)" } ?? device.id)
-            var payload: [String: Any] = [
-                "name": display.prefix(1).uppercased() + display.dropFirst(),
-                "unique_id": "housectl_\(Self.slug(device.id))",
-                "object_id": "housectl_\(Self.slug(device.id))",
-                "command_topic": layout.deviceSet(room: device.room, device: device.id),
-                "state_topic": layout.deviceState(room: device.room, device: device.id),
-                "payload_on": "ON",
-                "payload_off": "OFF",
-                "state_on": "ON",
-                "state_off": "OFF",
-                "availability": availability,
-                "device": deviceInfo,
-                "retain": false,
-                "qos": 1,
-            ]
-            if let icon = Self.icon(for: device.kind) { payload["icon"] = icon }
-            out.append(Message(topic: "\(prefix)/switch/\(objectNode)/\(Self.slug(device.id))/config", payload: Self.json(payload)))
+            var entity = Entity(name: display.prefix(1).uppercased() + display.dropFirst(),
+                                uniqueID: "housectl_\(Self.slug(device.id))",
+                                stateTopic: layout.deviceState(room: device.room, device: device.id),
+                                availability: availability, device: deviceInfo)
+            entity.objectID = entity.uniqueID
+            entity.commandTopic = layout.deviceSet(room: device.room, device: device.id)
+            (entity.payloadOn, entity.payloadOff, entity.stateOn, entity.stateOff) = ("ON", "OFF", "ON", "OFF")
+            entity.retain = false
+            entity.qos = 1
+            entity.icon = Self.icon(for: device.kind)
+            out.append(Message(topic: "\(prefix)/switch/\(objectNode)/\(Self.slug(device.id))/config", payload: Self.json(entity)))
         }
         if node == (configuration.nodes.first?.id ?? node) {
-            out.append(Message(topic: "\(prefix)/select/\(objectNode)/house_mode/config", payload: Self.json([
-                "name": "House mode",
-                "unique_id": "housectl_\(Self.slug(configuration.house.name))_mode",
-                "command_topic": layout.modeSet,
-                "state_topic": layout.modeState,
-                "options": configuration.modes.map(\.id),
-                "availability": availability,
-                "device": deviceInfo,
-                "qos": 1,
-            ])))
-            out.append(Message(topic: "\(prefix)/sensor/\(objectNode)/energy_today/config", payload: Self.json([
-                "name": "Energy today",
-                "unique_id": "housectl_\(Self.slug(configuration.house.name))_energy_today",
-                "state_topic": layout.energyState,
-                "unit_of_measurement": "kWh",
-                "device_class": "energy",
-                "state_class": "total_increasing",
-                "availability": availability,
-                "device": deviceInfo,
-            ])))
+            var mode = Entity(name: "House mode", uniqueID: "housectl_\(Self.slug(configuration.house.name))_mode",
+                              stateTopic: layout.modeState, availability: availability, device: deviceInfo)
+            mode.commandTopic = layout.modeSet
+            mode.options = configuration.modes.map(\.id)
+            mode.qos = 1
+            out.append(Message(topic: "\(prefix)/select/\(objectNode)/house_mode/config", payload: Self.json(mode)))
+            var energy = Entity(name: "Energy today", uniqueID: "housectl_\(Self.slug(configuration.house.name))_energy_today",
+                                stateTopic: layout.energyState, availability: availability, device: deviceInfo)
+            (energy.unitOfMeasurement, energy.deviceClass, energy.stateClass) = ("kWh", "energy", "total_increasing")
+            out.append(Message(topic: "\(prefix)/sensor/\(objectNode)/energy_today/config", payload: Self.json(energy)))
         }
         return out
     }
@@ -127,11 +102,11 @@ public struct HomeAssistantDiscovery: Sendable {
         }
     }
 
-    static func json(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]),
-              let s = String(data: data, encoding: .utf8)
-        else { return "{}" }
-        return s
+    static func json(_ entity: Entity) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(entity) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
     }
 }
 

@@ -84,18 +84,8 @@ struct RuleBook: Sendable {
         let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         if let payload, text != payload { return false }
         if let field {
-            guard let parsed = try? InputLimits.jsonObject(bytes), let object = parsed as? [String: Any],
-                  let raw = object[field] else { return false }
-            if let value {
-                let actual: String
-                switch raw {
-                case let s as String: actual = s
-                case let b as Bool: actual = b ? "true" : "false"
-                case let n as NSNumber: actual = n.stringValue
-                default: return false
-                }
-                return actual == value
-            }
+            guard let raw = (try? InputLimits.jsonValue(bytes))?.object?[field] else { return false }
+            if let value { return raw.scalarText == value }
         }
         return true
     }

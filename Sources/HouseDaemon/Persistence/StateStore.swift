@@ -21,6 +21,9 @@ public final class StateStore: Sendable {
     /// Whether writes wait for `flushPending()` instead of each committing at once.
     public let grouped: Bool
     private let pending = Mutex(Pending())
+    /// Held for a whole flush (taking the queued writes and committing them), so that a read's
+    /// flush waits for a commit in progress elsewhere instead of reading before it.
+    private let flushing = NSLock()
     private let counters = Mutex(Statistics())
 
     /// Writes waiting for the next commit.
@@ -303,12 +306,15 @@ public final class StateStore: Sendable {
     /// Commits every queued write in one transaction; nothing when none waits. On an error the
     /// queued writes are dropped (the error says so); later writes go on.
     public func flushPending() throws(DaemonError) {
-        let writes = pending.withLock { p -> [@Sendable (Database) throws -> Void] in
+        flushing.lock()
+        defer { flushing.unlock() }
+        let (writes, seen) = pending.withLock { p -> ([@Sendable (Database) throws -> Void], [String: Double]) in
             defer { p.writes.removeAll(keepingCapacity: true) }
-            return p.writes
+            return (p.writes, p.seen)
         }
         guard !writes.isEmpty else { return }
-        defer { pending.withLock { $0.seen.removeAll(keepingCapacity: true) } }
+        // The ids committed now are on disk; one marked seen meanwhile waits for the next commit.
+        defer { pending.withLock { p in for (id, at) in seen where p.seen[id] == at { p.seen[id] = nil } } }
         do {
             try pool.write { db in for write in writes { try write(db) } }
         } catch {

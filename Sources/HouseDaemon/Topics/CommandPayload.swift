@@ -88,7 +88,7 @@ public enum CommandPayloadParser {
             guard let state = object["state"] else {
                 throw .malformedPayload(topic: topic, reason: "JSON command needs a \"state\" field (ON, OFF or TOGGLE)")
             }
-            guard let stateText = state as? String, let action = action(stateText) else {
+            guard let stateText = state.string, let action = action(stateText) else {
                 throw .malformedPayload(topic: topic, reason: "\"state\" must be ON, OFF or TOGGLE")
             }
             return DeviceSetCommand(
@@ -109,7 +109,7 @@ public enum CommandPayloadParser {
         let text = try decodeText(payload, topic: topic).trimmingCharacters(in: .whitespacesAndNewlines)
         if text.hasPrefix("{") {
             let object = try jsonObject(text, topic: topic)
-            guard let mode = object["mode"] as? String, !mode.isEmpty else {
+            guard let mode = object["mode"]?.string, !mode.isEmpty else {
                 throw .malformedPayload(topic: topic, reason: "JSON mode command needs a \"mode\" string")
             }
             var duration: Duration? = nil
@@ -137,11 +137,11 @@ public enum CommandPayloadParser {
         let replyTo = try replyTopic(object, topic: topic)
         var answers: [String: String] = [:]
         if let raw = object["answers"] {
-            guard let dict = raw as? [String: Any] else {
+            guard let dict = raw.object else {
                 throw .malformedPayload(topic: topic, reason: "\"answers\" must be an object of strings")
             }
             for (k, v) in dict {
-                guard let s = v as? String else {
+                guard let s = v.string else {
                     throw .malformedPayload(topic: topic, reason: "answer \(quoted(k)) must be a string")
                 }
                 answers[k] = s
@@ -150,22 +150,22 @@ public enum CommandPayloadParser {
         let confirmed = try flag(object, "confirm", topic: topic)
         let contextRoom = try boundedID(object, "context_room", topic: topic)
         if let t = object["text"] {
-            guard let s = t as? String, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let s = t.string, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw .malformedPayload(topic: topic, reason: "\"text\" must be a non-empty string")
             }
             try checked(topic) { () throws(MalformedInput) in try InputLimits.checkText(s) }
             return IntentRequest(id: id, body: .text(s), replyTo: replyTo, answers: answers, confirmed: confirmed, contextRoom: contextRoom)
         }
-        guard let kind = object["intent"] as? String else {
+        guard let kind = object["intent"]?.string else {
             throw .malformedPayload(topic: topic, reason: "request needs \"text\" or \"intent\" (control, mode, query, routine, history)")
         }
         if kind == "history" {
             var limit = 20
             if let raw = object["limit"] {
-                guard let n = raw as? Int, n > 0, n <= 1000 else {
+                guard case .number(let n) = raw, n == n.rounded(), n > 0, n <= 1000 else {
                     throw .malformedPayload(topic: topic, reason: "\"limit\" must be a whole number from 1 to 1000")
                 }
-                limit = n
+                limit = Int(n)
             }
             return IntentRequest(id: id, body: .history(limit: limit), replyTo: replyTo, answers: answers, confirmed: confirmed, contextRoom: contextRoom)
         }
@@ -175,12 +175,12 @@ public enum CommandPayloadParser {
 
     // MARK: - Pieces
 
-    private static func typedIntent(_ kind: String, _ o: [String: Any], topic: String) throws(DaemonError) -> HouseIntent {
+    private static func typedIntent(_ kind: String, _ o: [String: JSONValue], topic: String) throws(DaemonError) -> HouseIntent {
         switch kind {
         case "control":
             var action: HouseAction? = nil
             if let raw = o["action"] {
-                guard let s = raw as? String, let a = HouseAction(rawValue: s.lowercased()) else {
+                guard let s = raw.string, let a = HouseAction(rawValue: s.lowercased()) else {
                     throw .malformedPayload(topic: topic, reason: "\"action\" must be one of \(HouseAction.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 action = a
@@ -188,7 +188,7 @@ public enum CommandPayloadParser {
             return .control(HouseControlIntent(
                 room: try optionalString(o, "room", topic: topic), floor: try optionalString(o, "floor", topic: topic), action: action,
                 device: try optionalString(o, "device", topic: topic),
-                plural: (o["plural"] as? Bool) ?? false, wholeHouse: (o["whole_house"] as? Bool) ?? false,
+                plural: try flag(o, "plural", topic: topic), wholeHouse: try flag(o, "whole_house", topic: topic),
                 capability: try capability(o, topic: topic)))
         case "mode":
             var duration: Duration? = nil
@@ -199,14 +199,14 @@ public enum CommandPayloadParser {
         case "query":
             var type: QueryType? = nil
             if let raw = o["query"] ?? o["query_type"] {
-                guard let s = raw as? String, let q = QueryType(rawValue: s) else {
+                guard let s = raw.string, let q = QueryType(rawValue: s) else {
                     throw .malformedPayload(topic: topic, reason: "\"query\" must be one of \(QueryType.allCases.map(\.rawValue).joined(separator: ", "))")
                 }
                 type = q
             }
             var range: TimeRange? = nil
             if let raw = o["time_range"] {
-                guard let s = raw as? String, let r = parseTimeRange(s) else {
+                guard let s = raw.string, let r = parseTimeRange(s) else {
                     throw .malformedPayload(topic: topic, reason: "\"time_range\" must be today, yesterday, this-week or last-<N>-hours")
                 }
                 range = r
@@ -214,7 +214,7 @@ public enum CommandPayloadParser {
             return .query(QueryHouseStatusIntent(
                 queryType: type, timeRange: range, room: try optionalString(o, "room", topic: topic),
                 floor: try optionalString(o, "floor", topic: topic),
-                device: try optionalString(o, "device", topic: topic), plural: (o["plural"] as? Bool) ?? false))
+                device: try optionalString(o, "device", topic: topic), plural: try flag(o, "plural", topic: topic)))
         case "routine":
             return .runRoutine(RunRoutineIntent(routine: try optionalString(o, "routine", topic: topic)))
         default:
@@ -223,9 +223,9 @@ public enum CommandPayloadParser {
     }
 
     /// `"capability"` of a typed control intent: what was asked that a relay cannot do.
-    private static func capability(_ o: [String: Any], topic: String) throws(DaemonError) -> DeviceCapability? {
-        guard let raw = o["capability"], !(raw is NSNull) else { return nil }
-        guard let s = raw as? String, let c = DeviceCapability(rawValue: s) else {
+    private static func capability(_ o: [String: JSONValue], topic: String) throws(DaemonError) -> DeviceCapability? {
+        guard let raw = o["capability"], !raw.isNull else { return nil }
+        guard let s = raw.string, let c = DeviceCapability(rawValue: s) else {
             throw .malformedPayload(topic: topic, reason: "\"capability\" must be one of \(DeviceCapability.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         return c
@@ -275,33 +275,33 @@ public enum CommandPayloadParser {
     }
 
     /// The JSON object of a payload, parsed only once it passed `InputLimits.checkJSON`.
-    private static func jsonObject(_ text: String, topic: String) throws(DaemonError) -> [String: Any] {
-        let parsed = try checked(topic) { () throws(MalformedInput) in try InputLimits.jsonObject(Array(text.utf8)) }
-        guard let object = parsed as? [String: Any] else {
+    private static func jsonObject(_ text: String, topic: String) throws(DaemonError) -> [String: JSONValue] {
+        let parsed = try checked(topic) { () throws(MalformedInput) in try InputLimits.jsonValue(Array(text.utf8)) }
+        guard let object = parsed.object else {
             throw .malformedPayload(topic: topic, reason: "expected a JSON object")
         }
         return object
     }
 
-    private static func optionalString(_ o: [String: Any], _ key: String, topic: String) throws(DaemonError) -> String? {
-        guard let raw = o[key], !(raw is NSNull) else { return nil }
-        guard let s = raw as? String else { throw .malformedPayload(topic: topic, reason: "\"\(key)\" must be a string") }
+    private static func optionalString(_ o: [String: JSONValue], _ key: String, topic: String) throws(DaemonError) -> String? {
+        guard let raw = o[key], !raw.isNull else { return nil }
+        guard let s = raw.string else { throw .malformedPayload(topic: topic, reason: "\"\(key)\" must be a string") }
         return s
     }
 
-    private static func stringList(_ o: [String: Any], _ key: String, topic: String) throws(DaemonError) -> [String]? {
-        guard let raw = o[key], !(raw is NSNull) else { return nil }
-        if let s = raw as? String { return [s] }
-        guard let list = raw as? [Any], let strings = list as? [String] else {
+    private static func stringList(_ o: [String: JSONValue], _ key: String, topic: String) throws(DaemonError) -> [String]? {
+        guard let raw = o[key], !raw.isNull else { return nil }
+        if let s = raw.string { return [s] }
+        guard case .array(let list) = raw, case let strings = list.compactMap(\.string), strings.count == list.count else {
             throw .malformedPayload(topic: topic, reason: "\"\(key)\" must be a list of strings")
         }
         return strings
     }
 
-    private static func flag(_ o: [String: Any], _ key: String, topic: String) throws(DaemonError) -> Bool {
+    private static func flag(_ o: [String: JSONValue], _ key: String, topic: String) throws(DaemonError) -> Bool {
         switch o[key] {
-        case nil, is NSNull: return false
-        case let b as Bool: return b
+        case nil, .null: return false
+        case .bool(let b): return b
         default: throw .malformedPayload(topic: topic, reason: "\"\(key)\" must be true or false")
         }
     }
@@ -311,10 +311,10 @@ public enum CommandPayloadParser {
     /// (an over-deep or oversized one is not parsed here either); a `reply_to` past them is not
     /// used, the reply goes to `<base>/intent/response/<id>` instead.
     public static func replyTarget(_ payload: [UInt8], layout: TopicLayout) -> (id: String, topic: String)? {
-        guard let parsed = try? InputLimits.jsonObject(payload), let object = parsed as? [String: Any],
-              let id = object["id"] as? String, (try? checkRequestID(id)) != nil
+        guard let object = (try? InputLimits.jsonValue(payload))?.object,
+              let id = object["id"]?.string, (try? checkRequestID(id)) != nil
         else { return nil }
-        if let t = object["reply_to"] as? String, (try? InputLimits.checkTopic(t)) != nil {
+        if let t = object["reply_to"]?.string, (try? InputLimits.checkTopic(t)) != nil {
             return (id, t)
         }
         return (id, layout.intentResponse(id: id))
@@ -331,22 +331,22 @@ public enum CommandPayloadParser {
 
     /// An optional id-like string (a command's `id`, a request's `context_room`), at most
     /// `InputLimits.maximumIDLength` bytes.
-    private static func boundedID(_ o: [String: Any], _ key: String, topic: String) throws(DaemonError) -> String? {
+    private static func boundedID(_ o: [String: JSONValue], _ key: String, topic: String) throws(DaemonError) -> String? {
         guard let id = try optionalString(o, key, topic: topic) else { return nil }
         try checked(topic) { () throws(MalformedInput) in try InputLimits.checkID(id, field: key) }
         return id
     }
 
-    private static func replyTopic(_ o: [String: Any], topic: String) throws(DaemonError) -> String? {
+    private static func replyTopic(_ o: [String: JSONValue], topic: String) throws(DaemonError) -> String? {
         guard let t = try optionalString(o, "reply_to", topic: topic) else { return nil }
         try checked(topic) { () throws(MalformedInput) in try InputLimits.checkTopic(t) }
         return t
     }
 
-    private static func parseDuration(_ raw: Any, topic: String) throws(DaemonError) -> Duration {
-        if let s = raw as? String, let d = DurationParser.parse(s) { return d }
-        if let n = raw as? NSNumber, !(raw is Bool), n.doubleValue.isFinite, abs(n.doubleValue) < 1e9 {
-            return .milliseconds(Int64((n.doubleValue * 1000).rounded()))
+    private static func parseDuration(_ raw: JSONValue, topic: String) throws(DaemonError) -> Duration {
+        if let s = raw.string, let d = DurationParser.parse(s) { return d }
+        if case .number(let n) = raw, n.isFinite, abs(n) < 1e9 {
+            return .milliseconds(Int64((n * 1000).rounded()))
         }
         throw .malformedPayload(topic: topic, reason: "\"duration\" must be seconds or a duration like \"2h\"")
     }
