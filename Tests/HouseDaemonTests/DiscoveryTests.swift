@@ -51,4 +51,14 @@ import Testing
         let seen = Set(d.messages().map(\.topic)).union([stale])
         #expect(d.clearing(stale: seen) == [.init(topic: stale, payload: "")])
     }
+
+    /// The energy state's text (HA's sensor): kWh with three decimals, whatever the figure.
+    @Test func energyIsWrittenInKilowattHoursWithThreeDecimals() {
+        #expect(IntentGateway.kilowattHoursText(0) == "0.000")
+        #expect(IntentGateway.kilowattHoursText(1.2346) == "1.235")
+        #expect(IntentGateway.kilowattHoursText(12.05) == "12.050")
+        #expect(IntentGateway.kilowattHoursText(0.0004) == "0.000")
+        #expect(IntentGateway.kilowattHoursText(0.0996) == "0.100")
+        #expect(IntentGateway.kilowattHoursText(-1) == "0.000")
+    }
 }

@@ -15,6 +15,8 @@ extension HouseConfiguration {
 
     /// The room a spoken room name refers to.
     public func room(matching text: String) -> Room? {
+        // A room id as it is (a `set` topic, a typed intent): no need to normalize every name.
+        if let exact = rooms.first(where: { $0.id == text }) { return exact }
         let t = Self.normalize(text)
         return rooms.first { room in room.id.lowercased() == t || Self.spokenNames(of: room).contains(t) }
     }
@@ -62,6 +64,10 @@ extension HouseConfiguration {
     /// Devices answering to a spoken name among the rooms `roomIDs` (a floor's rooms), or the
     /// whole house when nil; the rules are those of `devices(matching:inRoom:plural:)`.
     public func devices(matching text: String, inRooms roomIDs: Set<String>?, plural: Bool = false) -> (devices: [Device], plural: Bool) {
+        // A device id as it is (a `set` topic, a typed intent): that device.
+        if !plural, let exact = devices.first(where: { $0.id == text }), roomIDs?.contains(exact.room) ?? true {
+            return ([exact], false)
+        }
         let t = Self.normalize(text)
         let scope = devices(inRooms: roomIDs)
         if plural || text.lowercased().hasPrefix("all ") {

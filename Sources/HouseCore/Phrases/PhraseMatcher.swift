@@ -11,7 +11,7 @@ public struct PhraseMatcher: Sendable {
     /// All slot lists, the phrase file's and the house's (built-ins `number` and `duration` excluded).
     public let lists: [String: PhraseList]
     let automaton: PhraseAutomaton
-    let suggester: PhraseSuggester
+    let suggester: LazyPhraseSuggester
     /// Skip words as token sequences, longest first.
     let skipWords: [[String]]
     /// The house the lists came from, when compiled from one: suggestions are checked against it.
@@ -41,7 +41,7 @@ public struct PhraseMatcher: Sendable {
         self.lists = all
         self.automaton = try PhraseAutomaton(phraseSet, extraLists: extra)
         let sampler = try PhraseSampler(phraseSet: phraseSet, lists: all)
-        self.suggester = PhraseSuggester(automaton: automaton, sampler: sampler, listNames: automaton.listNames)
+        self.suggester = LazyPhraseSuggester(automaton: automaton, sampler: sampler)
         self.skipWords = phraseSet.skipWords.map(PhraseNormalizer.tokens).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
     }
 
@@ -133,7 +133,7 @@ public struct PhraseMatcher: Sendable {
     }
 
     func suggestions(for words: [String], limit: Int = 3) -> [String] {
-        suggester.suggest(words: words, automaton: automaton, limit: limit, accept: isSensible)
+        suggester.suggester.suggest(words: words, automaton: automaton, limit: limit, accept: isSensible)
     }
 
     /// True when `text` matches a template whose intent the house can resolve: no device it

@@ -1,9 +1,51 @@
 import Foundation
 
 /// On-time per device, for the energy query: kWh = hours on x watts / 1000.
+///
+/// Each device's closed on-intervals are kept in time order with a running total, so the
+/// on-time within a range is two binary searches, not a walk over every switch since the start
+/// (the energy figure is published after every command).
 public struct EnergyLedger: Sendable, Equatable {
+    /// One device's closed on-intervals, oldest first, and the on-time up to the end of each.
+    struct Intervals: Sendable, Equatable {
+        var starts: [WallInstant] = []
+        var ends: [WallInstant] = []
+        /// `cumulative[i]`: the on-time of intervals `0...i`.
+        var cumulative: [Duration] = []
+
+        mutating func append(_ start: WallInstant, _ end: WallInstant) {
+            starts.append(start)
+            ends.append(end)
+            cumulative.append((cumulative.last ?? .zero) + start.duration(to: end))
+        }
+
+        /// On-time within `from..<to`.
+        func onTime(from: WallInstant, to: WallInstant) -> Duration {
+            guard from < to, !ends.isEmpty else { return .zero }
+            // First interval ending after `from`, first starting at or after `to`.
+            let first = Self.firstIndex(in: ends) { $0 > from }
+            let last = Self.firstIndex(in: starts) { $0 >= to }
+            guard first < last else { return .zero }
+            var total = cumulative[last - 1] - (first > 0 ? cumulative[first - 1] : .zero)
+            // The intervals at both ends may stick out of the range.
+            if starts[first] < from { total -= starts[first].duration(to: from) }
+            if ends[last - 1] > to { total -= to.duration(to: ends[last - 1]) }
+            return total
+        }
+
+        /// The first index whose element satisfies `isAfter` (elements ascending).
+        private static func firstIndex(in values: [WallInstant], where isAfter: (WallInstant) -> Bool) -> Int {
+            var lo = 0, hi = values.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if isAfter(values[mid]) { hi = mid } else { lo = mid + 1 }
+            }
+            return lo
+        }
+    }
+
     /// Closed on-intervals per device.
-    private var intervals: [String: [(start: WallInstant, end: WallInstant)]] = [:]
+    private var intervals: [String: Intervals] = [:]
     /// Devices currently on, since when.
     private var onSince: [String: WallInstant] = [:]
 
@@ -14,17 +56,15 @@ public struct EnergyLedger: Sendable, Equatable {
         if on {
             if onSince[device] == nil { onSince[device] = instant }
         } else if let start = onSince.removeValue(forKey: device) {
-            if start < instant { intervals[device, default: []].append((start, instant)) }
+            if start < instant { intervals[device, default: Intervals()].append(start, instant) }
         }
     }
 
     /// Time `device` was on within `start..<end` (an open interval counts up to `now`).
     public func onTime(_ device: String, from start: WallInstant, to end: WallInstant, now: WallInstant) -> Duration {
-        var spans = intervals[device] ?? []
-        if let s = onSince[device] { spans.append((s, now)) }
-        var total = Duration.zero
-        for span in spans {
-            let a = max(span.start, start), b = min(span.end, end)
+        var total = intervals[device]?.onTime(from: start, to: end) ?? .zero
+        if let s = onSince[device] {
+            let a = max(s, start), b = min(now, end)
             if a < b { total += a.duration(to: b) }
         }
         return total
@@ -38,10 +78,6 @@ public struct EnergyLedger: Sendable, Equatable {
             let hours = (Double(t.seconds) + Double(t.attoseconds) / 1e18) / 3600
             return sum + watts * hours / 1000
         }
-    }
-
-    public static func == (a: EnergyLedger, b: EnergyLedger) -> Bool {
-        a.onSince == b.onSince && a.intervals.mapValues { $0.map { [$0.start, $0.end] } } == b.intervals.mapValues { $0.map { [$0.start, $0.end] } }
     }
 
     /// The `[start, end)` span of a query range in the house's time zone, ending at `now`.

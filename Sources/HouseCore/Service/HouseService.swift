@@ -23,6 +23,9 @@ public actor HouseService {
     /// offline (their relays cannot be switched from here); absent when never reported.
     var nodeOnline: [String: Bool] = [:]
     var ledger = EnergyLedger()
+    /// Today in the house's time zone, `[start, end)`: energy today is asked for after every
+    /// command, and working out the day with the calendar each time cost more than the sum.
+    var today: (start: WallInstant, end: WallInstant)?
     var donationLog: [Donation] = []
     var donationListeners: [UUID: AsyncStream<Donation>.Continuation] = [:]
 
@@ -78,8 +81,22 @@ public actor HouseService {
     /// Kilowatt-hours used over `range` (in the house's time zone) by `devices`, or the whole house.
     public func energyUsed(in range: TimeRange, devices: [Device]? = nil) -> Double {
         let now = clock.now
-        let span = EnergyLedger.span(of: range, now: now, timeZone: configuration.house.timeZone)
+        let span: (start: WallInstant, end: WallInstant)
+        if case .today = range {
+            span = (startOfToday(now), now)
+        } else {
+            span = EnergyLedger.span(of: range, now: now, timeZone: configuration.house.timeZone)
+        }
         return ledger.kilowattHours(devices ?? configuration.devices, from: span.start, to: span.end, now: now)
+    }
+
+    /// The start of the house's day at `now` (cached until the day ends).
+    private func startOfToday(_ now: WallInstant) -> WallInstant {
+        if let today, today.start <= now, now < today.end { return today.start }
+        let start = EnergyLedger.span(of: .today, now: now, timeZone: configuration.house.timeZone).start
+        let tomorrow = EnergyLedger.span(of: .today, now: start.advanced(by: .seconds(36 * 3600)), timeZone: configuration.house.timeZone).start
+        today = (start, tomorrow)
+        return start
     }
 
     // MARK: Donations

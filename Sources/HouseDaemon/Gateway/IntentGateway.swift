@@ -14,13 +14,13 @@ public actor IntentGateway {
     public nonisolated let service: HouseService
     public nonisolated let layout: TopicLayout
     let pipeline: IntentPipeline
-    let store: StateStore
-    let client: MQTTClient
+    nonisolated let store: StateStore
+    nonisolated let client: MQTTClient
     let clock: any WallClock
-    let logger: Logger
+    nonisolated let logger: Logger
     let matcher: PhraseMatcher?
     /// Whether this is the primary node, which runs the rules and publishes the house's energy.
-    let isPrimary: Bool
+    nonisolated let isPrimary: Bool
     var rules: RuleBook
     var modeObservers: [@Sendable (Date?) -> Void] = []
     /// The energy figure last published: a command and its relay event both ask for it, and an
@@ -166,8 +166,7 @@ public actor IntentGateway {
     /// Publishes today's energy use in kWh, retained (Home Assistant's energy sensor), unless
     /// the figure is the one already published and `force` is false.
     func publishEnergy(force: Bool = false) async {
-        let kWh = await service.energyUsed(in: .today)
-        let text = String(format: "%.3f", kWh)
+        let text = Self.kilowattHoursText(await service.energyUsed(in: .today))
         if !force && text == lastEnergy { return }
         lastEnergy = text
         await publish(layout.energyState, text, retain: true)
@@ -175,7 +174,9 @@ public actor IntentGateway {
 
     /// Publishes at QoS 1 without waiting for the PUBACK in line (libmosquitto sends it again
     /// until acknowledged: still at least once), so a command's state and event cost no round trip.
-    func publish(_ topic: String, _ payload: String, retain: Bool) async {
+    /// Nonisolated: a relay's state goes out as the relay switches, not once the command in hand
+    /// is through.
+    nonisolated func publish(_ topic: String, _ payload: String, retain: Bool) async {
         do {
             try await client.publish(to: topic, payload: payload, qos: .atLeastOnce, retain: retain, waitForAcknowledgement: false)
         } catch {
@@ -183,8 +184,19 @@ public actor IntentGateway {
         }
     }
 
+    /// kWh with three decimals ("1.234"), without `String(format:)` (once per command).
+    static func kilowattHoursText(_ kWh: Double) -> String {
+        let wattHours = Int64((max(kWh, 0) * 1000).rounded())
+        let fraction = String(wattHours % 1000)
+        return "\(wattHours / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    /// Records a handled intent in the history; the resolution trace (`details`) is kept for
+    /// outcomes that are not done (a question, a refusal, a failure: what one looks into), a done
+    /// one has its summary and answer (and its trace on `house/events`).
     private func record(_ outcome: IntentOutcome, at date: Date, requestID: String?) {
-        let details = (try? JSONEncoder().encode(IntentTrace(outcome))).map { String(decoding: $0, as: UTF8.self) }
+        let details = outcome.status == .done ? nil
+            : (try? JSONEncoder().encode(IntentTrace(outcome))).map { String(decoding: $0, as: UTF8.self) }
         let record = StateStore.HistoryRecord(
             at: date, source: outcome.source.rawValue, kind: Self.kind(outcome.intent), summary: outcome.intent.description,
             outcome: outcome.status.rawValue, dialog: outcome.dialog, details: details, requestID: requestID)

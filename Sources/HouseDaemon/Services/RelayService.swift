@@ -47,7 +47,8 @@ struct RelayEventsService<C: Clock>: Service where C.Duration == Duration {
                     await gateway.publish(gateway.layout.deviceState(room: d.room, device: device), state.rawValue, retain: true)
                 }
                 if cause != .command { logger.info("\(event)") }
-                if gateway.isPrimary { await gateway.publishEnergy() }
+                // A command's energy figure comes with its donation; the bank's own switches say it here.
+                if gateway.isPrimary && cause != .command { await gateway.publishEnergy() }
                 bus.note(.stateChanged(device: device, state: state, note: stillSo, rules: .always))
             case .watchdog:
                 logger.warning("\(event)")
