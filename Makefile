@@ -17,7 +17,7 @@ build: deps
 # its committed seeds, then the libgpiod backend against a kernel gpio-sim chip in a VM (about
 # 2 minutes from a cold cache).
 test: deps
-	$(SWIFT) build -c release --product housectl
+	$(SWIFT) build -c release --static-swift-stdlib --product housectl
 	SWIFT=$(SWIFT) ./scripts/swift-test.sh
 	fuzz/run.sh 10 --ci
 	@./Tests/VM/run.sh

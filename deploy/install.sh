@@ -116,14 +116,14 @@ build_binary() {
     fi
     # Build as the user who called sudo, so .build stays theirs.
     if [ -n "${SUDO_USER:-}" ] && [ "${SUDO_USER:-}" != root ]; then
-        run sudo -u "$SUDO_USER" env "PATH=$PATH" swift build --package-path "$REPO" -c release --product housectl
+        run sudo -u "$SUDO_USER" env "PATH=$PATH" swift build --package-path "$REPO" -c release --static-swift-stdlib --product housectl
     else
-        run swift build --package-path "$REPO" -c release --product housectl
+        run swift build --package-path "$REPO" -c release --static-swift-stdlib --product housectl
     fi
     if [ "$DRY_RUN" -eq 1 ]; then
         BINARY=$REPO/.build/release/housectl
     else
-        BINARY=$(swift build --package-path "$REPO" -c release --show-bin-path)/housectl
+        BINARY=$(swift build --package-path "$REPO" -c release --static-swift-stdlib --show-bin-path)/housectl
     fi
 }
 
