@@ -3,14 +3,14 @@ import Foundation
 /// On-time per device, for the energy query: kWh = hours on x watts / 1000.
 public struct EnergyLedger: Sendable, Equatable {
     /// Closed on-intervals per device.
-    private var intervals: [String: [(start: WallInstant, end: WallInstant)]] = [:]
+    private var intervals: [DeviceID: [(start: WallInstant, end: WallInstant)]] = [:]
     /// Devices currently on, since when.
-    private var onSince: [String: WallInstant] = [:]
+    private var onSince: [DeviceID: WallInstant] = [:]
 
     public init() {}
 
     /// Records that `device` is `on` from `instant`.
-    public mutating func record(_ device: String, on: Bool, at instant: WallInstant) {
+    public mutating func record(_ device: DeviceID, on: Bool, at instant: WallInstant) {
         if on {
             if onSince[device] == nil { onSince[device] = instant }
         } else if let start = onSince.removeValue(forKey: device) {
@@ -19,7 +19,7 @@ public struct EnergyLedger: Sendable, Equatable {
     }
 
     /// Time `device` was on within `start..<end` (an open interval counts up to `now`).
-    public func onTime(_ device: String, from start: WallInstant, to end: WallInstant, now: WallInstant) -> Duration {
+    public func onTime(_ device: DeviceID, from start: WallInstant, to end: WallInstant, now: WallInstant) -> Duration {
         var spans = intervals[device] ?? []
         if let s = onSince[device] { spans.append((s, now)) }
         var total = Duration.zero
