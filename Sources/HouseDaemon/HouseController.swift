@@ -15,7 +15,7 @@ import UnixSignals
 public final class HouseController<C: WallClock>: Sendable {
     public let configuration: HouseConfiguration
     /// This node's id.
-    public let node: String
+    public let node: NodeID
     /// The primary node (the first in `nodes:`) answers intent requests and mode commands, runs
     /// the routines and the MQTT rules; every node answers the `set` topics of its own relays.
     public let isPrimary: Bool

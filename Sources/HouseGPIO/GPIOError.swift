@@ -21,7 +21,7 @@ public enum GPIOError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Any other failure of a C call, with its errno and the system's message for it.
     case callFailed(call: String, chip: String, line: Int?, errno: Int32, message: String)
     /// The configuration does not describe a usable set of relays for this node.
-    case invalidLayout(node: String, problems: [String])
+    case invalidLayout(node: NodeID, problems: [String])
 
     public var description: String {
         switch self {

@@ -34,7 +34,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     private let eventSink: AsyncStream<RelayEvent>.Continuation
     private let clock: C
     private let wake = WakeSignal()
-    private var slots: [String: Slot]
+    private var slots: [DeviceID: Slot]
     private var isShutDown = false
 
     struct Pending {
@@ -72,11 +72,11 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     /// - Throws: `GPIOError` when a line cannot be requested; lines already requested are released.
     public init(
         layout: RelayLayout, chip: any GPIOChip, clock: C,
-        persisted: [String: DeviceState] = [:], restart: RelayRestart? = nil,
+        persisted: [DeviceID: DeviceState] = [:], restart: RelayRestart? = nil,
         chatterPolicy: ChatterPolicy = .coalesce
     ) throws(GPIOError) {
         let now = clock.now
-        var wants: [String: (on: Bool, reason: PowerOnDecision.Reason)] = [:]
+        var wants: [DeviceID: (on: Bool, reason: PowerOnDecision.Reason)] = [:]
         for c in layout.channels {
             if restart != nil, c.pulse == nil, let state = persisted[c.device] {
                 wants[c.device] = (state.isOn, .keptAcrossRestart)
@@ -91,7 +91,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
                 else { wants[c.device] = (false, .nothingToRestore) }
             }
         }
-        var delayedOn: [String: Duration] = [:]
+        var delayedOn: [DeviceID: Duration] = [:]
         for g in layout.groups {
             let on = g.members.filter { wants[$0]?.on == true }
             // A member configured `power_on: on` wins over restored ones; otherwise nobody does.
@@ -104,7 +104,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             }
         }
 
-        var slots: [String: Slot] = [:]
+        var slots: [DeviceID: Slot] = [:]
         var decisions: [PowerOnDecision] = []
         var requested: [Int] = []
         for c in layout.channels {
@@ -144,7 +144,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     // MARK: Commands
 
     /// Switches a relay; the one entry point for every caller.
-    public func perform(_ command: RelayCommand, on device: String) -> RelayResult {
+    public func perform(_ command: RelayCommand, on device: DeviceID) -> RelayResult {
         guard !isShutDown else { return .refused(.shutDown) }
         guard let slot = slots[device] else { return .refused(.unknownRelay(device)) }
         defer { wake.signal() }
@@ -215,7 +215,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     }
 
     /// Switches a relay on or off.
-    public func set(_ device: String, to state: DeviceState) -> RelayResult {
+    public func set(_ device: DeviceID, to state: DeviceState) -> RelayResult {
         perform(state.isOn ? .on : .off, on: device)
     }
 
@@ -309,8 +309,8 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     /// drives the lines of the relays whose shutdown policy is off to off and releases every
     /// line, straight on the chip, without waiting for the actor (which may be busy). Lines the
     /// graceful `shutdown()` already released are left alone. Returns the relays it switched off.
-    public nonisolated func releaseLinesForExit() -> [String] {
-        var switchedOff: [String] = []
+    public nonisolated func releaseLinesForExit() -> [DeviceID] {
+        var switchedOff: [DeviceID] = []
         for c in layout.channels {
             if c.shutdown == .off, (try? chip.setValue(line: c.line, to: false)) != nil {
                 switchedOff.append(c.device)
@@ -323,12 +323,12 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     // MARK: State
 
     /// The current state of every relay (what to persist for `restore`).
-    public func states() -> [String: DeviceState] {
+    public func states() -> [DeviceID: DeviceState] {
         slots.mapValues { DeviceState(isOn: $0.isOn) }
     }
 
     /// The current state of one relay.
-    public func state(of device: String) -> DeviceState? {
+    public func state(of device: DeviceID) -> DeviceState? {
         slots[device].map { DeviceState(isOn: $0.isOn) }
     }
 
@@ -349,8 +349,8 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
 
     private func emit(_ event: RelayEvent) { eventSink.yield(event) }
 
-    private func earliestDue(now: C.Instant) -> (String, Bool)? {
-        var best: (C.Instant, String, Bool)? = nil
+    private func earliestDue(now: C.Instant) -> (DeviceID, Bool)? {
+        var best: (C.Instant, DeviceID, Bool)? = nil
         for (device, slot) in slots {
             if let a = slot.autoOff, a.at <= now, best == nil || (a.at, device) < (best!.0, best!.1) {
                 best = (a.at, device, true)
@@ -363,7 +363,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     }
 
     /// Makes a pending switch happen now if every rule allows, or sets the time it may happen.
-    private func settle(_ device: String, now: C.Instant) -> RelayResult {
+    private func settle(_ device: DeviceID, now: C.Instant) -> RelayResult {
         guard let slot = slots[device], let p = slot.pending else {
             return .unchanged(DeviceState(isOn: slots[device]?.isOn ?? false))
         }
@@ -423,7 +423,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     }
 
     /// One edge: writes the line and updates the bookkeeping.
-    private func edge(_ device: String, on: Bool, cause: SwitchCause, now: C.Instant) throws(GPIOError) {
+    private func edge(_ device: DeviceID, on: Bool, cause: SwitchCause, now: C.Instant) throws(GPIOError) {
         guard var slot = slots[device] else { return }
         try chip.setValue(line: slot.channel.line, to: on)
         slot.isOn = on

@@ -9,9 +9,9 @@ public struct RelayLayout: Sendable, Equatable {
     /// One relay channel with the device wired to it.
     public struct Channel: Sendable, Equatable {
         /// Device id; relays are addressed by it.
-        public var device: String
+        public var device: DeviceID
         /// Room id of the device (for people reading listings).
-        public var room: String
+        public var room: RoomID
         /// 1-based channel number on the board.
         public var channel: Int
         /// GPIO line offset on the chip.
@@ -26,7 +26,7 @@ public struct RelayLayout: Sendable, Equatable {
         public var interlock: String?
 
         public init(
-            device: String, room: String = "", channel: Int, line: Int, activeLow: Bool,
+            device: DeviceID, room: RoomID = "", channel: Int, line: Int, activeLow: Bool,
             powerOn: PowerOnPolicy = .off, shutdown: ShutdownPolicy = .off, pulse: Duration? = nil,
             maxOn: Duration? = nil, minInterval: Duration? = nil, interlock: String? = nil
         ) {
@@ -48,10 +48,10 @@ public struct RelayLayout: Sendable, Equatable {
     public struct InterlockGroup: Sendable, Equatable {
         public var id: String
         /// Device ids, in configuration order.
-        public var members: [String]
+        public var members: [DeviceID]
         public var deadTime: Duration
 
-        public init(id: String, members: [String], deadTime: Duration) {
+        public init(id: String, members: [DeviceID], deadTime: Duration) {
             self.id = id
             self.members = members
             self.deadTime = deadTime
@@ -61,8 +61,7 @@ public struct RelayLayout: Sendable, Equatable {
     /// The default dead time of an interlock group (motor reversal relays want at least this).
     public static let defaultDeadTime: Duration = .milliseconds(500)
 
-    /// Node id.
-    public var node: String
+    public var node: NodeID
     /// Board profile id.
     public var board: String
     /// The chip to open (name, path, label or number).
@@ -75,7 +74,7 @@ public struct RelayLayout: Sendable, Equatable {
 
     /// A layout from parts, validated.
     public init(
-        node: String, board: String = "custom", chip: String, channels: [Channel], unusedChannels: [Int: Int] = [:],
+        node: NodeID, board: String = "custom", chip: String, channels: [Channel], unusedChannels: [Int: Int] = [:],
         deadTimes: [String: Duration] = [:], defaultDeadTime: Duration = RelayLayout.defaultDeadTime
     ) throws(GPIOError) {
         self.node = node
@@ -84,7 +83,7 @@ public struct RelayLayout: Sendable, Equatable {
         self.channels = channels.sorted { $0.channel < $1.channel }
         self.unusedChannels = unusedChannels
         var order: [String] = []
-        var members: [String: [String]] = [:]
+        var members: [String: [DeviceID]] = [:]
         for c in self.channels {
             guard let g = c.interlock else { continue }
             if members[g] == nil { order.append(g) }
@@ -100,11 +99,11 @@ public struct RelayLayout: Sendable, Equatable {
     /// `deadTimes` sets the dead time per interlock group, over what the devices say
     /// (`interlock_dead_time`); the others get `defaultDeadTime`.
     public init(
-        configuration: HouseConfiguration, node nodeID: String,
+        configuration: HouseConfiguration, node nodeID: NodeID,
         deadTimes: [String: Duration] = [:], defaultDeadTime: Duration = RelayLayout.defaultDeadTime
     ) throws(GPIOError) {
         guard let node = configuration.node(id: nodeID) else {
-            let known = configuration.nodes.map(\.id)
+            let known = configuration.nodes.map(\.id.rawValue)
             throw .invalidLayout(node: nodeID, problems: [
                 "no node \"\(nodeID)\" in the configuration (nodes: \(known.isEmpty ? "none" : known.joined(separator: ", ")))"
             ])
@@ -139,19 +138,19 @@ public struct RelayLayout: Sendable, Equatable {
     }
 
     /// The channel of a device.
-    public func channel(device: String) -> Channel? { channels.first { $0.device == device } }
+    public func channel(device: DeviceID) -> Channel? { channels.first { $0.device == device } }
 
     /// The interlock group a device belongs to.
-    public func group(of device: String) -> InterlockGroup? {
+    public func group(of device: DeviceID) -> InterlockGroup? {
         guard let id = channel(device: device)?.interlock else { return nil }
         return groups.first { $0.id == id }
     }
 
     private func validate() -> [String] {
         var problems: [String] = []
-        var byChannel: [Int: String] = [:]
-        var byLine: [Int: String] = [:]
-        var devices: Set<String> = []
+        var byChannel: [Int: DeviceID] = [:]
+        var byLine: [Int: DeviceID] = [:]
+        var devices: Set<DeviceID> = []
         for c in channels {
             let name = "device \"\(c.device)\""
             if !devices.insert(c.device).inserted { problems.append("\(name) appears twice") }

@@ -5,17 +5,17 @@ import HouseCore
 /// arguments and prints.
 public enum RelayReports {
     /// The node this machine is: `requested`, else the only node, else the node named like this host.
-    public static func node(in configuration: HouseConfiguration, requested: String?, hostName: String = ProcessInfo.processInfo.hostName) throws(GPIOError) -> String {
+    public static func node(in configuration: HouseConfiguration, requested: String?, hostName: String = ProcessInfo.processInfo.hostName) throws(GPIOError) -> NodeID {
         let ids = configuration.nodes.map(\.id)
         if let requested {
-            guard ids.contains(requested) else {
-                throw .invalidLayout(node: requested, problems: ["no node \"\(requested)\" in the configuration (nodes: \(ids.isEmpty ? "none" : ids.joined(separator: ", ")))"])
+            guard ids.contains(NodeID(requested)) else {
+                throw .invalidLayout(node: NodeID(requested), problems: ["no node \"\(requested)\" in the configuration (nodes: \(ids.isEmpty ? "none" : ids.joined(separator: ", ")))"])
             }
-            return requested
+            return NodeID(requested)
         }
         if let local = configuration.localNode(hostName: hostName) { return local.id }
         let short = hostName.split(separator: ".").first.map(String.init) ?? hostName
-        throw .invalidLayout(node: short, problems: [
+        throw .invalidLayout(node: NodeID(short), problems: [
             "this host (\(short)) is not one of the nodes (\(ids.isEmpty ? "none" : ids.joined(separator: ", "))); choose one with --node"
         ])
     }
@@ -51,7 +51,7 @@ public enum RelayReports {
     /// `housectl deploy boot-config`: the `config.txt` lines for `node`, or for every node with
     /// relays (one section each) when none is given and the host is not a node.
     public static func bootConfig(configuration: HouseConfiguration, node requested: String?, hostName: String = ProcessInfo.processInfo.hostName) throws(GPIOError) -> String {
-        let nodes: [String]
+        let nodes: [NodeID]
         if let requested {
             nodes = [try node(in: configuration, requested: requested)]
         } else if let mine = try? node(in: configuration, requested: nil, hostName: hostName) {

@@ -46,7 +46,7 @@ public enum RelayWaitReason: Sendable, Equatable, CustomStringConvertible {
     /// Another member of the interlock group went off less than the dead time ago.
     case deadTime(group: String, Duration)
     /// Another member of the interlock group is on and cannot switch off yet (its own minimum interval).
-    case interlockMember(String, group: String)
+    case interlockMember(DeviceID, group: String)
 
     public var description: String {
         switch self {
@@ -60,13 +60,13 @@ public enum RelayWaitReason: Sendable, Equatable, CustomStringConvertible {
 /// Why a command was refused.
 public enum RelayRefusal: Sendable, Equatable, CustomStringConvertible {
     /// No relay with that device id on this node.
-    case unknownRelay(String)
+    case unknownRelay(DeviceID)
     /// The bank has shut down.
     case shutDown
     /// The relay switched too recently (anti-chatter policy `refuse`).
     case tooSoon(remaining: Duration, minInterval: Duration)
     /// An interlocked relay switched too recently to be switched off (anti-chatter policy `refuse`).
-    case interlockMemberTooSoon(String, remaining: Duration)
+    case interlockMemberTooSoon(DeviceID, remaining: Duration)
     /// The pulse cannot be done on this relay.
     case invalidPulse(String)
     /// The GPIO write failed.
@@ -98,7 +98,7 @@ public enum SwitchCause: Sendable, Equatable, CustomStringConvertible {
     case pulseEnd
     case watchdog
     /// Switched off so that another member of its interlock group can go on.
-    case interlock(for: String)
+    case interlock(for: DeviceID)
     case shutdown
 
     public var description: String {
@@ -115,13 +115,13 @@ public enum SwitchCause: Sendable, Equatable, CustomStringConvertible {
 /// Something the bank did on its own or on a command, for history, MQTT state and people.
 public enum RelayEvent: Sendable, Equatable, CustomStringConvertible {
     /// A relay changed state.
-    case switched(device: String, to: DeviceState, cause: SwitchCause)
+    case switched(device: DeviceID, to: DeviceState, cause: SwitchCause)
     /// The max-on watchdog switched a relay off after it had been on for `after`.
-    case watchdog(device: String, after: Duration)
+    case watchdog(device: DeviceID, after: Duration)
     /// A pending switch was dropped (another member of the group was asked on, or the bank shut down).
-    case cancelled(device: String, wanted: DeviceState, reason: String)
+    case cancelled(device: DeviceID, wanted: DeviceState, reason: String)
     /// A GPIO write failed while acting on a timer.
-    case failed(device: String, error: GPIOError)
+    case failed(device: DeviceID, error: GPIOError)
 
     public var description: String {
         switch self {
@@ -142,7 +142,7 @@ public struct PowerOnDecision: Sendable, Equatable, CustomStringConvertible {
         /// `restore` with no persisted state: off.
         case nothingToRestore
         /// Several members of an interlock group would be on: all start off.
-        case interlockConflict(group: String, members: [String])
+        case interlockConflict(group: String, members: [DeviceID])
         /// Pulse relays (a door button) always start off.
         case pulseRelay
         /// The controller restarted in the same boot (an upgrade, a crash): the relay keeps the
@@ -150,7 +150,7 @@ public struct PowerOnDecision: Sendable, Equatable, CustomStringConvertible {
         case keptAcrossRestart
     }
 
-    public var device: String
+    public var device: DeviceID
     /// The logical value requested with the line.
     public var initial: DeviceState
     /// The state the relay will reach (after `scheduled`, when the bank delays it).
@@ -189,7 +189,7 @@ public struct RelayStatus: Sendable, Equatable {
 
 /// One relay's outcome of a bank-wide step such as shutdown.
 public struct RelayOutcome: Sendable, Equatable, CustomStringConvertible {
-    public var device: String
+    public var device: DeviceID
     public var result: RelayResult
     public var description: String { "\(device): \(result)" }
 }

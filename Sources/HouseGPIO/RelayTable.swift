@@ -1,4 +1,5 @@
 import Foundation
+import HouseCore
 
 /// The relay listing of `housectl relays`: channel, line, device, active-low, holder, and the
 /// logical and physical values where they can be read without touching the line.
@@ -7,7 +8,7 @@ public enum RelayTable {
     public struct Row: Sendable, Equatable {
         public var channel: Int
         public var line: Int
-        public var device: String
+        public var device: DeviceID
         public var activeLow: Bool
         /// Who holds the line (`housectl`, another program), `nil` when free.
         public var holder: String?
@@ -39,7 +40,7 @@ public enum RelayTable {
         var table: [[String]] = [["CH", "LINE", "DEVICE", "ACTIVE", "HOLDER", "LOGICAL", "PHYSICAL"]]
         for r in rows {
             table.append([
-                "\(r.channel)", "\(r.line)", r.device, r.activeLow ? "low" : "high", r.holder ?? "-",
+                "\(r.channel)", "\(r.line)", r.device.rawValue, r.activeLow ? "low" : "high", r.holder ?? "-",
                 r.logical.map { $0 ? "ON" : "OFF" } ?? "?", r.physical.map { $0 ? "high" : "low" } ?? "?",
             ])
         }

@@ -17,13 +17,13 @@ public struct ControllerFixture: Sendable {
     public var port: Int { controller.brokerPort }
 
     /// The physical level of a device's relay line (nil when it is not a relay of this node).
-    public func physicalLevel(of device: String) -> Bool? {
+    public func physicalLevel(of device: DeviceID) -> Bool? {
         guard let line = controller.relays?.layout.channels.first(where: { $0.device == device })?.line else { return nil }
         return chip.physicalLevel(line: line)
     }
 
     /// The recorded edges (writes after the power-on request) of a device's relay line.
-    public func edges(of device: String) -> [SimulatedChip.Edge] {
+    public func edges(of device: DeviceID) -> [SimulatedChip.Edge] {
         guard let line = controller.relays?.layout.channels.first(where: { $0.device == device })?.line else { return [] }
         return chip.edges.filter { $0.line == line && $0.kind == .set }
     }

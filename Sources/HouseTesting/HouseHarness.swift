@@ -14,7 +14,7 @@ public struct HouseHarness: Sendable {
     public static let defaultStart = Date(timeIntervalSince1970: 1_772_618_400)
 
     /// - Parameter node: the node this service runs on; nil treats every relay as local.
-    public init(configuration: HouseConfiguration? = nil, node: String? = nil, start: Date = HouseHarness.defaultStart) throws {
+    public init(configuration: HouseConfiguration? = nil, node: NodeID? = nil, start: Date = HouseHarness.defaultStart) throws {
         let config = try configuration ?? HouseFixtures.exampleConfiguration()
         self.configuration = config
         self.relays = FakeRelayDriver()

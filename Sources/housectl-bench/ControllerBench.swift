@@ -9,7 +9,7 @@ import Synchronization
 /// Rows 1 and 2: the daemon in-process (system clock, simulated chip) on a mosquitto started by
 /// the bench, against bare mosquitto hops in the same run.
 enum ControllerBench {
-    static let device = "kitchen-light"
+    static let device: DeviceID = "kitchen-light"
     static let setTopic = "house/kitchen/kitchen-light/set"
     static let stateTopic = "house/kitchen/kitchen-light/state"
 

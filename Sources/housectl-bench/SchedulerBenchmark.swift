@@ -77,10 +77,10 @@ enum SchedulerBenchmark {
                 window = TimeWindowSpec(from: .sun(.dawn, offset: .seconds(-3600)), to: .sun(.noon, offset: .zero),
                                         days: days)
             }
-            return Routine(id: "r\(i)", shortcut: "routine \(i)", relevant: window, runAt: runAt,
+            return Routine(id: RoutineID("r\(i)"), shortcut: "routine \(i)", relevant: window, runAt: runAt,
                            jitter: i % 3 == 0 ? .seconds(900) : nil,
                            daylightSaving: i % 2 == 0 ? .runAfterGap : .skip,
-                           intent: .mode("m\(i % 5)", duration: nil, rooms: []))
+                           intent: .mode(ModeID("m\(i % 5)"), duration: nil, rooms: []))
         }
     }
 }

@@ -93,10 +93,10 @@ struct SayCommand: AsyncParsableCommand {
                 let rooms = configuration.rooms.map { "\($0.id) (\($0.name))" }.joined(separator: ", ")
                 return CommandOutput(text: "", exitCode: 1, errors: "housectl say: --room: unknown room '\(room)'; the rooms are: \(rooms)")
             }
-            answers.contextRoom = known.id
+            answers.contextRoom = known.id.rawValue
         } else {
             // Said at a node that stands in a room (nodes: [{id, room}]): that room.
-            answers.contextRoom = configuration.localNode(hostName: hostName)?.room
+            answers.contextRoom = configuration.localNode(hostName: hostName)?.room?.rawValue
         }
         if text == "-" {
             guard dryRun else {
@@ -170,7 +170,7 @@ struct SayCommand: AsyncParsableCommand {
                     lines += 1
                     continue
                 }
-                lineAnswers.contextRoom = known.id
+                lineAnswers.contextRoom = known.id.rawValue
             }
             phrase = phrase.trimmingCharacters(in: .whitespaces)
             guard !phrase.isEmpty else { continue }

@@ -40,14 +40,14 @@ struct StatusCommand: AsyncParsableCommand {
         guard states.status == .done else { return client.render(states, json: false) }
         var lines = [mode.dialog]
         let devices = states.results.first?.response?.devices ?? []
-        let width = max(6, devices.map(\.device.count).max() ?? 6)
-        let roomWidth = max(4, devices.map(\.room.count).max() ?? 4)
+        let width = max(6, devices.map(\.device.rawValue.count).max() ?? 6)
+        let roomWidth = max(4, devices.map(\.room.rawValue.count).max() ?? 4)
         func pad(_ s: String, _ n: Int) -> String { s.padding(toLength: n, withPad: " ", startingAt: 0) }
         lines.append(pad("DEVICE", width) + "  " + pad("ROOM", roomWidth) + "  STATE")
         for group in Self.byFloor(devices, configuration) {
             if let title = group.title { lines.append(title) }
             for d in group.devices {
-                lines.append(pad(d.device, width) + "  " + pad(d.room, roomWidth) + "  " + d.state.rawValue)
+                lines.append(pad(d.device.rawValue, width) + "  " + pad(d.room.rawValue, roomWidth) + "  " + d.state.rawValue)
             }
         }
         lines.append(states.dialog)

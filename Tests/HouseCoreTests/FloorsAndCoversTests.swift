@@ -58,8 +58,8 @@ import HouseTesting
         }.outcomes
     }
 
-    func switched(_ outcomes: [IntentOutcome]) -> [String: DeviceState] {
-        var states: [String: DeviceState] = [:]
+    func switched(_ outcomes: [IntentOutcome]) -> [DeviceID: DeviceState] {
+        var states: [DeviceID: DeviceState] = [:]
         for command in outcomes.flatMap(\.commands) {
             if case .relay(let device, _, let state) = command { states[device] = state }
         }

@@ -11,7 +11,7 @@ import HouseTesting
         .control(HouseControlIntent(room: room, action: action, device: device, plural: plural))
     }
 
-    func ref(_ device: String) throws -> RelayRef { try #require(h.configuration.device(id: device)?.relay) }
+    func ref(_ device: DeviceID) throws -> RelayRef { try #require(h.configuration.device(id: device)?.relay) }
 
     @Test func bedroomLightsOffSucceedsInWordsAndSwitchesBoth() async throws {
         await h.service.noteState("bedroom-ceiling-light", .on)

@@ -23,11 +23,11 @@ import Testing
 
     /// What a corpus line expects.
     indirect enum Expectation: Equatable {
-        case control(HouseAction, Set<String>)
+        case control(HouseAction, Set<DeviceID>)
         case mode(String, rooms: Set<String>)
         case routine(String)
         /// A question; with ids, about exactly these devices.
-        case query(Set<String>)
+        case query(Set<DeviceID>)
         case ask
         case cannot
         case unknown
@@ -47,14 +47,14 @@ import Testing
             switch head {
             case "on", "off", "toggle", "open", "close":
                 guard let action = HouseAction(rawValue: head), !rest.isEmpty else { return nil }
-                self = .control(action, Set(rest))
+                self = .control(action, Set(rest.map { DeviceID($0) }))
             case "mode":
                 guard let mode = rest.first else { return nil }
                 self = .mode(mode, rooms: Set(rest.dropFirst()))
             case "routine":
                 guard let routine = rest.first, rest.count == 1 else { return nil }
                 self = .routine(routine)
-            case "query": self = .query(Set(rest))
+            case "query": self = .query(Set(rest.map { DeviceID($0) }))
             case "ask": self = .ask
             case "cannot": self = .cannot
             case "unknown": self = .unknown
@@ -155,7 +155,7 @@ import Testing
         if case .parts(let parts) = expectation {
             // One outcome per part, each judged alone.
             guard outcomes.count == parts.count else {
-                let allowed = parts.reduce(into: Set<String>()) { set, part in
+                let allowed = parts.reduce(into: Set<DeviceID>()) { set, part in
                     if case .control(_, let ids) = part { set.formUnion(ids) }
                 }
                 return (false, commands.contains { !allowed.contains($0.device) })

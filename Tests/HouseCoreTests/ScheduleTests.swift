@@ -7,7 +7,7 @@ import Testing
         RoutineScheduler(routines: routines, calendar: cal, rng: SeededJitterGenerator(seed: seed))
     }
 
-    func routine(_ id: String, runAt: String, window: TimeWindowSpec? = nil, jitter: Duration? = nil,
+    func routine(_ id: RoutineID, runAt: String, window: TimeWindowSpec? = nil, jitter: Duration? = nil,
                  catchUp: CatchUpPolicy = .none, dst: DaylightSavingPolicy = .runAfterGap,
                  intent: IntentSpec? = nil) -> Routine {
         Routine(id: id, shortcut: "\(id) shortcut", relevant: window, runAt: schedEdge(runAt), jitter: jitter,

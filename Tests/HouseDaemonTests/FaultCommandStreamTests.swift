@@ -51,7 +51,7 @@ enum Soak {
 /// bounded wait ends.
 func runCommandStream(
     _ f: ControllerFixture, port: Int, commands: Int, faults: Int,
-    device: (room: String, id: String) = ("kitchen", "kitchen-light"),
+    device: (room: RoomID, id: DeviceID) = ("kitchen", "kitchen-light"),
     drainBeforeKill: Bool = false,
     kill: @escaping @Sendable () async throws -> Void,
     restart: @escaping @Sendable () async throws -> Void

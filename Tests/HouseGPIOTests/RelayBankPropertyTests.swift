@@ -7,7 +7,7 @@ import HouseTesting
 /// shutdowns, checking the safety rules on every recorded edge of the simulated chip.
 @Suite struct RelayBankPropertyTests {
     /// The relays under test: interlock groups of three and two, a max-on heater, a pulse button.
-    static let devices = ["lamp", "up", "down", "stop", "heater", "door", "valve-a", "valve-b"]
+    static let devices: [DeviceID] = ["lamp", "up", "down", "stop", "heater", "door", "valve-a", "valve-b"]
 
     static func layout(powerOn: [Int], shutdown: [Int], minInterval: [Int], deadTime: Int) throws -> RelayLayout {
         let intervals: [Duration?] = [nil, .milliseconds(500), .seconds(1), .seconds(3)]
@@ -114,7 +114,7 @@ import HouseTesting
 
     /// A command's result matches what happened on the lines: a switch is the last write of its
     /// line, anything else writes nothing to it.
-    static func checkResult(_ result: RelayResult, device: String, layout: RelayLayout, newEdges: [SimulatedChip.Edge]) {
+    static func checkResult(_ result: RelayResult, device: DeviceID, layout: RelayLayout, newEdges: [SimulatedChip.Edge]) {
         let line = layout.channel(device: device)!.line
         let mine = newEdges.filter { $0.line == line }
         switch result {
@@ -134,9 +134,9 @@ import HouseTesting
     /// The rules, checked on the chip's record of writes.
     static func verify(edges: [SimulatedChip.Edge], layout: RelayLayout, shutdownWrites: Set<Int>) {
         let byLine = Dictionary(uniqueKeysWithValues: layout.channels.map { ($0.line, $0) })
-        var on: [String: Bool] = [:]
-        var lastWrite: [String: SimulatedChip.Edge] = [:]
-        var onSince: [String: Duration] = [:]
+        var on: [DeviceID: Bool] = [:]
+        var lastWrite: [DeviceID: SimulatedChip.Edge] = [:]
+        var onSince: [DeviceID: Duration] = [:]
         for (index, e) in edges.enumerated() {
             guard let c = byLine[e.line] else { Issue.record("write to unconfigured line \(e.line)"); continue }
             let d = c.device

@@ -6,7 +6,7 @@ import HouseTesting
     @Test func offOnAndRestoreWithoutStateGiveTheirLevelInTheRequestItself() throws {
         let rig = try Rig()
         // No persisted state: restore falls back to off; pump is power_on: on.
-        for device in ["bedroom-light", "heater", "garage-door", "shutter-up", "shutter-down"] {
+        for device: DeviceID in ["bedroom-light", "heater", "garage-door", "shutter-up", "shutter-down"] {
             let edges = rig.edges(device)
             #expect(edges.count == 1)
             #expect(edges.first?.kind == .request)
@@ -211,7 +211,7 @@ import HouseTesting
     @Test func shutdownAppliesEachPolicyAndReleasesTheLines() async throws {
         let rig = try Rig()
         await rig.advance(.seconds(60))
-        for d in ["bedroom-light", "heater", "shutter-up"] { _ = await rig.bank.set(d, to: .on) }
+        for d: DeviceID in ["bedroom-light", "heater", "shutter-up"] { _ = await rig.bank.set(d, to: .on) }
         let outcomes = await rig.bank.shutdown()
         let byDevice = Dictionary(uniqueKeysWithValues: outcomes.map { ($0.device, $0.result) })
         #expect(byDevice["bedroom-light"] == .unchanged(.on), "shutdown: leave")

@@ -8,24 +8,24 @@ struct Rig {
     let layout: RelayLayout
     let bank: RelayBank<ManualClock>
 
-    init(persisted: [String: DeviceState] = [:], chatter: ChatterPolicy = .coalesce, deadTime: Duration = .milliseconds(500)) throws {
+    init(persisted: [DeviceID: DeviceState] = [:], chatter: ChatterPolicy = .coalesce, deadTime: Duration = .milliseconds(500)) throws {
         let clock = GPIOFixtures.clock()
         let chip = SimulatedChip(clock: clock)
         let layout = try RelayLayout(configuration: GPIOFixtures.configuration(), node: "pi-main", defaultDeadTime: deadTime)
         self.init(clock: clock, chip: chip, layout: layout, persisted: persisted, chatter: chatter)
     }
 
-    init(clock: ManualClock, chip: SimulatedChip, layout: RelayLayout, persisted: [String: DeviceState] = [:], chatter: ChatterPolicy = .coalesce) {
+    init(clock: ManualClock, chip: SimulatedChip, layout: RelayLayout, persisted: [DeviceID: DeviceState] = [:], chatter: ChatterPolicy = .coalesce) {
         self.clock = clock
         self.chip = chip
         self.layout = layout
         self.bank = try! RelayBank(layout: layout, chip: chip, clock: clock, persisted: persisted, chatterPolicy: chatter)
     }
 
-    func line(_ device: String) -> Int { layout.channel(device: device)!.line }
+    func line(_ device: DeviceID) -> Int { layout.channel(device: device)!.line }
 
     /// Edges (writes) of one device's line.
-    func edges(_ device: String) -> [SimulatedChip.Edge] { chip.edges.filter { $0.line == line(device) } }
+    func edges(_ device: DeviceID) -> [SimulatedChip.Edge] { chip.edges.filter { $0.line == line(device) } }
 
     func advance(_ d: Duration) async { await clock.advance(by: d, firing: bank) }
 }

@@ -8,7 +8,7 @@ extension ConfigurationParser {
         guard let id = m.string("id", expected: "the mode's id, e.g. night", required: true) else { return nil }
         var names = m["names"].flatMap { ctx.strings($0, expected: "names people use for the mode") } ?? []
         if !names.contains(where: { $0.lowercased() == id.lowercased() }) { names.insert(id, at: 0) }
-        var states: [String: DeviceState] = [:]
+        var states: [DeviceID: DeviceState] = [:]
         if let d = m.require("devices", expected: "a mapping of device id to ON or OFF"),
            let dm = ctx.map(d, what: "devices of mode '\(id)'", allowed: nil) {
             for (key, value) in dm.mapping {
@@ -17,12 +17,12 @@ extension ConfigurationParser {
                 states[deviceID] = s == "on" ? .on : .off
             }
         }
-        var rooms: [String] = []
+        var rooms: [RoomID] = []
         if let r = m["rooms"], let items = ctx.sequence(r, expected: "room ids") {
             rooms = items.compactMap(roomReference)
         }
         let confirm = m["confirm"].flatMap { ctx.bool($0) } ?? false
-        return Mode(id: id, names: names, devices: states, rooms: rooms, confirm: confirm)
+        return Mode(id: ModeID(id), names: names, devices: states, rooms: rooms, confirm: confirm)
     }
 
     func parseRoutine(_ node: YNode) -> Routine? {
@@ -49,12 +49,12 @@ extension ConfigurationParser {
             .flatMap(DaylightSavingPolicy.init(rawValue:)) ?? .runAfterGap
         let intent = m.require("intent", expected: "an intent: {mode: ...}, {device: ..., action: ...} or {routine: ...}")
             .flatMap { parseIntent($0, owner: what) }
-        if case .routine(let target)? = intent, target == id {
+        if case .routine(let target)? = intent, target.rawValue == id {
             ctx.error("\(what) runs itself", at: m["intent"])
         }
         let confirmed = m["confirmed"].flatMap { ctx.bool($0) } ?? false
         guard let id, let shortcut, let intent else { return nil }
-        return Routine(id: id, shortcut: shortcut, relevant: relevant, runAt: runAt, jitter: jitter,
+        return Routine(id: RoutineID(id), shortcut: shortcut, relevant: relevant, runAt: runAt, jitter: jitter,
                        catchUp: catchUp, daylightSaving: dst, intent: intent, confirmed: confirmed)
     }
 
@@ -116,10 +116,10 @@ extension ConfigurationParser {
             let room = m["room"].flatMap(roomReference)
             var device: String?
             if let d = m["device"], let s = ctx.string(d, expected: "a device id or name") {
-                if deviceIDs.contains(s) || deviceNames.contains(s.lowercased()) || deviceNames.contains(String(s.lowercased().dropLast())) {
+                if deviceIDs.contains(DeviceID(s)) || deviceNames.contains(s.lowercased()) || deviceNames.contains(String(s.lowercased().dropLast())) {
                     device = s
                 } else {
-                    let hint = Suggestion.hint(for: s, in: deviceIDs + deviceNames.sorted())
+                    let hint = Suggestion.hint(for: s, in: deviceIDs.map(\.rawValue) + deviceNames.sorted())
                     ctx.error("unknown device '\(s)'\(hint.isEmpty ? "; expected a device id or a name a device has" : hint)", at: d)
                 }
             }
@@ -139,7 +139,7 @@ extension ConfigurationParser {
     func checkRoutineConfirmations(_ configuration: HouseConfiguration, nodes: YNode?) {
         guard case .sequence(let items)? = nodes else { return }
         let resolver = IntentResolver(configuration: configuration)
-        func question(_ spec: IntentSpec, visited: Set<String>) -> String? {
+        func question(_ spec: IntentSpec, visited: Set<RoutineID>) -> String? {
             if case .routine(let id) = spec {
                 guard !visited.contains(id), let inner = configuration.routines.first(where: { $0.id == id }) else { return nil }
                 return question(inner.intent, visited: visited.union([id]))
@@ -148,8 +148,8 @@ extension ConfigurationParser {
         }
         for item in items {
             guard let m = item.mapping, let id = m["id"]?.scalar?.string,
-                  let routine = configuration.routines.first(where: { $0.id == id }), !routine.confirmed,
-                  let asked = question(routine.intent, visited: [id]) else { continue }
+                  let routine = configuration.routine(id: RoutineID(id)), !routine.confirmed,
+                  let asked = question(routine.intent, visited: [routine.id]) else { continue }
             ctx.error("routine '\(id)' would ask \"\(asked)\" each time it runs, and a routine has nobody to answer; "
                       + "expected `confirmed: true` on the routine (to confirm it in advance) or an intent that needs no confirmation",
                       at: m["intent"])

@@ -30,7 +30,7 @@ extension ConfigurationParser {
                     .flatMap { ctx.int($0, expected: "a channel number (1 or more)", range: 1...64) }
                 if let nodeID, let channel {
                     endpoint = .relay(RelayRef(node: nodeID, channel: channel))
-                    relayMarks.append((RelayRef(node: nodeID, channel: channel), id ?? "?", rm["channel"]?.mark))
+                    relayMarks.append((RelayRef(node: nodeID, channel: channel), DeviceID(id ?? "?"), rm["channel"]?.mark))
                 }
             }
         } else if let q = m["mqtt"] {
@@ -68,7 +68,7 @@ extension ConfigurationParser {
         if interlock != nil, !m.has("relay") {
             ctx.error("interlock in \(what) needs a relay: only relays of one node can be interlocked", at: m["interlock"])
         }
-        if let interlock, let id { interlockMarks.append((interlock, id, m["interlock"]?.mark)) }
+        if let interlock, let id { interlockMarks.append((interlock, DeviceID(id), m["interlock"]?.mark)) }
         let deadTime = m["interlock_dead_time"].flatMap(ctx.duration)
         if m.has("interlock_dead_time"), interlock == nil {
             ctx.error("interlock_dead_time in \(what) needs an interlock group (interlock: NAME)", at: m.keyNode("interlock_dead_time"))
@@ -83,14 +83,14 @@ extension ConfigurationParser {
         }
 
         guard let id, let room, let kind else { return nil }
-        return Device(id: id, room: room, kind: kind, names: names, watts: watts, endpoint: endpoint, confirm: confirm,
+        return Device(id: DeviceID(id), room: room, kind: kind, names: names, watts: watts, endpoint: endpoint, confirm: confirm,
                       powerOn: powerOn, shutdown: shutdown, pulse: pulse, maxOn: maxOn, minInterval: minInterval,
                       interlock: interlock, interlockDeadTime: deadTime, direction: direction)
     }
 
     /// A channel used by two devices, or outside the node's board.
     func checkChannels() {
-        var used: [RelayRef: String] = [:]
+        var used: [RelayRef: DeviceID] = [:]
         for (ref, device, mark) in relayMarks {
             if let node = nodes.first(where: { $0.id == ref.node }), let board = boards[node.board],
                board.channels[ref.channel] == nil {
@@ -108,9 +108,9 @@ extension ConfigurationParser {
     /// Every member of an interlock group must be a relay on the same node, or the group cannot
     /// be enforced; members that give a dead time must give the same one.
     func checkInterlocks() {
-        var groupNode: [String: (node: String, device: String)] = [:]
-        var groupDeadTime: [String: (deadTime: Duration, device: String)] = [:]
-        var groupDirections: [String: [(direction: CoverDirection?, device: String, mark: Mark?)]] = [:]
+        var groupNode: [String: (node: NodeID, device: DeviceID)] = [:]
+        var groupDeadTime: [String: (deadTime: Duration, device: DeviceID)] = [:]
+        var groupDirections: [String: [(direction: CoverDirection?, device: DeviceID, mark: Mark?)]] = [:]
         for (group, deviceID, mark) in interlockMarks {
             let device = devices.first { $0.id == deviceID }
             if let device { groupDirections[group, default: []].append((device.direction, deviceID, mark)) }

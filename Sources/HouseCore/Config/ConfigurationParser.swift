@@ -11,14 +11,14 @@ final class ConfigurationParser {
     /// Where the board profiles were looked for, for messages.
     let boardsLocation: String
 
-    var roomIDs: [String] = []
-    var deviceIDs: [String] = []
-    var modeIDs: [String] = []
-    var routineIDs: [String] = []
-    var nodeIDs: [String] = []
-    var floorIDs: [String] = []
+    var roomIDs: [RoomID] = []
+    var deviceIDs: [DeviceID] = []
+    var modeIDs: [ModeID] = []
+    var routineIDs: [RoutineID] = []
+    var nodeIDs: [NodeID] = []
+    var floorIDs: [FloorID] = []
     /// Every room id, name and alias, lowercased, to its room id.
-    var roomWords: [String: String] = [:]
+    var roomWords: [String: RoomID] = [:]
     /// Every device name, lowercased.
     var deviceNames: Set<String> = []
 
@@ -27,9 +27,9 @@ final class ConfigurationParser {
     var rooms: [Room] = []
     var devices: [Device] = []
     /// Relay channels as written, with where, for the channel checks.
-    var relayMarks: [(RelayRef, String, Mark?)] = []
+    var relayMarks: [(RelayRef, DeviceID, Mark?)] = []
     /// Interlock memberships as written (group, device id, where).
-    var interlockMarks: [(String, String, Mark?)] = []
+    var interlockMarks: [(String, DeviceID, Mark?)] = []
 
     static let topKeys = ["house", "mqtt", "nodes", "floors", "rooms", "devices", "modes", "routines", "rules", "permissions"]
 
@@ -87,7 +87,7 @@ final class ConfigurationParser {
                 var words = [id, id.replacingOccurrences(of: "-", with: " ")]
                 if let n = m["name"]?.scalar?.string { words.append(n) }
                 if case .sequence(let a)? = m["aliases"] { words += a.compactMap { $0.scalar?.string } }
-                for w in words { roomWords[w.lowercased()] = id }
+                for w in words { roomWords[w.lowercased()] = RoomID(id) }
             }
         }
         if case .sequence(let seq)? = top["devices"] {
@@ -99,10 +99,10 @@ final class ConfigurationParser {
     }
 
     /// Ids of a list section, reporting duplicates where the second one appears.
-    private func ids(_ node: YNode?, what: String) -> [String] {
+    private func ids<Tag>(_ node: YNode?, what: String) -> [Identifier<Tag>] {
         guard case .sequence(let seq)? = node else { return [] }
         var seen: [String: Mark?] = [:]
-        var out: [String] = []
+        var out: [Identifier<Tag>] = []
         for item in seq {
             guard let idNode = item.mapping?["id"], let id = idNode.scalar?.string, !id.isEmpty else { continue }
             if let first = seen[id] {
@@ -110,7 +110,7 @@ final class ConfigurationParser {
                 ctx.error("duplicate \(what) id '\(id)'\(whereFirst); ids must be unique", at: idNode)
             } else {
                 seen[id] = idNode.mark
-                out.append(id)
+                out.append(Identifier(id))
             }
         }
         return out
@@ -124,22 +124,22 @@ final class ConfigurationParser {
 
     /// Checks a reference to an id of a section; reports it with a suggestion when unknown.
     @discardableResult
-    func reference(_ node: YNode, to ids: [String], what: String, expected: String? = nil) -> String? {
+    func reference<Tag>(_ node: YNode, to ids: [Identifier<Tag>], what: String, expected: String? = nil) -> Identifier<Tag>? {
         guard let s = ctx.string(node, expected: expected ?? "a \(what) id") else { return nil }
-        guard ids.contains(s) else {
+        guard ids.contains(Identifier(s)) else {
             let known = ids.isEmpty ? "none are defined" : "known: \(ids.joined(separator: ", "))"
-            let hint = Suggestion.hint(for: s, in: ids)
+            let hint = Suggestion.hint(for: s, in: ids.map(\.rawValue))
             ctx.error("unknown \(what) '\(s)'\(hint.isEmpty ? " (\(known))" : hint)", at: node)
             return nil
         }
-        return s
+        return Identifier(s)
     }
 
     /// A room reference that may be an id, display name or alias; returns the room id.
-    func roomReference(_ node: YNode) -> String? {
+    func roomReference(_ node: YNode) -> RoomID? {
         guard let s = ctx.string(node, expected: "a room id, name or alias") else { return nil }
         if let id = roomWords[s.lowercased()] { return id }
-        let hint = Suggestion.hint(for: s, in: roomIDs)
+        let hint = Suggestion.hint(for: s, in: roomIDs.map(\.rawValue))
         ctx.error("unknown room '\(s)'\(hint.isEmpty ? " (known: \(roomIDs.joined(separator: ", ")))" : hint)", at: node)
         return nil
     }
@@ -239,7 +239,7 @@ final class ConfigurationParser {
         let chip = m.string("chip", expected: "a GPIO chip name, path, label or number")
         let room = m["room"].flatMap(roomReference)
         guard let id, let board else { return nil }
-        return HouseCore.Node(id: id, board: board, chip: chip, room: room)
+        return HouseCore.Node(id: NodeID(id), board: board, chip: chip, room: room)
     }
 
     private func parseRoom(_ node: Yams.Node) -> Room? {
@@ -249,7 +249,7 @@ final class ConfigurationParser {
             ?? id.replacingOccurrences(of: "-", with: " ").capitalized
         let aliases = m["aliases"].flatMap { ctx.strings($0, expected: "other names for the room") } ?? []
         let floor = m["floor"].flatMap { reference($0, to: floorIDs, what: "floor") }
-        return Room(id: id, name: name, aliases: aliases, floor: floor)
+        return Room(id: RoomID(id), name: name, aliases: aliases, floor: floor)
     }
 
     private func parseFloor(_ node: Yams.Node) -> Floor? {
@@ -258,17 +258,17 @@ final class ConfigurationParser {
         let name = m.string("name", expected: "the floor's display name, e.g. Ground floor")
             ?? id.replacingOccurrences(of: "-", with: " ").capitalized
         let aliases = m["aliases"].flatMap { ctx.strings($0, expected: "other names for the floor, e.g. downstairs") } ?? []
-        return Floor(id: id, name: name, aliases: aliases)
+        return Floor(id: FloorID(id), name: name, aliases: aliases)
     }
 
     /// A word that names a floor may not also name a room or another floor: "upstairs" must
     /// mean one thing.
     private func checkFloorNames(_ top: MapReader) {
         guard case .sequence(let seq)? = top["floors"] else { return }
-        var seen: [String: String] = [:]
+        var seen: [String: FloorID] = [:]
         for item in seq {
-            guard let id = item.mapping?["id"]?.scalar?.string, let floor = floors.first(where: { $0.id == id }) else { continue }
-            let words = [floor.id, floor.id.replacingOccurrences(of: "-", with: " "), floor.name] + floor.aliases
+            guard let id = item.mapping?["id"]?.scalar?.string, let floor = floors.first(where: { $0.id.rawValue == id }) else { continue }
+            let words = [id, id.replacingOccurrences(of: "-", with: " "), floor.name] + floor.aliases
             for word in Set(words.map { $0.lowercased() }) {
                 let at = item.mapping?["aliases"] ?? item
                 if let room = roomWords[word] {

@@ -1,14 +1,14 @@
 /// Where a spoken device name is looked for: one room, the rooms of a floor, or the whole house.
 public struct DeviceScope: Sendable, Equatable {
     /// The rooms searched; nil for the whole house.
-    public var roomIDs: Set<String>?
+    public var roomIDs: Set<RoomID>?
     /// How the place is said in answers: "in the kitchen", "on the first floor"; nil for the house.
     public var place: String?
 
     /// The whole house.
     public static let house = DeviceScope(roomIDs: nil, place: nil)
 
-    public init(roomIDs: Set<String>?, place: String?) {
+    public init(roomIDs: Set<RoomID>?, place: String?) {
         self.roomIDs = roomIDs
         self.place = place
     }

@@ -5,5 +5,5 @@ public struct DeviceTarget: Sendable, Equatable {
 
     public init(_ devices: [Device]) { self.devices = devices }
 
-    public var ids: [String] { devices.map(\.id) }
+    public var ids: [DeviceID] { devices.map(\.id) }
 }

@@ -16,22 +16,22 @@ extension HouseConfiguration {
     /// The room a spoken room name refers to.
     public func room(matching text: String) -> Room? {
         // A room id as it is (a `set` topic, a typed intent): no need to normalize every name.
-        if let exact = rooms.first(where: { $0.id == text }) { return exact }
+        if let exact = rooms.first(where: { $0.id.rawValue == text }) { return exact }
         let t = Self.normalize(text)
-        return rooms.first { room in room.id.lowercased() == t || Self.spokenNames(of: room).contains(t) }
+        return rooms.first { room in room.id.rawValue.lowercased() == t || Self.spokenNames(of: room).contains(t) }
     }
 
     /// The floor a spoken floor name refers to ("upstairs", "the ground floor").
     public func floor(matching text: String) -> Floor? {
         let t = Self.normalize(text)
-        return floors.first { floor in floor.id.lowercased() == t || Self.spokenNames(of: floor).contains(t) }
+        return floors.first { floor in floor.id.rawValue.lowercased() == t || Self.spokenNames(of: floor).contains(t) }
     }
 
     /// How a room is said: its id with spaces, its name and its aliases, normalized.
-    static func spokenNames(of room: Room) -> [String] { spokenNames(id: room.id, name: room.name, aliases: room.aliases) }
+    static func spokenNames(of room: Room) -> [String] { spokenNames(id: room.id.rawValue, name: room.name, aliases: room.aliases) }
 
     /// How a floor is said, as for a room.
-    static func spokenNames(of floor: Floor) -> [String] { spokenNames(id: floor.id, name: floor.name, aliases: floor.aliases) }
+    static func spokenNames(of floor: Floor) -> [String] { spokenNames(id: floor.id.rawValue, name: floor.name, aliases: floor.aliases) }
 
     private static func spokenNames(id: String, name: String, aliases: [String]) -> [String] {
         [id.replacingOccurrences(of: "-", with: " "), normalize(name)] + aliases.map(normalize)
@@ -39,7 +39,7 @@ extension HouseConfiguration {
 
     /// Words a device answers to: id, id with spaces, names, and "<room> <name>" combinations.
     func words(for device: Device) -> Set<String> {
-        var w: Set<String> = [device.id.lowercased(), device.id.replacingOccurrences(of: "-", with: " ")]
+        var w: Set<String> = [device.id.rawValue.lowercased(), device.id.rawValue.replacingOccurrences(of: "-", with: " ")]
         let names = device.names.map(Self.normalize).flatMap { [$0] + Self.kindVariants(of: $0, kind: device.kind) }
         w.formUnion(names)
         if let room = room(id: device.room) {
@@ -57,15 +57,15 @@ extension HouseConfiguration {
     /// name *and* every device of that kind (`DeviceKind.words`: "lamps" are lights too), so
     /// "the living room lights" are the ceiling light and the floor lamp. With `plural` set (the
     /// phrase said the plural and passes the singular), a singular name is read as that plural.
-    public func devices(matching text: String, inRoom roomID: String? = nil, plural: Bool = false) -> (devices: [Device], plural: Bool) {
+    public func devices(matching text: String, inRoom roomID: RoomID? = nil, plural: Bool = false) -> (devices: [Device], plural: Bool) {
         devices(matching: text, inRooms: roomID.map { [$0] }, plural: plural)
     }
 
     /// Devices answering to a spoken name among the rooms `roomIDs` (a floor's rooms), or the
     /// whole house when nil; the rules are those of `devices(matching:inRoom:plural:)`.
-    public func devices(matching text: String, inRooms roomIDs: Set<String>?, plural: Bool = false) -> (devices: [Device], plural: Bool) {
+    public func devices(matching text: String, inRooms roomIDs: Set<RoomID>?, plural: Bool = false) -> (devices: [Device], plural: Bool) {
         // A device id as it is (a `set` topic, a typed intent): that device.
-        if !plural, let exact = devices.first(where: { $0.id == text }), roomIDs?.contains(exact.room) ?? true {
+        if !plural, let exact = devices.first(where: { $0.id.rawValue == text }), roomIDs?.contains(exact.room) ?? true {
             return ([exact], false)
         }
         let t = Self.normalize(text)
@@ -116,13 +116,13 @@ extension HouseConfiguration {
     /// The mode a spoken name refers to.
     public func mode(matching text: String) -> Mode? {
         let t = Self.normalize(text).replacingOccurrences(of: " mode", with: "")
-        return modes.first { $0.id.lowercased() == t || $0.names.contains { Self.normalize($0) == t } }
+        return modes.first { $0.id.rawValue.lowercased() == t || $0.names.contains { Self.normalize($0) == t } }
     }
 
     /// The routine a spoken id or shortcut phrase refers to (case and punctuation ignored).
     public func routine(matching text: String) -> Routine? {
         let t = Self.phrase(text)
-        return routines.first { $0.id.lowercased() == t || Self.phrase($0.shortcut) == t }
+        return routines.first { $0.id.rawValue.lowercased() == t || Self.phrase($0.shortcut) == t }
     }
 
     static func phrase(_ text: String) -> String {
@@ -141,6 +141,6 @@ extension HouseConfiguration {
         let name = device.names.first ?? device.kind.rawValue
         guard let room = room(id: device.room) else { return name }
         let roomName = room.name.lowercased()
-        return name.lowercased().contains(roomName) || name.lowercased().contains(room.id) ? name : "\(roomName) \(name)"
+        return name.lowercased().contains(roomName) || name.lowercased().contains(room.id.rawValue) ? name : "\(roomName) \(name)"
     }
 }

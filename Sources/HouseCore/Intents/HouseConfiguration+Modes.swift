@@ -1,7 +1,7 @@
 /// What a mode does to which rooms.
 extension HouseConfiguration {
     /// The rooms a mode applies to: the rooms asked for, else the mode's own, else every room.
-    public func modeRooms(_ mode: Mode, rooms: [Room]) -> [String] {
+    public func modeRooms(_ mode: Mode, rooms: [Room]) -> [RoomID] {
         !rooms.isEmpty ? rooms.map(\.id) : (!mode.rooms.isEmpty ? mode.rooms : self.rooms.map(\.id))
     }
 

@@ -46,12 +46,12 @@ public enum HouseDialog {
         return "Do you want me to \(verb(action)) \(devices.count) devices: the \(shown) and \(devices.count - 4) more? Say yes to go ahead."
     }
 
-    public static func confirmMode(_ mode: String, devices: [String]) -> String {
+    public static func confirmMode(_ mode: ModeID, devices: [String]) -> String {
         let turning = devices.isEmpty ? "" : " It turns on the \(list(devices, conjunction: "and"))."
         return "Do you want me to set \(mode) mode?\(turning) Say yes to go ahead."
     }
 
-    public static func whichMode(modes: [String]) -> String { "Which mode: \(list(modes))?" }
+    public static func whichMode(modes: [ModeID]) -> String { "Which mode: \(list(modes.map(\.rawValue)))?" }
 
     public static func whichRoutine(routines: [String]) -> String { "Which routine: \(list(routines.map { "\"\($0)\"" }))?" }
 
@@ -95,8 +95,8 @@ public enum HouseDialog {
             + "\(one ? "it" : "they") can only be \(can), not \(capability.refusal(for: kinds))."
     }
 
-    public static func unknownMode(_ name: String, modes: [String]) -> String {
-        "There's no \"\(name)\" mode. The modes are: \(list(modes, conjunction: "and"))."
+    public static func unknownMode(_ name: String, modes: [ModeID]) -> String {
+        "There's no \"\(name)\" mode. The modes are: \(list(modes.map(\.rawValue), conjunction: "and"))."
     }
 
     public static func modeTooLong(_ d: Duration) -> String {
@@ -105,7 +105,7 @@ public enum HouseDialog {
 
     public static func modeNotPositive() -> String { "A mode has to last a positive time." }
 
-    public static func modeChangesNothing(mode: String, rooms: [String]) -> String {
+    public static func modeChangesNothing(mode: ModeID, rooms: [String]) -> String {
         "The \(mode) mode doesn't change anything in the \(list(rooms, conjunction: "and"))."
     }
 
@@ -123,7 +123,7 @@ public enum HouseDialog {
         "The \(device) needs a person to confirm, and requests from \(sourceName(source)) cannot. Ask at the house's command line."
     }
 
-    public static func modeNotAllowed(mode: String, source: IntentSource) -> String {
+    public static func modeNotAllowed(mode: ModeID, source: IntentSource) -> String {
         "Requests from \(sourceName(source)) may not set the \(mode) mode."
     }
 
@@ -159,14 +159,14 @@ public enum HouseDialog {
         "OK, I've pressed the \(device) button\(action == .toggle ? "" : " to \(action.rawValue) it")."
     }
 
-    public static func modeSet(_ mode: String, rooms: [String], duration: Duration?) -> String {
+    public static func modeSet(_ mode: ModeID, rooms: [String], duration: Duration?) -> String {
         let place = rooms.isEmpty ? "The house" : "The \(list(rooms, conjunction: "and"))"
         let verb = rooms.count > 1 ? "are" : "is"
         let until = duration.map { " for \(DurationParser.format($0))" } ?? ""
         return "OK. \(place) \(verb) in \(mode) mode\(until)."
     }
 
-    public static func modeIs(_ mode: String?) -> String {
+    public static func modeIs(_ mode: ModeID?) -> String {
         mode.map { "The house is in \($0) mode." } ?? "The house is not in any mode."
     }
 
@@ -224,7 +224,7 @@ public enum HouseDialog {
 
     /// A relay of another node whose controller has not reported its status (never started, or
     /// a broker without its retained status): the command was sent, nothing confirms a taker.
-    public static func unreportedNode(_ label: String, node: String) -> String {
+    public static func unreportedNode(_ label: String, node: NodeID) -> String {
         "The \(label) is on node \(node), which has not reported its status: the command was sent, but housectl serve may not be running there."
     }
 

@@ -55,7 +55,7 @@ extension IntentResolver {
 
     func resolveSetMode(_ intent: SetHouseModeIntent, answers: IntentAnswers) -> IntentResolution {
         let mode = resolveMode(for: intent)
-        var params = [ParameterResolution(parameter: "mode", result: mode) { [.init(id: $0.id, label: $0.names.first ?? $0.id)] }]
+        var params = [ParameterResolution(parameter: "mode", result: mode) { [.init(id: $0.id.rawValue, label: $0.names.first ?? $0.id.rawValue)] }]
         guard case .success(let m) = mode else { return IntentResolution(parameters: params, resolved: nil) }
         let duration = resolveDuration(for: intent)
         params.append(ParameterResolution(parameter: "duration", result: duration) {
@@ -72,7 +72,7 @@ extension IntentResolver {
         if (m.confirm || !sensitive.isEmpty) && !answers.confirmed {
             let question = HouseDialog.confirmMode(m.id, devices: sensitive.map(configuration.label(for:)))
             params[0] = ParameterResolution(parameter: "mode", result: ResolutionResult.confirmationRequired(m, question: question)) {
-                [.init(id: $0.id, label: $0.names.first ?? $0.id)]
+                [.init(id: $0.id.rawValue, label: $0.names.first ?? $0.id.rawValue)]
             }
         }
         return IntentResolution(parameters: params, resolved: .setMode(m, rooms: r, duration: d))
@@ -111,7 +111,7 @@ extension IntentResolver {
             if case .success(let v) = r { room = v; scope = DeviceScope(room: v) }
         } else if let said = intent.floor {
             let f = resolveFloor(said)
-            params.append(ParameterResolution(parameter: "floor", result: f) { [.init(id: $0.id, label: $0.name)] })
+            params.append(ParameterResolution(parameter: "floor", result: f) { [.init(id: $0.id.rawValue, label: $0.name)] })
             if case .success(let v) = f { scope = DeviceScope(floor: v, in: configuration) }
         } else if intent.here {
             // "What's on in here": the speaker's room, asked for when unknown.
@@ -165,7 +165,7 @@ extension IntentResolver {
 
     func resolveRunRoutine(_ intent: RunRoutineIntent, answers: IntentAnswers) -> IntentResolution {
         let r = resolveRoutine(for: intent)
-        let params = [ParameterResolution(parameter: "routine", result: r) { [.init(id: $0.id, label: $0.shortcut)] }]
+        let params = [ParameterResolution(parameter: "routine", result: r) { [.init(id: $0.id.rawValue, label: $0.shortcut)] }]
         guard case .success(let routine) = r else { return IntentResolution(parameters: params, resolved: nil) }
         return IntentResolution(parameters: params, resolved: .runRoutine(routine))
     }

@@ -43,7 +43,7 @@ public struct IntentResolver: Sendable {
         // "All the lights" is the whole house; "the lights" in several rooms asks which room.
         if (plural || intent.plural) && intent.wholeHouse { return .notRequired }
         let rooms = roomIDs.compactMap(configuration.room(id:))
-        if let chosen = answers.choices["room"], let room = rooms.first(where: { $0.id == chosen }) {
+        if let chosen = answers.choices["room"], let room = rooms.first(where: { $0.id.rawValue == chosen }) {
             return .success(room)
         }
         // The speaker's room, when the name is there too: "turn off the lights" in the kitchen.
@@ -88,12 +88,12 @@ public struct IntentResolver: Sendable {
         }
         var (found, pluralName) = configuration.devices(matching: name, inRooms: scope.roomIDs, plural: intent.plural)
         if found.isEmpty {
-            let known = (scope.roomIDs == nil ? [] : inScope).map { $0.names.first ?? $0.id }
+            let known = (scope.roomIDs == nil ? [] : inScope).map { $0.names.first ?? $0.id.rawValue }
             return .unsupported(reason: HouseDialog.unknownDevice(
                 HouseConfiguration.normalize(name), place: scope.place, known: known))
         }
         if let direction = intent.action.flatMap(CoverDirection.init) { found = windings(of: found, toward: direction) }
-        if let chosen = answers.choices["device"], found.count > 1, let d = found.first(where: { $0.id == chosen }) {
+        if let chosen = answers.choices["device"], found.count > 1, let d = found.first(where: { $0.id.rawValue == chosen }) {
             return confirmingIfNeeded([d], action: intent.action ?? .toggle, answers: answers)
         }
         // Which one is asked, never guessed: for a singular name several devices have (unless
@@ -105,7 +105,7 @@ public struct IntentResolver: Sendable {
                          : (found.count > 1 && (switchesOn || !Device.areOneCover(found)) ? found : nil)
         if let ask {
             return .disambiguation(options: ask.map { DeviceTarget([$0]) }, question: HouseDialog.whichDevice(
-                name: HouseConfiguration.normalize(name), options: ask.map { $0.names.first ?? $0.id }))
+                name: HouseConfiguration.normalize(name), options: ask.map { $0.names.first ?? $0.id.rawValue }))
         }
         return confirmingIfNeeded(found, action: intent.action ?? .toggle, answers: answers)
     }
@@ -169,7 +169,7 @@ public struct IntentResolver: Sendable {
         }
         if intent.room == nil, let said = intent.floor {
             let floor = resolveFloor(said)
-            params.append(ParameterResolution(parameter: "floor", result: floor) { [.init(id: $0.id, label: $0.name)] })
+            params.append(ParameterResolution(parameter: "floor", result: floor) { [.init(id: $0.id.rawValue, label: $0.name)] })
             guard case .success(let f) = floor else { return IntentResolution(parameters: params, resolved: nil) }
             scope = DeviceScope(floor: f, in: configuration)
         }
@@ -203,10 +203,10 @@ public struct IntentResolver: Sendable {
         return groups.keys.sorted().lazy.compactMap { groups[$0] }.first { $0.count > 1 }
     }
 
-    static func option(_ room: Room) -> ParameterResolution.Option { .init(id: room.id, label: room.name) }
+    static func option(_ room: Room) -> ParameterResolution.Option { .init(id: room.id.rawValue, label: room.name) }
 
     static func option(_ device: Device, _ config: HouseConfiguration) -> ParameterResolution.Option {
-        .init(id: device.id, label: config.label(for: device))
+        .init(id: device.id.rawValue, label: config.label(for: device))
     }
 }
 

@@ -9,7 +9,7 @@ public struct IntentTrace: Sendable, Equatable, Codable {
 
     public struct Response: Sendable, Equatable, Codable {
         public var code: HouseResponse.Code
-        public var mode: String?
+        public var mode: ModeID?
         public var energyKWh: Double?
         public var devices: [HouseResponse.DeviceStatus]
     }

@@ -3,9 +3,8 @@ import Foundation
 /// A thing in the house that can be switched: a relay on one of our nodes, or a device that lives
 /// elsewhere and is commanded over MQTT (a Tasmota or zigbee2mqtt plug).
 public struct Device: Sendable, Equatable {
-    public var id: String
-    /// Room id.
-    public var room: String
+    public var id: DeviceID
+    public var room: RoomID
     public var kind: DeviceKind
     /// Names people use for it ("lamp", "ceiling light"), singular; plurals are derived.
     public var names: [String]
@@ -32,8 +31,8 @@ public struct Device: Sendable, Equatable {
     public var direction: CoverDirection?
 
     public init(
-        id: String,
-        room: String,
+        id: DeviceID,
+        room: RoomID,
         kind: DeviceKind,
         names: [String] = [],
         watts: Double? = nil,
@@ -124,11 +123,11 @@ public enum DeviceEndpoint: Sendable, Equatable {
 
 /// A relay channel on a node.
 public struct RelayRef: Sendable, Equatable, Hashable {
-    public var node: String
+    public var node: NodeID
     /// 1-based channel number on the node's board.
     public var channel: Int
 
-    public init(node: String, channel: Int) {
+    public init(node: NodeID, channel: Int) {
         self.node = node
         self.channel = channel
     }

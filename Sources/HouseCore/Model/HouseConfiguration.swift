@@ -46,25 +46,25 @@ public struct HouseConfiguration: Sendable, Equatable {
         self.permissions = permissions
     }
 
-    public func room(id: String) -> Room? { rooms.first { $0.id == id } }
-    public func device(id: String) -> Device? { devices.first { $0.id == id } }
-    public func mode(id: String) -> Mode? { modes.first { $0.id == id } }
-    public func routine(id: String) -> Routine? { routines.first { $0.id == id } }
-    public func node(id: String) -> Node? { nodes.first { $0.id == id } }
-    public func devices(inRoom roomID: String) -> [Device] { devices.filter { $0.room == roomID } }
-    public func floor(id: String) -> Floor? { floors.first { $0.id == id } }
+    public func room(id: RoomID) -> Room? { rooms.first { $0.id == id } }
+    public func device(id: DeviceID) -> Device? { devices.first { $0.id == id } }
+    public func mode(id: ModeID) -> Mode? { modes.first { $0.id == id } }
+    public func routine(id: RoutineID) -> Routine? { routines.first { $0.id == id } }
+    public func node(id: NodeID) -> Node? { nodes.first { $0.id == id } }
+    public func devices(inRoom roomID: RoomID) -> [Device] { devices.filter { $0.room == roomID } }
+    public func floor(id: FloorID) -> Floor? { floors.first { $0.id == id } }
 
     /// The node this machine is, when the configuration says: the only node, else the node named
     /// like `hostName` (or its first label, "pi-main" for "pi-main.local").
     public func localNode(hostName: String) -> Node? {
         if nodes.count == 1 { return nodes[0] }
         let short = hostName.split(separator: ".").first.map(String.init) ?? hostName
-        return nodes.first { $0.id == hostName || $0.id == short }
+        return nodes.first { $0.id.rawValue == hostName || $0.id.rawValue == short }
     }
     /// The rooms on a floor, in the order written.
-    public func rooms(onFloor floorID: String) -> [Room] { rooms.filter { $0.floor == floorID } }
+    public func rooms(onFloor floorID: FloorID) -> [Room] { rooms.filter { $0.floor == floorID } }
     /// The devices in the rooms `roomIDs` (a floor's rooms), or every device when nil.
-    public func devices(inRooms roomIDs: Set<String>?) -> [Device] {
+    public func devices(inRooms roomIDs: Set<RoomID>?) -> [Device] {
         guard let roomIDs else { return devices }
         return devices.filter { roomIDs.contains($0.room) }
     }
@@ -91,16 +91,16 @@ public struct HouseInfo: Sendable, Equatable {
 
 /// A machine (Raspberry Pi) of the house that owns relays.
 public struct Node: Sendable, Equatable {
-    public var id: String
+    public var id: NodeID
     /// Board profile id (a file `devices/<board>.yaml`).
     public var board: String
     /// GPIO chip override (name, path, label or number); the board profile's chip otherwise.
     public var chip: String?
     /// The room the node stands in (room id): what is said at this node ("turn off the lights",
     /// "the light in here") means that room unless the speaker names another.
-    public var room: String?
+    public var room: RoomID?
 
-    public init(id: String, board: String, chip: String? = nil, room: String? = nil) {
+    public init(id: NodeID, board: String, chip: String? = nil, room: RoomID? = nil) {
         self.id = id
         self.board = board
         self.chip = chip
@@ -110,13 +110,13 @@ public struct Node: Sendable, Equatable {
 
 /// A room of the house.
 public struct Room: Sendable, Equatable {
-    public var id: String
+    public var id: RoomID
     public var name: String
     public var aliases: [String]
     /// The floor the room is on (floor id); nil for a room on no floor (a garden).
-    public var floor: String?
+    public var floor: FloorID?
 
-    public init(id: String, name: String, aliases: [String] = [], floor: String? = nil) {
+    public init(id: RoomID, name: String, aliases: [String] = [], floor: FloorID? = nil) {
         self.id = id
         self.name = name
         self.aliases = aliases

@@ -1,16 +1,16 @@
 /// A house mode (night, away, movie...): a set of device states, optionally limited to rooms.
 public struct Mode: Sendable, Equatable {
-    public var id: String
+    public var id: ModeID
     /// Names people use ("night", "bedtime"); the id is always one of them.
     public var names: [String]
     /// Device id to the state the mode wants.
-    public var devices: [String: DeviceState]
+    public var devices: [DeviceID: DeviceState]
     /// Rooms the mode applies to by default; empty means the whole house.
-    public var rooms: [String]
+    public var rooms: [RoomID]
     /// Never applied without an explicit yes (also implied when it switches a `confirm: true` device).
     public var confirm: Bool
 
-    public init(id: String, names: [String] = [], devices: [String: DeviceState] = [:], rooms: [String] = [],
+    public init(id: ModeID, names: [String] = [], devices: [DeviceID: DeviceState] = [:], rooms: [RoomID] = [],
                 confirm: Bool = false) {
         self.id = id
         self.names = names

@@ -8,13 +8,13 @@ public enum IntentSource: String, Sendable, Codable, CaseIterable, Hashable {
 public struct Permissions: Sendable, Equatable {
     public struct Grant: Sendable, Equatable {
         /// Device ids this source may not actuate.
-        public var denyDevices: Set<String>
+        public var denyDevices: Set<DeviceID>
         /// Whether this source may actuate devices marked `confirm: true` (after confirming).
         public var allowConfirmDevices: Bool
         /// Modes this source may not set.
-        public var denyModes: Set<String>
+        public var denyModes: Set<ModeID>
 
-        public init(denyDevices: Set<String> = [], allowConfirmDevices: Bool = true, denyModes: Set<String> = []) {
+        public init(denyDevices: Set<DeviceID> = [], allowConfirmDevices: Bool = true, denyModes: Set<ModeID> = []) {
             self.denyDevices = denyDevices
             self.allowConfirmDevices = allowConfirmDevices
             self.denyModes = denyModes

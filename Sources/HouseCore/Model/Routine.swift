@@ -1,7 +1,7 @@
 /// A routine: a shortcut phrase, the window in which it is relevant, an optional time at which it
 /// runs by itself, and the intent it runs.
 public struct Routine: Sendable, Equatable {
-    public var id: String
+    public var id: RoutineID
     /// The shortcut phrase ("Good morning house").
     public var shortcut: String
     /// When the shortcut is relevant (suggested, allowed to catch up).
@@ -19,7 +19,7 @@ public struct Routine: Sendable, Equatable {
     public var confirmed: Bool
 
     public init(
-        id: String,
+        id: RoutineID,
         shortcut: String,
         relevant: TimeWindowSpec? = nil,
         runAt: TimeEdge? = nil,

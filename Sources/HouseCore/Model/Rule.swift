@@ -16,26 +16,27 @@ public enum RuleTrigger: Sendable, Equatable {
     /// An MQTT message on a topic filter, optionally with a given payload or a JSON field value.
     case mqtt(topic: String, payload: String?, jsonField: String?, jsonValue: String?)
     /// A device changing state (to a given state, or any change when nil).
-    case deviceState(device: String, state: DeviceState?)
+    case deviceState(device: DeviceID, state: DeviceState?)
     /// The house entering a mode.
-    case mode(String)
+    case mode(ModeID)
 }
 
 /// An intent as written in the config (routines and rules), before resolution.
 public enum IntentSpec: Sendable, Equatable {
-    case control(room: String?, device: String?, action: HouseAction)
-    case mode(String, duration: Duration?, rooms: [String])
-    case routine(String)
+    /// `device` is an id or a name a device has (resolved when the intent runs).
+    case control(room: RoomID?, device: String?, action: HouseAction)
+    case mode(ModeID, duration: Duration?, rooms: [RoomID])
+    case routine(RoutineID)
 
     /// The typed intent this spec asks for.
     public var intent: HouseIntent {
         switch self {
         case .control(let room, let device, let action):
-            .control(HouseControlIntent(room: room, action: action, device: device))
+            .control(HouseControlIntent(room: room?.rawValue, action: action, device: device))
         case .mode(let mode, let duration, let rooms):
-            .setMode(SetHouseModeIntent(mode: mode, duration: duration, rooms: rooms.isEmpty ? nil : rooms))
+            .setMode(SetHouseModeIntent(mode: mode.rawValue, duration: duration, rooms: rooms.isEmpty ? nil : rooms.map(\.rawValue)))
         case .routine(let id):
-            .runRoutine(RunRoutineIntent(routine: id))
+            .runRoutine(RunRoutineIntent(routine: id.rawValue))
         }
     }
 }

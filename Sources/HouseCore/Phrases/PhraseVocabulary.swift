@@ -17,9 +17,9 @@ public enum PhraseVocabulary {
 
     /// The house's slot lists.
     public static func lists(for house: HouseConfiguration) -> [String: PhraseList] {
-        let rooms = placeList(house.rooms.map { ($0.id, $0.name, $0.aliases) })
+        let rooms = placeList(house.rooms.map { ($0.id.rawValue, $0.name, $0.aliases) })
         // A floor's id is not a word on its own ("first" would read "first floor lamp" two ways).
-        let floors = placeList(house.floors.map { ($0.id, $0.name, $0.aliases) }, ids: false)
+        let floors = placeList(house.floors.map { ($0.id.rawValue, $0.name, $0.aliases) }, ids: false)
 
         var devices = ListBuilder()
         var plurals = ListBuilder()
@@ -39,18 +39,18 @@ public enum PhraseVocabulary {
         for kind in Set(house.devices.map(\.kind)).sorted(by: { $0.rawValue < $1.rawValue }) {
             for word in kind.words { addDevice(word) }
         }
-        for device in house.devices where !isRoomPlusName(device, in: house) { addDevice(device.id) }
+        for device in house.devices where !isRoomPlusName(device, in: house) { addDevice(device.id.rawValue) }
 
         var modes = ListBuilder()
         for mode in house.modes {
             for name in mode.names { modes.add(name, value: name) }
-            modes.add(mode.id, value: mode.id)
+            modes.add(mode.id.rawValue, value: mode.id.rawValue)
         }
         var routines = ListBuilder()
         for routine in house.routines where !routine.shortcut.isEmpty {
             routines.add(routine.shortcut, value: routine.shortcut)
             // "run the good morning routine": the id, and the shortcut without its "house".
-            routines.add(routine.id.replacingOccurrences(of: "-", with: " "), value: routine.shortcut)
+            routines.add(routine.id.rawValue.replacingOccurrences(of: "-", with: " "), value: routine.shortcut)
             let words = routine.shortcut.split(separator: " ")
             if words.count > 2, words.last?.lowercased() == "house" {
                 routines.add(words.dropLast().joined(separator: " "), value: routine.shortcut)
@@ -76,9 +76,9 @@ public enum PhraseVocabulary {
     /// True when a device id just says its room and one of its names ("bedroom-light"): saying it
     /// is the same as saying room and name, so the id is not added as a name of its own.
     static func isRoomPlusName(_ device: Device, in house: HouseConfiguration) -> Bool {
-        let id = PhraseNormalizer.normalize(device.id)
+        let id = PhraseNormalizer.normalize(device.id.rawValue)
         let names = (device.names + [device.kind.rawValue]).map(PhraseNormalizer.normalize)
-        var roomNames = [device.room]
+        var roomNames = [device.room.rawValue]
         if let room = house.room(id: device.room) { roomNames += [room.name] + room.aliases }
         for r in roomNames.map(PhraseNormalizer.normalize) {
             for n in names where id == r + " " + n || id == n { return true }

@@ -2,13 +2,13 @@ import Foundation
 
 /// A change of the mode in effect.
 public struct ModeChange: Sendable, Hashable, CustomStringConvertible {
-    public var from: String?
-    public var to: String?
+    public var from: ModeID?
+    public var to: ModeID?
     public var at: Date
     /// The timed mode whose end caused the change; nil when a mode was set.
-    public var expired: String?
+    public var expired: ModeID?
 
-    public init(from: String?, to: String?, at: Date, expired: String?) {
+    public init(from: ModeID?, to: ModeID?, at: Date, expired: ModeID?) {
         self.from = from
         self.to = to
         self.at = at
@@ -16,7 +16,7 @@ public struct ModeChange: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let f = from ?? "none", t = to ?? "none"
+        let f = from?.rawValue ?? "none", t = to?.rawValue ?? "none"
         if let expired { return "\(expired) ended: \(f) -> \(t) at \(at)" }
         return "\(f) -> \(t) at \(at)"
     }

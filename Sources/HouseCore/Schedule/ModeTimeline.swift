@@ -9,11 +9,11 @@ import Foundation
 public struct ModeTimeline: Sendable, Hashable, Codable {
     /// A mode set for a duration.
     public struct Layer: Sendable, Hashable, Codable {
-        public var mode: String
+        public var mode: ModeID
         public var since: Date
         public var until: Date
 
-        public init(mode: String, since: Date, until: Date) {
+        public init(mode: ModeID, since: Date, until: Date) {
             self.mode = mode
             self.since = since
             self.until = until
@@ -21,18 +21,18 @@ public struct ModeTimeline: Sendable, Hashable, Codable {
     }
 
     /// The mode without an end, if any was set.
-    public private(set) var base: String?
+    public private(set) var base: ModeID?
     /// Timed modes, oldest at the bottom.
     public private(set) var layers: [Layer] = []
 
-    public init(base: String? = nil, layers: [Layer] = []) {
+    public init(base: ModeID? = nil, layers: [Layer] = []) {
         self.base = base
         self.layers = layers
     }
 
     /// This timeline with only the modes `keep` accepts (a restored timeline after the modes of
     /// the house changed).
-    public func filter(_ keep: (String) -> Bool) -> ModeTimeline {
+    public func filter(_ keep: (ModeID) -> Bool) -> ModeTimeline {
         ModeTimeline(base: base.flatMap { keep($0) ? $0 : nil }, layers: layers.filter { keep($0.mode) })
     }
 
@@ -40,7 +40,7 @@ public struct ModeTimeline: Sendable, Hashable, Codable {
     public var isEmpty: Bool { base == nil && layers.isEmpty }
 
     /// The mode in effect (before `expire(at:)` is told the time, a layer may be past its end).
-    public var current: String? { layers.last?.mode ?? base }
+    public var current: ModeID? { layers.last?.mode ?? base }
 
     /// When the next timed mode ends.
     public var nextExpiry: Date? { layers.map(\.until).min() }
@@ -48,7 +48,7 @@ public struct ModeTimeline: Sendable, Hashable, Codable {
     /// Sets `mode` at `now`, for `duration` if given. Returns the change, or nil when the mode in
     /// effect stays the same.
     @discardableResult
-    public mutating func set(_ mode: String, duration: Duration?, at now: Date) -> ModeChange? {
+    public mutating func set(_ mode: ModeID, duration: Duration?, at now: Date) -> ModeChange? {
         let before = current
         if let duration, duration > .zero {
             layers.append(Layer(mode: mode, since: now, until: now.addingTimeInterval(duration.scheduleSeconds)))

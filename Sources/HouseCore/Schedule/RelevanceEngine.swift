@@ -34,7 +34,7 @@ public struct RelevanceEngine: Sendable {
 
         var out: [RelevantShortcut] = []
         for routine in routines {
-            let keys: Set<String> = [routine.id.lowercased(), routine.shortcut.lowercased(),
+            let keys: Set<String> = [routine.id.rawValue.lowercased(), routine.shortcut.lowercased(),
                                      routine.intent.usageKey.lowercased()]
             var uses = 0
             var weight = 0.0

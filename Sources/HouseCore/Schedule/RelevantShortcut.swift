@@ -2,7 +2,7 @@ import Foundation
 
 /// A shortcut that is relevant at an instant, with why.
 public struct RelevantShortcut: Sendable, Hashable, CustomStringConvertible {
-    public var routineID: String
+    public var routineID: RoutineID
     /// The phrase ("Good morning house").
     public var shortcut: String
     /// Higher ranks first.
@@ -14,7 +14,7 @@ public struct RelevantShortcut: Sendable, Hashable, CustomStringConvertible {
     /// "relevant 06:00-09:00 on weekdays; now Tuesday 07:12".
     public var explanation: String
 
-    public init(routineID: String, shortcut: String, score: Double, window: TimeWindow?, habitUses: Int,
+    public init(routineID: RoutineID, shortcut: String, score: Double, window: TimeWindow?, habitUses: Int,
                 explanation: String) {
         self.routineID = routineID
         self.shortcut = shortcut

@@ -5,7 +5,7 @@ import Foundation
 /// restart the scheduler takes the planned runs back instead of drawing again, catches up the
 /// ones that fell due while it was down (per `catch_up`), and never runs a done one again.
 public struct RoutineRunRecord: Sendable, Hashable {
-    public var routineID: String
+    public var routineID: RoutineID
     /// The local day the run belongs to.
     public var day: LocalDate
     /// The planned instant before jitter: with the routine id, the run's identity.
@@ -15,7 +15,7 @@ public struct RoutineRunRecord: Sendable, Hashable {
     /// Whether it ran.
     public var done: Bool
 
-    public init(routineID: String, day: LocalDate, nominal: Date, due: Date, done: Bool) {
+    public init(routineID: RoutineID, day: LocalDate, nominal: Date, due: Date, done: Bool) {
         self.routineID = routineID
         self.day = day
         self.nominal = nominal

@@ -35,19 +35,19 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
     /// How far back the reconciled desired state looks for the latest mode routine.
     public static var desiredStateLookbackDays: Int { 8 }
 
-    private let routineIndex: [String: Int]
+    private let routineIndex: [RoutineID: Int]
 
     public init(routines: [Routine], calendar: HouseCalendar, rng: RNG) {
         self.calendar = calendar
         self.routines = routines.filter { $0.runAt != nil }
         self.rng = rng
-        var index: [String: Int] = [:]
+        var index: [RoutineID: Int] = [:]
         for (i, r) in self.routines.enumerated() where index[r.id] == nil { index[r.id] = i }
         self.routineIndex = index
     }
 
     /// The routine with this id, if it runs by itself.
-    public func routine(id: String) -> Routine? { routineIndex[id].map { routines[$0] } }
+    public func routine(id: RoutineID) -> Routine? { routineIndex[id].map { routines[$0] } }
 
     /// When the earliest pending run is due.
     public var nextDue: Date? { pending.first?.due }
@@ -65,7 +65,7 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
     public mutating func start(at now: Date, lastActive: Date?, records: [RoutineRunRecord] = []) -> SchedulerStart {
         pending = []
         let done = Set(records.filter(\.done).map(\.key))
-        var missedPlanned: [String: ScheduledRun] = [:]
+        var missedPlanned: [RoutineID: ScheduledRun] = [:]
         for routine in routines {
             if let planned = plannedRun(of: routine, in: records) {
                 if planned.due > now {
@@ -120,7 +120,7 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
     /// missed runs are dropped.
     public mutating func takeDue(at now: Date, lateTolerance: Duration = .seconds(60)) -> [ScheduledRun] {
         var due: [ScheduledRun] = []
-        var missed: [String: ScheduledRun] = [:]
+        var missed: [RoutineID: ScheduledRun] = [:]
         let tolerance = lateTolerance.scheduleSeconds
         while let first = pending.first, first.due <= now {
             pending.removeFirst()
@@ -215,8 +215,8 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
     /// routine ran.
     public func desiredState(at now: Date) -> DesiredState? {
         let lookback = now.addingTimeInterval(-Double(Self.desiredStateLookbackDays) * 86400)
-        var base: (run: ScheduledRun, mode: String)? = nil
-        var timed: (run: ScheduledRun, mode: String, until: Date)? = nil
+        var base: (run: ScheduledRun, mode: ModeID)? = nil
+        var timed: (run: ScheduledRun, mode: ModeID, until: Date)? = nil
         for routine in routines {
             guard case .mode(let mode, let duration, let rooms) = routine.intent, rooms.isEmpty,
                   let run = latestOccurrence(of: routine, atOrBefore: now, after: lookback) else { continue }

@@ -41,12 +41,12 @@ public enum ScheduleReport {
             ? "Next \(limit) run\(limit == 1 ? "" : "s") after \(calendar.dateTimeText(from)) (\(zone)):\n"
             : "Runs from \(calendar.dateTimeText(from)) to \(calendar.dateTimeText(end)) (\(zone)):\n"
         if runs.isEmpty { out += "  (none)\n" }
-        let idWidth = min(24, runs.map(\.routineID.count).max() ?? 0)
+        let idWidth = min(24, runs.map(\.routineID.rawValue.count).max() ?? 0)
         for run in runs {
             guard let routine = configuration.routine(id: run.routineID) else { continue }
             let weekday = String(calendar.localDate(of: run.due).weekdayName.prefix(3))
             var line = "  \(weekday) \(calendar.dateTimeText(run.due, zone: true))  "
-            line += run.routineID.padding(toLength: max(idWidth, run.routineID.count), withPad: " ", startingAt: 0)
+            line += run.routineID.rawValue.padding(toLength: max(idWidth, run.routineID.rawValue.count), withPad: " ", startingAt: 0)
             line += "  \(describe(routine.intent))"
             var notes: [String] = []
             if let runAt = routine.runAt, case .sun = runAt { notes.append("at \(runAt)") }
@@ -73,7 +73,7 @@ public enum ScheduleReport {
             if !rooms.isEmpty { s += " in \(rooms.joined(separator: ", "))" }
             return s
         case .control(let room, let device, let action):
-            return [device ?? room ?? "house", action.rawValue].joined(separator: " ")
+            return [device ?? room?.rawValue ?? "house", action.rawValue].joined(separator: " ")
         case .routine(let id):
             return "routine \(id)"
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// One run of a routine: when it is due and why then.
 public struct ScheduledRun: Sendable, Hashable, CustomStringConvertible {
-    public var routineID: String
+    public var routineID: RoutineID
     /// The local day the run belongs to (its window's start day, for a midnight-crossing window).
     public var day: LocalDate
     /// The planned instant before jitter (after any daylight-saving adjustment).
@@ -13,7 +13,7 @@ public struct ScheduledRun: Sendable, Hashable, CustomStringConvertible {
     public var window: TimeWindow?
     public var reason: RunReason
 
-    public init(routineID: String, day: LocalDate, nominal: Date, due: Date, window: TimeWindow?, reason: RunReason) {
+    public init(routineID: RoutineID, day: LocalDate, nominal: Date, due: Date, window: TimeWindow?, reason: RunReason) {
         self.routineID = routineID
         self.day = day
         self.nominal = nominal
@@ -27,11 +27,11 @@ public struct ScheduledRun: Sendable, Hashable, CustomStringConvertible {
     /// What identifies a run across restarts: its routine and nominal instant (a catch-up of a
     /// run is the same run).
     public struct Key: Sendable, Hashable, CustomStringConvertible {
-        public var routineID: String
+        public var routineID: RoutineID
         /// The nominal instant in whole seconds since 1970.
         public var nominalSecond: Int64
 
-        public init(routineID: String, nominal: Date) {
+        public init(routineID: RoutineID, nominal: Date) {
             self.routineID = routineID
             self.nominalSecond = Int64(nominal.timeIntervalSince1970.rounded())
         }

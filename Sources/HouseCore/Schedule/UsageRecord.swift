@@ -14,7 +14,7 @@ public struct UsageRecord: Sendable, Hashable {
     }
 
     /// A use of a routine or shortcut by id or phrase.
-    public init(routineID: String, at: Date) { self.init(subject: routineID, at: at) }
+    public init(routineID: RoutineID, at: Date) { self.init(subject: routineID.rawValue, at: at) }
 
     /// A use of an intent, whichever path it came through.
     public init(intent: IntentSpec, at: Date) { self.init(subject: intent.usageKey, at: at) }

@@ -1,15 +1,15 @@
 /// One thing `HouseService` does to the outside world to carry out an intent.
 public enum DeviceCommand: Sendable, Equatable, CustomStringConvertible {
     /// Switch a relay of this node.
-    case relay(device: String, RelayRef, DeviceState)
+    case relay(device: DeviceID, RelayRef, DeviceState)
     /// Press a relay of this node for a while.
-    case pulse(device: String, RelayRef, Duration)
+    case pulse(device: DeviceID, RelayRef, Duration)
     /// Publish an MQTT message (a remote device, or a relay owned by another node); `state` is
     /// the device's state once it is done (nil for a pulse, which ends where it began).
-    case publish(device: String, topic: String, payload: String, state: DeviceState?)
+    case publish(device: DeviceID, topic: String, payload: String, state: DeviceState?)
 
     /// The device the command is for.
-    public var device: String {
+    public var device: DeviceID {
         switch self {
         case .relay(let d, _, _), .pulse(let d, _, _), .publish(let d, _, _, _): d
         }

@@ -45,14 +45,14 @@ public struct EnergyLedger: Sendable, Equatable {
     }
 
     /// Closed on-intervals per device.
-    private var intervals: [String: Intervals] = [:]
+    private var intervals: [DeviceID: Intervals] = [:]
     /// Devices currently on, since when.
-    private var onSince: [String: WallInstant] = [:]
+    private var onSince: [DeviceID: WallInstant] = [:]
 
     public init() {}
 
     /// Records that `device` is `on` from `instant`.
-    public mutating func record(_ device: String, on: Bool, at instant: WallInstant) {
+    public mutating func record(_ device: DeviceID, on: Bool, at instant: WallInstant) {
         if on {
             if onSince[device] == nil { onSince[device] = instant }
         } else if let start = onSince.removeValue(forKey: device) {
@@ -61,7 +61,7 @@ public struct EnergyLedger: Sendable, Equatable {
     }
 
     /// Time `device` was on within `start..<end` (an open interval counts up to `now`).
-    public func onTime(_ device: String, from start: WallInstant, to end: WallInstant, now: WallInstant) -> Duration {
+    public func onTime(_ device: DeviceID, from start: WallInstant, to end: WallInstant, now: WallInstant) -> Duration {
         var total = intervals[device]?.onTime(from: start, to: end) ?? .zero
         if let s = onSince[device] {
             let a = max(s, start), b = min(now, end)

@@ -7,11 +7,11 @@ public struct HouseResponse: Sendable, Equatable {
 
     /// A device's state after the intent.
     public struct DeviceStatus: Sendable, Equatable, Codable {
-        public var device: String
-        public var room: String
+        public var device: DeviceID
+        public var room: RoomID
         public var state: DeviceState
 
-        public init(device: String, room: String, state: DeviceState) {
+        public init(device: DeviceID, room: RoomID, state: DeviceState) {
             self.device = device
             self.room = room
             self.state = state
@@ -26,12 +26,12 @@ public struct HouseResponse: Sendable, Equatable {
     /// Devices changed by a control or mode intent, or listed by a status query.
     public var devices: [DeviceStatus]
     /// The mode set, or the current mode for a mode query.
-    public var mode: String?
+    public var mode: ModeID?
     /// Energy used, for an energy query.
     public var energyKWh: Double?
 
     public init(code: Code = .success, dialog: String, commands: [DeviceCommand] = [], devices: [DeviceStatus] = [],
-                mode: String? = nil, energyKWh: Double? = nil) {
+                mode: ModeID? = nil, energyKWh: Double? = nil) {
         self.code = code
         self.dialog = dialog
         self.commands = commands

@@ -193,12 +193,12 @@ extension HouseService {
         return execution
     }
 
-    private func note(_ timing: RelayTiming, of device: String, into execution: inout Execution) {
+    private func note(_ timing: RelayTiming, of device: DeviceID, into execution: inout Execution) {
         guard case .later(let note) = timing, let d = configuration.device(id: device) else { return }
         execution.notes.append(HouseDialog.deferred(configuration.label(for: d), note))
     }
 
-    func setState(_ device: String, _ s: DeviceState) {
+    func setState(_ device: DeviceID, _ s: DeviceState) {
         states[device] = s
         ledger.record(device, on: s.isOn, at: clock.now)
     }

@@ -6,14 +6,14 @@ extension HouseService {
     /// a restart).
     public struct ModeSnapshot: Sendable, Equatable, Codable {
         /// The mode timeline per room id.
-        public var timelines: [String: ModeTimeline]
+        public var timelines: [RoomID: ModeTimeline]
 
-        public init(timelines: [String: ModeTimeline] = [:]) {
+        public init(timelines: [RoomID: ModeTimeline] = [:]) {
             self.timelines = timelines
         }
 
         /// The mode in effect per room id.
-        public var roomModes: [String: String] { timelines.compactMapValues(\.current) }
+        public var roomModes: [RoomID: ModeID] { timelines.compactMapValues(\.current) }
 
         /// When the next temporary mode ends, if one is set.
         public var nextExpiry: Date? { timelines.values.compactMap(\.nextExpiry).min() }
@@ -26,17 +26,17 @@ extension HouseService {
 
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            if let timelines = try c.decodeIfPresent([String: ModeTimeline].self, forKey: .timelines) {
+            if let timelines = try c.decodeIfPresent([RoomID: ModeTimeline].self, forKey: .timelines) {
                 self.timelines = timelines
                 return
             }
             // A state file of an earlier version: the temporary mode becomes a layer on top of
             // the mode its rooms go back to.
-            let modes = try c.decodeIfPresent([String: String].self, forKey: .roomModes) ?? [:]
+            let modes = try c.decodeIfPresent([RoomID: ModeID].self, forKey: .roomModes) ?? [:]
             let revertAt = try c.decodeIfPresent(Date.self, forKey: .revertAt)
-            let rooms = Set(try c.decodeIfPresent([String].self, forKey: .revertRooms) ?? [])
-            let previous = try c.decodeIfPresent([String: String].self, forKey: .previousModes) ?? [:]
-            var timelines: [String: ModeTimeline] = [:]
+            let rooms = Set(try c.decodeIfPresent([RoomID].self, forKey: .revertRooms) ?? [])
+            let previous = try c.decodeIfPresent([RoomID: ModeID].self, forKey: .previousModes) ?? [:]
+            var timelines: [RoomID: ModeTimeline] = [:]
             for room in Set(modes.keys).union(rooms) {
                 if let revertAt, rooms.contains(room), let mode = modes[room] {
                     timelines[room] = ModeTimeline(base: previous[room], layers: [.init(mode: mode, since: revertAt, until: revertAt)])
@@ -60,7 +60,7 @@ extension HouseService {
     /// through their power-on policy). Unknown modes and rooms are dropped; a temporary mode
     /// that ended while the controller was down ends at the next `revertExpiredMode()`.
     public func restoreModes(_ snapshot: ModeSnapshot) {
-        var restored: [String: ModeTimeline] = [:]
+        var restored: [RoomID: ModeTimeline] = [:]
         for (room, timeline) in snapshot.timelines where configuration.room(id: room) != nil {
             let kept = timeline.filter { configuration.mode(id: $0) != nil }
             if !kept.isEmpty { restored[room] = kept }

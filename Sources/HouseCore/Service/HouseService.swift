@@ -9,19 +9,19 @@ public actor HouseService {
     public nonisolated let configuration: HouseConfiguration
     /// This node's id: its relays are switched through `relays`, other nodes' relays through
     /// their MQTT `set` topics. Nil means every relay is local (one node, or a simulation).
-    public nonisolated let node: String?
+    public nonisolated let node: NodeID?
     let relays: (any RelayDriver)?
     let publisher: (any MQTTPublisher)?
     /// The clock every time in the service is read from.
     public nonisolated let clock: any WallClock
 
-    var states: [String: DeviceState] = [:]
+    var states: [DeviceID: DeviceState] = [:]
     /// The mode timeline of each room that ever had a mode: its base mode and timed layers.
-    var timelines: [String: ModeTimeline] = [:]
-    var busyUntil: [String: WallInstant] = [:]
+    var timelines: [RoomID: ModeTimeline] = [:]
+    var busyUntil: [DeviceID: WallInstant] = [:]
     /// Other nodes' last reported status (their retained status topic): true online, false
     /// offline (their relays cannot be switched from here); absent when never reported.
-    var nodeOnline: [String: Bool] = [:]
+    var nodeOnline: [NodeID: Bool] = [:]
     var ledger = EnergyLedger()
     /// Today in the house's time zone, `[start, end)`: energy today is asked for after every
     /// command, and working out the day with the calendar each time cost more than the sum.
@@ -33,7 +33,7 @@ public actor HouseService {
     ///   - relays: this node's relays; nil when it has none (relay commands then fail clearly).
     ///   - publisher: the MQTT connection; nil when offline (MQTT commands then fail clearly).
     ///   - clock: the wall clock used for energy, pulses, mode durations and donations.
-    public init(configuration: HouseConfiguration, node: String? = nil, relays: (any RelayDriver)? = nil,
+    public init(configuration: HouseConfiguration, node: NodeID? = nil, relays: (any RelayDriver)? = nil,
                 publisher: (any MQTTPublisher)? = nil, clock: any WallClock = SystemWallClock()) {
         self.configuration = configuration
         self.node = node
@@ -45,36 +45,36 @@ public actor HouseService {
     // MARK: State
 
     /// The last known state of a device (off until something says otherwise).
-    public func state(of device: String) -> DeviceState { states[device] ?? .off }
+    public func state(of device: DeviceID) -> DeviceState { states[device] ?? .off }
 
     /// Records a state reported from outside (a relay read back at start, an MQTT state topic).
-    public func noteState(_ device: String, _ state: DeviceState) {
+    public func noteState(_ device: DeviceID, _ state: DeviceState) {
         setState(device, state)
     }
 
     /// Records another node's status (`online`/`offline`, its retained status topic): a relay
     /// of an offline node is refused with a reason instead of being sent into the void.
-    public func noteNode(_ node: String, online: Bool) {
+    public func noteNode(_ node: NodeID, online: Bool) {
         nodeOnline[node] = online
     }
 
     /// The mode of the whole house when every room is in the same mode, else nil.
-    public var currentMode: String? {
+    public var currentMode: ModeID? {
         let modes = Set(configuration.rooms.map { roomModes[$0.id] })
         guard modes.count == 1, let only = modes.first else { return nil }
         return only
     }
 
     /// The mode of each room that has one.
-    public var modesByRoom: [String: String] { roomModes }
+    public var modesByRoom: [RoomID: ModeID] { roomModes }
 
-    var roomModes: [String: String] { timelines.compactMapValues(\.current) }
+    var roomModes: [RoomID: ModeID] { timelines.compactMapValues(\.current) }
 
     /// When the next temporary mode of any room ends, if one is set.
     public var modeExpiry: WallInstant? { timelines.values.compactMap(\.nextExpiry).min().map(WallInstant.init) }
 
     /// Whether a device is mid-pulse (a garage door moving).
-    public func isBusy(_ device: String) -> Bool {
+    public func isBusy(_ device: DeviceID) -> Bool {
         busyUntil[device].map { clock.now < $0 } ?? false
     }
 

@@ -1,13 +1,13 @@
 /// Why `HouseService` could not carry out a command; shown to the user in words.
 public enum HouseServiceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A relay command on a node without a relay driver.
-    case noRelays(node: String)
+    case noRelays(node: NodeID)
     /// An MQTT command without a broker connection.
     case noMQTT(topic: String)
     /// A driver or publisher failed.
     case command(String, reason: String)
     /// The node that owns the device's relay is offline.
-    case nodeOffline(node: String, device: String)
+    case nodeOffline(node: NodeID, device: DeviceID)
 
     public var description: String {
         switch self {

@@ -5,7 +5,7 @@ import Foundation
 /// sending node, so the owner only carries it out (through its relay bank and its safety rules).
 /// `{"device":"garage-door","pulse_ms":1000}` or `{"device":"bedroom-fan","state":"ON"}`.
 public struct PeerRelayCommand: Sendable, Equatable, Codable {
-    public var device: String
+    public var device: DeviceID
     public var state: DeviceState?
     /// Pulse length in milliseconds.
     public var pulseMilliseconds: Int64?
@@ -15,13 +15,13 @@ public struct PeerRelayCommand: Sendable, Equatable, Codable {
         case pulseMilliseconds = "pulse_ms"
     }
 
-    public init(device: String, state: DeviceState) {
+    public init(device: DeviceID, state: DeviceState) {
         self.device = device
         self.state = state
         self.pulseMilliseconds = nil
     }
 
-    public init(device: String, pulse: Duration) {
+    public init(device: DeviceID, pulse: Duration) {
         self.device = device
         self.state = nil
         let c = pulse.components
@@ -29,7 +29,7 @@ public struct PeerRelayCommand: Sendable, Equatable, Codable {
     }
 
     /// The command topic of `node`.
-    public static func topic(base: String, node: String) -> String { "\(base)/node/\(node)/relay" }
+    public static func topic(base: String, node: NodeID) -> String { "\(base)/node/\(node)/relay" }
 
     /// The pulse length, if this is a pulse.
     public var pulse: Duration? { pulseMilliseconds.map { .milliseconds($0) } }
@@ -53,7 +53,7 @@ public struct PeerRelayCommand: Sendable, Equatable, Codable {
         guard let c = try? JSONDecoder().decode(PeerRelayCommand.self, from: Data(payload)), !c.device.isEmpty,
               (c.state == nil) != (c.pulseMilliseconds == nil)
         else { throw MalformedInput(expected) }
-        try InputLimits.checkID(c.device, field: "device")
+        try InputLimits.checkID(c.device.rawValue, field: "device")
         if let pulse = c.pulseMilliseconds, pulse <= 0 || pulse > maximumPulseMilliseconds {
             throw MalformedInput("\"pulse_ms\" must be from 1 to \(maximumPulseMilliseconds)")
         }

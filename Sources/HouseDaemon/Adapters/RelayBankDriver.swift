@@ -9,13 +9,13 @@ struct RelayBankDriver<C: Clock>: RelayDriver where C.Duration == Duration {
     let store: StateStore
     let clock: any WallClock
     /// Device id per relay channel of this node.
-    let devices: [RelayRef: String]
+    let devices: [RelayRef: DeviceID]
 
-    init(bank: RelayBank<C>, store: StateStore, clock: any WallClock, configuration: HouseConfiguration, node: String) {
+    init(bank: RelayBank<C>, store: StateStore, clock: any WallClock, configuration: HouseConfiguration, node: NodeID) {
         self.bank = bank
         self.store = store
         self.clock = clock
-        var devices: [RelayRef: String] = [:]
+        var devices: [RelayRef: DeviceID] = [:]
         for d in configuration.devices {
             if let ref = d.relay, ref.node == node { devices[ref] = d.id }
         }
@@ -37,7 +37,7 @@ struct RelayBankDriver<C: Clock>: RelayDriver where C.Duration == Duration {
         let result = await bank.perform(command, on: device)
         switch result {
         case .refused(let why):
-            throw .relay(device: device, reason: why.description)
+            throw .relay(device: device.rawValue, reason: why.description)
         case .switched(let state):
             // On disk before the command is answered, so a crash right after cannot restore the old state.
             try store.saveRelayState(device: device, state: state, at: clock.now.date)

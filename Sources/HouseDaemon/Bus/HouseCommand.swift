@@ -21,9 +21,9 @@ enum HouseCommand: Sendable {
     /// its own: pulse end, watchdog, interlock), another node, a remote device. `note` sets it
     /// as the device's state (a command's own edge is known already); `rules` says whether the
     /// device-state rules fire.
-    case stateChanged(device: String, state: DeviceState, note: Bool, rules: RuleFiring)
+    case stateChanged(device: DeviceID, state: DeviceState, note: Bool, rules: RuleFiring)
     /// Another node said it is online or offline.
-    case nodeStatus(node: String, online: Bool)
+    case nodeStatus(node: NodeID, online: Bool)
     /// A message on a topic a rule listens to.
     case ruleMessage(MQTTMessage)
 

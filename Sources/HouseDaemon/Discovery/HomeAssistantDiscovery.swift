@@ -12,11 +12,11 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     public let configuration: HouseConfiguration
-    public let node: String
+    public let node: NodeID
     public let layout: TopicLayout
     public let prefix: String
 
-    public init(configuration: HouseConfiguration, node: String, layout: TopicLayout, prefix: String = "homeassistant") {
+    public init(configuration: HouseConfiguration, node: NodeID, layout: TopicLayout, prefix: String = "homeassistant") {
         self.configuration = configuration
         self.node = node
         self.layout = layout
@@ -29,7 +29,7 @@ public struct HomeAssistantDiscovery: Sendable {
     /// A filter matching every discovery topic this node publishes (to find stale ones).
     public var ownTopicsFilter: String { "\(prefix)/+/\(objectNode)/+/config" }
 
-    private var objectNode: String { "housectl_" + Self.slug(node) }
+    private var objectNode: String { "housectl_" + Self.slug(node.rawValue) }
 
     /// Relay devices of this node, and MQTT devices when this node is the first node (one announcer).
     public var announcedDevices: [Device] {
@@ -46,13 +46,13 @@ public struct HomeAssistantDiscovery: Sendable {
     public func messages() -> [Message] {
         var out: [Message] = []
         let availability = [Availability(topic: layout.nodeStatus(node: node))]
-        let deviceInfo = DeviceInfo(identifiers: ["housectl_\(Self.slug(node))"], name: "\(configuration.house.name) (\(node))",
+        let deviceInfo = DeviceInfo(identifiers: ["housectl_\(Self.slug(node.rawValue))"], name: "\(configuration.house.name) (\(node))",
                                     swVersion: HousectlVersion.current)
         for device in announcedDevices {
-            let roomName = configuration.room(id: device.room)?.name ?? device.room
-            let display = (device.names.first.map { "\(roomName) \($0)" } ?? device.id)
+            let roomName = configuration.room(id: device.room)?.name ?? device.room.rawValue
+            let display = (device.names.first.map { "\(roomName) \($0)" } ?? device.id.rawValue)
             var entity = Entity(name: display.prefix(1).uppercased() + display.dropFirst(),
-                                uniqueID: "housectl_\(Self.slug(device.id))",
+                                uniqueID: "housectl_\(Self.slug(device.id.rawValue))",
                                 stateTopic: layout.deviceState(room: device.room, device: device.id),
                                 availability: availability, device: deviceInfo)
             entity.objectID = entity.uniqueID
@@ -61,13 +61,13 @@ public struct HomeAssistantDiscovery: Sendable {
             entity.retain = false
             entity.qos = 1
             entity.icon = Self.icon(for: device.kind)
-            out.append(Message(topic: "\(prefix)/switch/\(objectNode)/\(Self.slug(device.id))/config", payload: Self.json(entity)))
+            out.append(Message(topic: "\(prefix)/switch/\(objectNode)/\(Self.slug(device.id.rawValue))/config", payload: Self.json(entity)))
         }
         if node == (configuration.nodes.first?.id ?? node) {
             var mode = Entity(name: "House mode", uniqueID: "housectl_\(Self.slug(configuration.house.name))_mode",
                               stateTopic: layout.modeState, availability: availability, device: deviceInfo)
             mode.commandTopic = layout.modeSet
-            mode.options = configuration.modes.map(\.id)
+            mode.options = configuration.modes.map(\.id.rawValue)
             mode.qos = 1
             out.append(Message(topic: "\(prefix)/select/\(objectNode)/house_mode/config", payload: Self.json(mode)))
             var energy = Entity(name: "Energy today", uniqueID: "housectl_\(Self.slug(configuration.house.name))_energy_today",

@@ -139,7 +139,7 @@ public actor IntentGateway {
 
     /// Rules for a device state change reported by the relays or a state topic. Only the primary
     /// node runs rules, so that a rule fires once however many nodes see the change.
-    func deviceStateChanged(_ device: String, to state: DeviceState) async {
+    func deviceStateChanged(_ device: DeviceID, to state: DeviceState) async {
         guard isPrimary else { return }
         await fireRules(for: .deviceState(device, state))
     }
@@ -159,7 +159,7 @@ public actor IntentGateway {
     /// rooms are in different modes.
     func publishMode() async {
         let byRoom = await service.modesByRoom
-        let mode = await service.currentMode ?? (byRoom.isEmpty ? "none" : "mixed")
+        let mode = await service.currentMode?.rawValue ?? (byRoom.isEmpty ? "none" : "mixed")
         await publish(layout.modeState, mode, retain: true)
     }
 

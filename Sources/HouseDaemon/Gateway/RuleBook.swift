@@ -10,8 +10,8 @@ struct RuleBook: Sendable {
     /// What happened.
     enum Trigger: Sendable, CustomStringConvertible {
         case mqtt(topic: String, payload: [UInt8])
-        case deviceState(String, DeviceState)
-        case mode(String)
+        case deviceState(DeviceID, DeviceState)
+        case mode(ModeID)
 
         var description: String {
             switch self {

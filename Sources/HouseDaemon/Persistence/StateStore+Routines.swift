@@ -14,7 +14,7 @@ extension StateStore {
             for r in rows {
                 try db.execute(
                     sql: "INSERT INTO routine_run(routine_id, nominal, day, due) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    arguments: [r.key.routineID, r.key.nominalSecond, r.day.daysSinceEpoch, r.due.timeIntervalSince1970])
+                    arguments: [r.key.routineID.rawValue, r.key.nominalSecond, r.day.daysSinceEpoch, r.due.timeIntervalSince1970])
             }
         }
     }
@@ -25,7 +25,7 @@ extension StateStore {
         try enqueue { db in
             try db.execute(
                 sql: "INSERT INTO routine_run(routine_id, nominal, day, due, done_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(routine_id, nominal) DO UPDATE SET done_at = excluded.done_at",
-                arguments: [r.key.routineID, r.key.nominalSecond, r.day.daysSinceEpoch, r.due.timeIntervalSince1970,
+                arguments: [r.key.routineID.rawValue, r.key.nominalSecond, r.day.daysSinceEpoch, r.due.timeIntervalSince1970,
                             date.timeIntervalSince1970])
         }
     }
@@ -37,7 +37,7 @@ extension StateStore {
                 let nominal: Int64 = row["nominal"]
                 let done: Double? = row["done_at"]
                 return RoutineRunRecord(
-                    routineID: row["routine_id"], day: LocalDate(daysSinceEpoch: row["day"]),
+                    routineID: RoutineID(row["routine_id"] as String), day: LocalDate(daysSinceEpoch: row["day"]),
                     nominal: Date(timeIntervalSince1970: Double(nominal)),
                     due: Date(timeIntervalSince1970: row["due"]), done: done != nil)
             }

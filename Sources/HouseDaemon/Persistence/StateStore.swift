@@ -120,27 +120,29 @@ public final class StateStore: Sendable {
     /// Records a relay's state (after the edge was made). Saving the state already recorded writes
     /// nothing (no page changes, so no sync): the command path saves before it answers and the
     /// relay events save every edge, and the second of the two costs nothing.
-    public func saveRelayState(device: String, state: DeviceState, at date: Date) throws(DaemonError) {
+    public func saveRelayState(device: DeviceID, state: DeviceState, at date: Date) throws(DaemonError) {
         try enqueue { db in
             try db.execute(
                 sql: "INSERT INTO relay_state(device, state, changed_at) VALUES (?, ?, ?) ON CONFLICT(device) DO UPDATE SET state = excluded.state, changed_at = excluded.changed_at WHERE relay_state.state != excluded.state",
-                arguments: [device, state.rawValue, date.timeIntervalSince1970])
+                arguments: [device.rawValue, state.rawValue, date.timeIntervalSince1970])
         }
     }
 
     /// The last recorded state of every relay, with when it took that state.
-    public func relayStatesSince() throws(DaemonError) -> [String: (state: DeviceState, since: Date)] {
+    public func relayStatesSince() throws(DaemonError) -> [DeviceID: (state: DeviceState, since: Date)] {
         try read { db in
-            var out: [String: (state: DeviceState, since: Date)] = [:]
+            var out: [DeviceID: (state: DeviceState, since: Date)] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT device, state, changed_at FROM relay_state") {
-                if let s = DeviceState(rawValue: row["state"]) { out[row["device"]] = (s, Date(timeIntervalSince1970: row["changed_at"])) }
+                if let s = DeviceState(rawValue: row["state"]) {
+                    out[DeviceID(row["device"] as String)] = (s, Date(timeIntervalSince1970: row["changed_at"]))
+                }
             }
             return out
         }
     }
 
     /// The last recorded state of every relay.
-    public func relayStates() throws(DaemonError) -> [String: DeviceState] {
+    public func relayStates() throws(DaemonError) -> [DeviceID: DeviceState] {
         try relayStatesSince().mapValues(\.state)
     }
 

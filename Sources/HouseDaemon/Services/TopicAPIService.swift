@@ -16,10 +16,10 @@ struct TopicAPIService: Service {
     /// Where every command and state change goes (see `CommandBus`).
     let bus: CommandBus
     let client: MQTTClient
-    let node: String
+    let node: NodeID
     let isPrimary: Bool
     let discovery: HomeAssistantDiscovery?
-    let relayStates: @Sendable () async -> [String: DeviceState]
+    let relayStates: @Sendable () async -> [DeviceID: DeviceState]
     /// Bounds the waits on the broker at shutdown.
     let deadline: ShutdownDeadline
     let logger: Logger
@@ -55,7 +55,7 @@ struct TopicAPIService: Service {
             subscriptions.append((try await client.subscribe(to: layout.cliRequest, qos: .atLeastOnce), .intentRequest(.cli)))
             subscriptions.append((try await client.subscribe(to: "\(layout.base)/+/+/state", qos: .atLeastOnce), .peerState))
             if configuration.devices.contains(where: { $0.relay.map { $0.node != node } ?? false }) {
-                subscriptions.append((try await client.subscribe(to: layout.nodeStatus(node: "+"), qos: .atLeastOnce), .nodeStatus))
+                subscriptions.append((try await client.subscribe(to: layout.nodeStatusFilter, qos: .atLeastOnce), .nodeStatus))
             }
             // Topics outside the house tree may be refused by the broker's ACL: that disables the
             // device's state or the rule, not the whole topic API.
@@ -234,7 +234,7 @@ struct TopicAPIService: Service {
             if action == .on, supported.contains(.open) { action = .open }
             if action == .off, supported.contains(.close) { action = .close }
         }
-        let intent = HouseIntent.control(HouseControlIntent(room: device.room, action: action, device: device.id))
+        let intent = HouseIntent.control(HouseControlIntent(room: device.room.rawValue, action: action, device: device.id.rawValue))
         let pending = await bus.enqueue(.intent(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed),
                                           requestID: command.id), id: command.id ?? "")
         return {
@@ -320,7 +320,7 @@ struct TopicAPIService: Service {
     /// Another node's relay state (and our own, echoed): keeps the primary's view complete.
     private func peerState(_ message: MQTTMessage) async {
         let parts = message.topic.split(separator: "/")
-        guard parts.count >= 2, let device = configuration.device(id: String(parts[parts.count - 2])),
+        guard parts.count >= 2, let device = configuration.device(id: DeviceID(String(parts[parts.count - 2]))),
               let text = message.string, let state = DeviceState(rawValue: text.trimmingCharacters(in: .whitespaces))
         else { return }
         if let ref = device.relay, ref.node == node { return }
@@ -332,7 +332,7 @@ struct TopicAPIService: Service {
     private func nodeStatus(_ message: MQTTMessage) async {
         let parts = message.topic.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 2, parts.last == "status" else { return }
-        let other = String(parts[parts.count - 2])
+        let other = NodeID(String(parts[parts.count - 2]))
         guard other != node, configuration.nodes.contains(where: { $0.id == other }) else { return }
         let text = message.string?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         guard text == "online" || text == "offline" else {

@@ -1,3 +1,5 @@
+import HouseCore
+
 /// The MQTT topics of the house, under one base topic (`house` by default).
 ///
 /// | topic | direction |
@@ -15,8 +17,8 @@ public struct TopicLayout: Sendable, Equatable {
 
     public init(base: String = "house") { self.base = base }
 
-    public func deviceSet(room: String, device: String) -> String { "\(base)/\(room)/\(device)/set" }
-    public func deviceState(room: String, device: String) -> String { "\(base)/\(room)/\(device)/state" }
+    public func deviceSet(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/set" }
+    public func deviceState(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/state" }
     public var modeSet: String { "\(base)/mode/set" }
     public var modeState: String { "\(base)/mode/state" }
     public var intentRequest: String { "\(base)/intent/request" }
@@ -27,15 +29,17 @@ public struct TopicLayout: Sendable, Equatable {
     public var events: String { "\(base)/events" }
     /// Today's energy use in kWh, retained.
     public var energyState: String { "\(base)/energy/state" }
-    public func nodeStatus(node: String) -> String { "\(base)/node/\(node)/status" }
+    public func nodeStatus(node: NodeID) -> String { "\(base)/node/\(node.rawValue)/status" }
+    /// The filter of every node's status topic.
+    public var nodeStatusFilter: String { "\(base)/node/+/status" }
 
     /// The `(room, device)` of a device `set` topic, or nil when `topic` is not one.
-    public func parseDeviceSet(_ topic: String) -> (room: String, device: String)? {
+    public func parseDeviceSet(_ topic: String) -> (room: RoomID, device: DeviceID)? {
         let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
         let baseParts = base.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == baseParts.count + 3, Array(parts.prefix(baseParts.count)) == baseParts,
               parts.last == "set", parts[baseParts.count] != "mode", parts[baseParts.count] != "intent"
         else { return nil }
-        return (String(parts[baseParts.count]), String(parts[baseParts.count + 1]))
+        return (RoomID(String(parts[baseParts.count])), DeviceID(String(parts[baseParts.count + 1])))
     }
 }
