@@ -209,9 +209,11 @@ public final class HouseController<C: WallClock>: Sendable {
                                                          deadline: shutdownDeadline, logger: logger),
                           serviceName: "mqtt"))
         // Started before every writer, stopped after them all: the last commit.
-        list.append(.init(service: StateRecorderService(store: store, logger: logger), serviceName: "state-recorder"))
+        // The one thread that commits: the bus's batches and the recorder's stragglers.
+        let committer = StateCommitter(store: store, logger: logger)
+        list.append(.init(service: StateRecorderService(store: store, committer: committer), serviceName: "state-recorder"))
         // Started before every source of commands, stopped after them all.
-        list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, store: store, logger: logger), serviceName: "command-bus"))
+        list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, committer: committer, logger: logger), serviceName: "command-bus"))
         if let relays {
             list.append(.init(service: RelayEventsService(bank: relays, gateway: gateway, bus: bus, store: store, clock: clock, logger: logger),
                               successTerminationBehavior: .ignore, serviceName: "relay-events"))

@@ -1,27 +1,28 @@
 import Foundation
 
-/// A dedicated thread for libmosquitto calls that block (name lookup, TCP/TLS connect setup,
-/// joining the network thread), so they never occupy the Swift concurrency pool.
-final class BlockingWorker: @unchecked Sendable {
+/// A dedicated thread for calls that block, so they never occupy the Swift concurrency pool:
+/// libmosquitto's (name lookup, TCP/TLS connect setup, joining the network thread) and, in the
+/// daemon, the state store's commits (`StateCommitter`).
+package final class BlockingWorker: @unchecked Sendable {
     private let condition = NSCondition()
     private var jobs: [() -> Void] = []
     private var stopping = false
 
-    init(name: String) {
+    package init(name: String) {
         let thread = Thread { [self] in self.runLoop() }
         thread.name = name
         thread.start()
     }
 
     /// Runs `body` on the worker thread and returns its result.
-    func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    package func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { (c: CheckedContinuation<T, Never>) in
             submit { c.resume(returning: body()) }
         }
     }
 
     /// Queues `body` without waiting for it.
-    func submit(_ body: @escaping () -> Void) {
+    package func submit(_ body: @escaping () -> Void) {
         condition.lock()
         jobs.append(body)
         condition.signal()
@@ -29,7 +30,7 @@ final class BlockingWorker: @unchecked Sendable {
     }
 
     /// Lets the thread finish the queued jobs and exit.
-    func stop() {
+    package func stop() {
         condition.lock()
         stopping = true
         condition.signal()

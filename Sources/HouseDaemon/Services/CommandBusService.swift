@@ -8,11 +8,13 @@ import ServiceLifecycle
 /// Group commit: the commands waiting together (up to `batch`) are carried out one after the
 /// other, then what they wrote is committed in one transaction, and only then are they answered.
 /// An acknowledged command is on disk (a kill -9 right after the reply loses nothing), and a
-/// burst costs one commit rather than one per command.
+/// burst costs one commit rather than one per command. The commit runs on the committer's own
+/// thread while the bus carries on with the next commands (whose answers wait for their own
+/// commit, after this one).
 struct CommandBusService: Service {
     let bus: CommandBus
     let gateway: IntentGateway
-    let store: StateStore
+    let committer: StateCommitter
     let logger: Logger
     /// The most commands answered after one commit.
     static let batch = 256
@@ -24,9 +26,11 @@ struct CommandBusService: Service {
                 while done.count < Self.batch, let job = bus.nextIfWaiting() {
                     done.append((job, await gateway.perform(job.command)))
                 }
-                do { try store.flushPending() } catch { logger.error("\(error)") }
-                for (job, reply) in done { job.answer(reply) }
+                let batch = done
+                committer.commit { for (job, reply) in batch { job.answer(reply) } }
             }
+            // The answers of the last batches go out before the bus is done.
+            await committer.commit()
         } onGracefulShutdown: {
             bus.finish()
         }

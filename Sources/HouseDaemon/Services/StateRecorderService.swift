@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// have all stopped.
 struct StateRecorderService: Service {
     let store: StateStore
-    let logger: Logger
+    let committer: StateCommitter
     /// How long a write waits for company: the most history a power cut can lose.
     static let interval: Duration = .milliseconds(100)
 
@@ -16,15 +16,12 @@ struct StateRecorderService: Service {
             while await store.waitForWrites() {
                 // Real time, not the house's clock: this batches disk writes, it is no time logic.
                 try? await Task.sleep(for: Self.interval)
-                commit()
+                await committer.commit()
             }
         } onGracefulShutdown: {
             store.stopWaiting()
         }
-        commit()
-    }
-
-    private func commit() {
-        do { try store.flushPending() } catch { logger.error("\(error)") }
+        await committer.commit()
+        committer.stop()
     }
 }
