@@ -68,7 +68,8 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     ///   - persisted: the last known state per device id, for `power_on: restore`.
     ///   - restart: set when the controller restarts in the same boot (not after a power cut):
     ///     every relay with a persisted state keeps it, requested with that value (no glitch),
-    ///     and a max-on watchdog counts the time it has been on already (`onFor`).
+    ///     and a max-on watchdog counts the time it has been on already (`onFor`); a pulse cut
+    ///     short by the restart goes on for what was left of it.
     /// - Throws: `GPIOError` when a line cannot be requested; lines already requested are released.
     public init(
         layout: RelayLayout, chip: any GPIOChip, clock: C,
@@ -77,9 +78,17 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     ) throws(GPIOError) {
         let now = clock.now
         var wants: [DeviceID: (on: Bool, reason: PowerOnDecision.Reason)] = [:]
+        /// Pulses the restart cut short: what is left of each.
+        var pulseLeft: [DeviceID: Duration] = [:]
         for c in layout.channels {
             if restart != nil, c.pulse == nil, let state = persisted[c.device] {
                 wants[c.device] = (state.isOn, .keptAcrossRestart)
+                continue
+            }
+            if let restart, let pulse = c.pulse, persisted[c.device] == .on,
+               let already = restart.onFor[c.device], already < pulse {
+                wants[c.device] = (true, .keptAcrossRestart)
+                pulseLeft[c.device] = pulse - already
                 continue
             }
             switch c.powerOn {
@@ -118,7 +127,9 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             }
             requested.append(c.line)
             var slot = Slot(channel: c, isOn: initial, lastEdge: now, lastOff: initial ? nil : now, onSince: initial ? now : nil)
-            if initial, let maxOn = c.maxOn {
+            if initial, let left = pulseLeft[c.device] {
+                slot.autoOff = AutoOff(at: now.advanced(by: left), cause: .pulseEnd)
+            } else if initial, let maxOn = c.maxOn {
                 // Across a restart the watchdog resumes: the time already on counts.
                 let already = min(restart?.onFor[c.device] ?? .zero, maxOn)
                 slot.autoOff = AutoOff(at: now.advanced(by: maxOn - already), cause: .watchdog)

@@ -156,6 +156,32 @@ import HouseTesting
         #expect(await rig.bank.state(of: "bedroom-light") == .off)
     }
 
+    /// A restart in the same boot in the middle of a 1 s pulse (0.4 s into it): the button stays
+    /// pressed for the 0.6 s left, with no edge at the restart; one past its end is not pressed
+    /// again; after a new boot (no `restart`) it never comes on by itself.
+    @Test func aPulseCutShortByARestartGoesOnForWhatWasLeft() async throws {
+        let clock = GPIOFixtures.clock()
+        let chip = SimulatedChip(clock: clock)
+        let layout = try RelayLayout(configuration: GPIOFixtures.configuration(), node: "pi-main")
+        let bank = try RelayBank(layout: layout, chip: chip, clock: clock, persisted: ["garage-door": .on],
+                                 restart: RelayRestart(onFor: ["garage-door": .milliseconds(400)]))
+        let line = layout.channel(device: "garage-door")!.line
+        #expect(await bank.state(of: "garage-door") == .on)
+        #expect(bank.powerOnDecisions.first { $0.device == "garage-door" }?.reason == .keptAcrossRestart)
+        #expect(chip.edges.filter { $0.line == line && $0.kind == .set }.isEmpty, "requested on, no edge")
+        await clock.advance(by: .milliseconds(599), firing: bank)
+        #expect(await bank.state(of: "garage-door") == .on)
+        await clock.advance(by: .milliseconds(1), firing: bank)
+        #expect(await bank.state(of: "garage-door") == .off)
+        await bank.shutdown()
+
+        let late = SimulatedChip(clock: clock)
+        let over = try RelayBank(layout: layout, chip: late, clock: clock, persisted: ["garage-door": .on],
+                                 restart: RelayRestart(onFor: ["garage-door": .seconds(3)]))
+        #expect(await over.state(of: "garage-door") == .off, "a pulse already over is not pressed again")
+        await over.shutdown()
+    }
+
     @Test func pulseRefusalsSayWhy() async throws {
         let rig = try Rig()
         #expect(await rig.bank.perform(.pulse(nil), on: "bedroom-light")
