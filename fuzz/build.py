@@ -16,7 +16,7 @@ TARGETS = {
     "config-loader": ("HouseCore", "ConfigLoaderFuzz.swift"),
 }
 # Build products that are not libraries the fuzzed modules use (tests, tools, executables).
-SKIP = re.compile(r"(Tests|PackageTests|PackageDiscoveredTests|-tool)$|^(housectl.*|HouseTesting|generate_.*|NIOTestUtils|"
+SKIP = re.compile(r"(Tests|PackageTests|PackageDiscoveredTests|-tool)$|^(housectl.*|HouseTesting|HouseBrokerTesting|generate_.*|NIOTestUtils|"
                   r"ServiceLifecycleTestKit|PropertyBased|InMemoryLogging)$")
 
 
@@ -27,6 +27,18 @@ def module_args(module):
     if not m:
         sys.exit("fuzz: no compile command for %s in .build/debug.yaml; run `swift build` first" % module)
     return json.loads(m.group(1))
+
+
+def current_objects(module_dir):
+    """The object files of a module's build directory, without those of Swift files the module no
+    longer has (a local build keeps the objects of deleted sources; a fresh clone has none)."""
+    objects = sorted(glob.glob(os.path.join(module_dir, "**", "*.o"), recursive=True))
+    listed = os.path.join(module_dir, "sources")
+    if not os.path.exists(listed):
+        return objects
+    # One source per line, quoted when it has spaces.
+    names = {os.path.basename(l.strip().strip("'\"")) + ".o" for l in open(listed) if l.strip()}
+    return [o for o in objects if not o.endswith(".swift.o") or os.path.basename(o) in names]
 
 
 def main():
@@ -63,7 +75,7 @@ def main():
         name = os.path.basename(d)[:-len(".build")]
         if name == module or SKIP.search(name):
             continue
-        objects += sorted(glob.glob(os.path.join(d, "**", "*.o"), recursive=True))
+        objects += current_objects(d)
     output = os.path.join(out_dir, target)
     command = [args[0]] + cleaned + sources + [os.path.join(ROOT, "fuzz", "targets", entry)] + objects + [
         "-sanitize=fuzzer", "-Onone", "-o", output, "-lmosquitto", "-lgpiod", "-lsqlite3"]

@@ -1,8 +1,10 @@
 // libFuzzer target: HouseBroker's SubscriptionTree against the reference matcher
-// (TopicName.matches). The input is a script: insert and remove subscriptions (shallow, deep and
+// (MQTTTopic.matches). The input is a script: insert and remove subscriptions (shallow, deep and
 // wide), match topics (shallow and deep), and compare every answer with the reference; at the end
 // every subscription is removed and the tree must be back to its root. Compiled into the
 // HouseBroker module by fuzz/build.py, so the internal tree is reachable and instrumented.
+
+import MQTTTopics
 
 /// Reads the fuzzer's bytes as a script.
 private struct Script {
@@ -52,7 +54,7 @@ public func fuzzSubscriptionTree(_ data: UnsafePointer<UInt8>, _ size: Int) -> I
     var model: [String: [String: HouseBroker.QoS]] = [:]
 
     func insert(_ filter: String, _ client: String, _ qos: HouseBroker.QoS) {
-        guard TopicName.isValidFilter(filter) else { return }
+        guard MQTTTopic.isValidFilter(filter) else { return }
         tree.insert(filter: filter, clientID: client, qos: qos)
         model[client, default: [:]][filter] = qos
     }
@@ -60,7 +62,7 @@ public func fuzzSubscriptionTree(_ data: UnsafePointer<UInt8>, _ size: Int) -> I
     func check(_ topic: String) {
         var expected: [String: HouseBroker.QoS] = [:]
         for (client, filters) in model {
-            for (filter, qos) in filters where TopicName.matches(filter: filter, topic: topic) {
+            for (filter, qos) in filters where MQTTTopic.matches(topic: topic, filter: filter) {
                 expected[client] = max(expected[client] ?? qos, qos)
             }
         }
