@@ -1,3 +1,4 @@
+import HouseMQTT
 import Logging
 import ServiceLifecycle
 
@@ -21,16 +22,24 @@ struct CommandBusService: Service {
 
     func run() async throws {
         await withGracefulShutdownHandler {
+            // The commit of the previous batch: at most one is in flight, so the commands done and
+            // not yet answered stay within two batches however far the disk falls behind.
+            var inFlight: OneShot<Void>? = nil
             while let first = await bus.next() {
                 var done = [(first, await gateway.perform(first.command))]
                 while done.count < Self.batch, let job = bus.nextIfWaiting() {
                     done.append((job, await gateway.perform(job.command)))
                 }
-                let batch = done
-                committer.commit { for (job, reply) in batch { job.answer(reply) } }
+                if let inFlight { _ = await inFlight.wait() }
+                let batch = done, committed = OneShot<Void>()
+                committer.commit {
+                    for (job, reply) in batch { job.answer(reply) }
+                    committed.fulfill(())
+                }
+                inFlight = committed
             }
-            // The answers of the last batches go out before the bus is done.
-            await committer.commit()
+            // The answers of the last batch go out before the bus is done.
+            if let inFlight { _ = await inFlight.wait() }
         } onGracefulShutdown: {
             bus.finish()
         }
