@@ -3,8 +3,10 @@ import Foundation
 /// A room's mode over time, with modes set for a duration reverting when it ends.
 ///
 /// `HouseService` keeps one per room, and it is the only record of modes: routines, the topic
-/// API and the CLI all set modes through it, and a revert is a command on the bus. A mode set without a duration becomes the base and cancels every timed mode. A mode set with
-/// a duration goes on top; when it ends the house returns to whatever is below it then (the
+/// API and the CLI all set modes through it, and a revert is a command on the bus.
+///
+/// A mode set without a duration becomes the base and cancels every timed mode. A mode set with
+/// a duration goes on top; when it ends the room returns to whatever is below it then (the
 /// previous timed mode if that one still lasts, else the base). Pure: the caller says the time.
 public struct ModeTimeline: Sendable, Hashable, Codable {
     /// A mode set for a duration.

@@ -11,7 +11,8 @@ import Foundation
 /// Runs found more than a minute late on waking (the machine slept, or the clock jumped) follow
 /// the routines' catch-up policy, as after downtime.
 ///
-/// With a `ManualClock` (HouseTesting), tests advance the clock and await the emitted events; no real time passes.
+/// With a `ManualClock` (HouseTesting), tests advance the clock and await the emitted events;
+/// no real time passes.
 /// `run(emit:)` is meant to be called once at a time.
 public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Sendable>: @unchecked Sendable {
     public let clock: C
@@ -54,7 +55,8 @@ public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Send
     ///
     /// Emits `.started` first (catch-up runs and the reconciled desired state), then each
     /// catch-up run, then `.planned` with the runs to come (to record before waiting), then runs
-    /// and mode ends as the clock reaches them, with `.planned` again after runs. `emit` is awaited before the runner goes on, so a slow consumer delays, never drops.
+    /// and mode ends as the clock reaches them, with `.planned` again after runs. `emit` is
+    /// awaited before the runner goes on, so a slow consumer delays, never drops.
     public func run(emit: (RunnerEvent) async throws -> Void) async throws {
         var scheduler = self.scheduler
         let startInstant = clock.now.date

@@ -68,10 +68,10 @@ public actor HouseService {
     /// The mode of each room that has one.
     public var modesByRoom: [RoomID: ModeID] { roomModes }
 
-    var roomModes: [RoomID: ModeID] { timelines.compactMapValues(\.current) }
+    var roomModes: [RoomID: ModeID] { modeSnapshot.roomModes }
 
     /// When the next temporary mode of any room ends, if one is set.
-    public var modeExpiry: WallInstant? { timelines.values.compactMap(\.nextExpiry).min().map(WallInstant.init) }
+    public var modeExpiry: WallInstant? { modeSnapshot.nextExpiry.map(WallInstant.init) }
 
     /// Whether a device is mid-pulse (a garage door moving).
     public func isBusy(_ device: DeviceID) -> Bool {
@@ -164,8 +164,8 @@ public actor HouseService {
         for room in timelines.keys.sorted() {
             guard var timeline = timelines[room] else { continue }
             let before = timeline.current
-            let changes = timeline.expire(at: now.date)
-            guard !changes.isEmpty || timeline != timelines[room] else { continue }
+            _ = timeline.expire(at: now.date)
+            guard timeline != timelines[room] else { continue }
             ended = true
             timelines[room] = timeline
             guard timeline.current != before, let back = timeline.current.flatMap(configuration.mode(id:)) else { continue }

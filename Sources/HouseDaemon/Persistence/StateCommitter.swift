@@ -28,9 +28,7 @@ final class StateCommitter: Sendable {
     /// Commits everything queued so far and returns once it is on disk (and every commit asked
     /// for before it is done).
     func commit() async {
-        await worker.run { [store, logger] in
-            do { try store.flushPending() } catch { logger.error("\(error)") }
-        }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in commit { done.resume() } }
     }
 
     /// Ends the commit thread once the commits asked for are done.
