@@ -161,7 +161,7 @@ public final class HouseController<C: WallClock>: Sendable {
 
         let store = self.store
         let driver: RelayBankDriver<C>? = relays.map {
-            RelayBankDriver(bank: $0, store: store, clock: s.clock, configuration: config, node: nodeID)
+            RelayBankDriver(bank: $0, configuration: config, node: nodeID)
         }
         service = HouseService(configuration: config, node: node, relays: driver,
                                publisher: MQTTClientPublisher(client: client), clock: s.clock)
@@ -187,6 +187,10 @@ public final class HouseController<C: WallClock>: Sendable {
         // With the routines off, the runner still ends temporary modes (a scheduler of no routines).
         let scheduler = s.routines ? RoutineScheduler(configuration: config)
             : RoutineScheduler(routines: [], calendar: HouseCalendar(house: config.house), rng: SystemRandomNumberGenerator())
+        if let relays {
+            let follower = RelayEdgeFollower(configuration: config, gateway: gateway, bus: bus, store: store, clock: s.clock, logger: logger)
+            await relays.observe { event, state in follower.follow(event, state: state) }
+        }
         let runner = RoutineRunner(clock: s.clock, scheduler: scheduler,
                                    lastActive: try store.lastActive(), records: s.routines ? try store.routineRuns() : [])
         self.runner = runner
@@ -199,7 +203,8 @@ public final class HouseController<C: WallClock>: Sendable {
     }
 
     /// The services of this node, in start order (they stop in reverse order): the embedded
-    /// broker, the MQTT connection, the relays, the relay events, the routines, the topic API.
+    /// broker, the MQTT connection, the state recorder, the command bus, the relays, the
+    /// routines, the topic API.
     public var services: [ServiceGroupConfiguration.ServiceConfiguration] {
         var list: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let broker {
@@ -215,8 +220,6 @@ public final class HouseController<C: WallClock>: Sendable {
         // Started before every source of commands, stopped after them all.
         list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, committer: committer, logger: logger), serviceName: "command-bus"))
         if let relays {
-            list.append(.init(service: RelayEventsService(bank: relays, gateway: gateway, bus: bus, store: store, clock: clock, logger: logger),
-                              successTerminationBehavior: .ignore, serviceName: "relay-events"))
             list.append(.init(service: RelayService(bank: relays, logger: logger), serviceName: "relays"))
         }
         list.append(.init(service: RetentionService(store: store, clock: clock, retention: historyRetention, logger: logger),

@@ -32,6 +32,8 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     public nonisolated let events: AsyncStream<RelayEvent>
 
     private let eventSink: AsyncStream<RelayEvent>.Continuation
+    /// Called with each event as it happens (see `observe`).
+    private var observer: (@Sendable (RelayEvent, DeviceState?) -> Void)?
     private let clock: C
     private let wake = WakeSignal()
     private var slots: [DeviceID: Slot]
@@ -338,6 +340,14 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         slots.mapValues { DeviceState(isOn: $0.isOn) }
     }
 
+    /// Calls `observer` with every event as it happens, inside the bank (before `events` has
+    /// it), with the relay's state at that moment: an edge's state can be published and saved
+    /// before the command that made it returns, with no task to wake. It must not block; it
+    /// replaces the observer set before.
+    public func observe(_ observer: @escaping @Sendable (RelayEvent, _ state: DeviceState?) -> Void) {
+        self.observer = observer
+    }
+
     /// The current state of one relay.
     public func state(of device: DeviceID) -> DeviceState? {
         slots[device].map { DeviceState(isOn: $0.isOn) }
@@ -358,7 +368,10 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
 
     // MARK: Internals
 
-    private func emit(_ event: RelayEvent) { eventSink.yield(event) }
+    private func emit(_ event: RelayEvent) {
+        if let observer { observer(event, slots[event.device].map { DeviceState(isOn: $0.isOn) }) }
+        eventSink.yield(event)
+    }
 
     private func earliestDue(now: C.Instant) -> (DeviceID, Bool)? {
         var best: (C.Instant, DeviceID, Bool)? = nil

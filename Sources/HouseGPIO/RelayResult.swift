@@ -123,6 +123,13 @@ public enum RelayEvent: Sendable, Equatable, CustomStringConvertible {
     /// A GPIO write failed while acting on a timer.
     case failed(device: DeviceID, error: GPIOError)
 
+    /// The relay the event is about.
+    public var device: DeviceID {
+        switch self {
+        case .switched(let d, _, _), .watchdog(let d, _), .cancelled(let d, _, _), .failed(let d, _): d
+        }
+    }
+
     public var description: String {
         switch self {
         case .switched(let d, let s, let c): "\(d) switched \(s.rawValue) (\(c))"

@@ -1,3 +1,5 @@
+import MQTTTopics
+
 /// Side effects (continuation resumes, stream yields/finishes) collected under the client's lock
 /// and run after it is released.
 struct Effects: Sendable {
@@ -49,7 +51,25 @@ struct ClientState: Sendable {
     struct Subscription: Sendable {
         let filter: String
         let qos: MQTTQoS
+        /// Ends (or throws) when the subscription does; carries the messages unless `onMessage` takes them.
         let continuation: AsyncThrowingStream<MQTTMessage, any Error>.Continuation
+        /// Called with each message on the network thread, instead of the stream.
+        let onMessage: (@Sendable (MQTTMessage) -> Void)?
+        /// A filter without wildcards matches its one topic: compared as a string.
+        let isExact: Bool
+
+        init(filter: String, qos: MQTTQoS, continuation: AsyncThrowingStream<MQTTMessage, any Error>.Continuation,
+             onMessage: (@Sendable (MQTTMessage) -> Void)?) {
+            self.filter = filter
+            self.qos = qos
+            self.continuation = continuation
+            self.onMessage = onMessage
+            isExact = !filter.utf8.contains(UInt8(ascii: "+")) && !filter.utf8.contains(UInt8(ascii: "#"))
+        }
+
+        func matches(_ topic: String) -> Bool {
+            isExact ? topic == filter : MQTTTopic.matches(topic: topic, filter: filter)
+        }
     }
 
     var phase: Phase = .idle

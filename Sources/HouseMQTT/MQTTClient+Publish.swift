@@ -16,6 +16,40 @@ extension MQTTClient {
     @discardableResult
     public func publish(_ message: MQTTMessage, timeToLive: Duration? = nil,
                         waitForAcknowledgement: Bool = true) async throws -> MQTTDelivery {
+        switch try hand(message, timeToLive: timeToLive, attended: waitForAcknowledgement) {
+        case .queued: return .queued
+        case .sent: return .sent
+        case .awaiting(let mid, let ticket):
+            try await awaitAcknowledgement(of: mid, qos: message.qos, sentWith: ticket)
+            return .delivered
+        }
+    }
+
+    /// Publishes `message` without waiting: `.sent` once libmosquitto has it (delivery is still
+    /// at least once for QoS 1/2: libmosquitto sends it again until acknowledged, after a
+    /// reconnect too), `.queued` while offline. Callable from any thread, the network thread's
+    /// message handlers included (see `subscribe(to:qos:onMessage:)`), where the packet is
+    /// written as soon as the handler returns, with no thread to wake.
+    ///
+    /// - Throws: as `publish(_:timeToLive:waitForAcknowledgement:)`.
+    @discardableResult
+    public func send(_ message: MQTTMessage, timeToLive: Duration? = nil) throws -> MQTTDelivery {
+        switch try hand(message, timeToLive: timeToLive, attended: false) {
+        case .queued: return .queued
+        case .sent, .awaiting: return .sent
+        }
+    }
+
+    /// What became of a message handed to libmosquitto (or to the offline queue).
+    private enum Handed {
+        case queued, sent
+        /// Sent; its acknowledgement is to be awaited (registered by the waiter).
+        case awaiting(mid: Int32, ticket: AckTicket)
+    }
+
+    /// Hands `message` to libmosquitto, or to the offline queue while disconnected. `attended`:
+    /// the caller waits for its acknowledgement; otherwise the acknowledgement is consumed quietly.
+    private func hand(_ message: MQTTMessage, timeToLive: Duration?, attended: Bool) throws -> Handed {
         try MQTTError.checkTopicName(message.topic)
         guard message.payload.count <= configuration.maximumPayloadSize else {
             throw MQTTError.payloadTooLarge(topic: message.topic, size: message.payload.count, limit: configuration.maximumPayloadSize)
@@ -58,14 +92,13 @@ extension MQTTClient {
             throw MQTTError.operationFailed(call: "mosquitto_publish(\(message.topic))", reason: MosquittoHandle.describe(rc))
         }
         state.withLock { $0.statistics.messagesSent += 1 }
-        guard waitForAcknowledgement else {
+        guard attended else {
             var fx = Effects()
             state.withLock { s in s.register(mid, .unattended(message.qos), sentWith: ticket, &fx) }
             fx.run()
             return .sent
         }
-        try await awaitAcknowledgement(of: mid, qos: message.qos, sentWith: ticket)
-        return .delivered
+        return .awaiting(mid: mid, ticket: ticket)
     }
 
     /// Waits for the PUBACK/PUBCOMP of `mid` (for QoS 0: until written). Cancelling the waiting

@@ -6,12 +6,26 @@ extension MQTTClient {
     /// subscription is re-sent after every reconnect, whatever session-present says. Overlapping
     /// subscriptions each receive every message that matches them.
     public func subscribe(to filter: String, qos: MQTTQoS = .atLeastOnce) async throws -> MQTTSubscription {
+        try await subscribe(filter, qos: qos, onMessage: nil)
+    }
+
+    /// Subscribes to `filter` and calls `onMessage` with each message that matches it, on
+    /// libmosquitto's network thread, in the order they came: no task to wake per message. The
+    /// handler must not block for long (the connection waits for it; that is also how it slows a
+    /// sender down) and may `send` at once. The returned sequence yields no messages; it ends (or
+    /// throws `subscriptionRejected`) when the subscription does, and `unsubscribe` stops the calls.
+    public func subscribe(to filter: String, qos: MQTTQoS = .atLeastOnce,
+                          onMessage: @escaping @Sendable (MQTTMessage) -> Void) async throws -> MQTTSubscription {
+        try await subscribe(filter, qos: qos, onMessage: .some(onMessage))
+    }
+
+    private func subscribe(_ filter: String, qos: MQTTQoS, onMessage: (@Sendable (MQTTMessage) -> Void)?) async throws -> MQTTSubscription {
         try MQTTError.checkFilter(filter)
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: MQTTMessage.self, throwing: (any Error).self)
         let (id, connected, ticket): (UInt64, Bool, AckTicket) = try state.withLock { s in
             if s.isClosing { throw MQTTError.clientClosed }
             let id = s.makeID()
-            s.subscriptions[id] = ClientState.Subscription(filter: filter, qos: qos, continuation: continuation)
+            s.subscriptions[id] = ClientState.Subscription(filter: filter, qos: qos, continuation: continuation, onMessage: onMessage)
             return (id, s.phase == .connected, s.ticket)
         }
         continuation.onTermination = { [weak self] _ in self?.subscriptionEnded(id) }

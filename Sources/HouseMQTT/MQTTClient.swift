@@ -21,6 +21,8 @@ import Synchronization
 public final class MQTTClient: Sendable {
     /// The configuration this client was created with.
     public let configuration: MQTTConfiguration
+    /// `host:port`, for errors (made once: every publish may need it).
+    let endpoint: String
     let logger: Logger
     let clock: ClientClock
     let handle: MosquittoHandle
@@ -44,6 +46,7 @@ public final class MQTTClient: Sendable {
     ) throws {
         try configuration.validate()
         self.configuration = configuration
+        self.endpoint = configuration.endpoint
         var logger = logger
         logger[metadataKey: "mqtt.broker"] = "\(configuration.endpoint)"
         logger[metadataKey: "mqtt.client"] = "\(configuration.clientID)"
@@ -63,7 +66,6 @@ public final class MQTTClient: Sendable {
         worker.stop()
     }
 
-    var endpoint: String { configuration.endpoint }
 
     /// The current connection state.
     public var connectionState: MQTTConnectionState { state.withLock { $0.publicState } }
@@ -118,11 +120,11 @@ public final class MQTTClient: Sendable {
         case .message(let message):
             let targets = state.withLock { s in
                 s.statistics.messagesReceived += 1
-                return s.subscriptions.values
-                    .filter { MQTTTopic.matches(topic: message.topic, filter: $0.filter) }
-                    .map(\.continuation)
+                return s.subscriptions.values.filter { $0.matches(message.topic) }
             }
-            for target in targets { target.yield(message) }
+            for target in targets {
+                if let onMessage = target.onMessage { onMessage(message) } else { target.continuation.yield(message) }
+            }
         case .published(let mid):
             acknowledge(mid, .published)
         case .subscribed(let mid, let granted):

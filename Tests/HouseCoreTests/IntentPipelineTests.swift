@@ -242,6 +242,19 @@ import HouseTesting
         #expect(event.commands == ["relay pi-main/7 ON (office-fan)"])
         let json = try JSONEncoder().encode(event)
         #expect(try JSONDecoder().decode(DonationEvent.self, from: json) == event)
+        // The text published on `events` reads back as the same event, keys sorted.
+        #expect(try JSONDecoder().decode(DonationEvent.self, from: Data(event.json.utf8)) == event)
+        #expect(event.json.hasPrefix(#"{"commands":["relay pi-main/7 ON (office-fan)"],"dialog":"#))
+    }
+
+    @Test func jsonTextEscapesSortsAndReadsBack() throws {
+        let value = JSONValue.object([
+            "b": .array([.number(1), .number(2.5), .bool(true), .null]),
+            "a": .string("quote \" backslash \\ newline \n tab \t bell \u{07} slash / é 🏠"),
+        ])
+        let text = value.jsonText
+        #expect(text.hasPrefix(#"{"a":"quote \" backslash \\ newline \n tab \t bell \u0007 slash / é 🏠","b":[1,2.5,true,null]}"#))
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) == value)
     }
 
     @Test func dryRunPlansButIssuesAndRecordsNothing() async {

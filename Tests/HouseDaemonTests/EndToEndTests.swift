@@ -142,8 +142,8 @@ import Testing
             try await mqtt.publish(to: "zigbee2mqtt/living-remote", payload: #"{"action":"double","x":"# + nesting + "}", qos: .atLeastOnce)
             _ = try await logged("ignored malformed payload on zigbee2mqtt/living-remote: JSON nested deeper than 32 levels")
             // An oversized state payload from another node's topic: ignored.
-            try await mqtt.publish(to: "house/hall/hall-light/state", payload: pad, qos: .atLeastOnce)
-            _ = try await logged("ignored malformed payload on house/hall/hall-light/state: payload of 70000 bytes")
+            try await mqtt.publish(to: "house/bedroom/bedroom-ceiling-light/state", payload: pad, qos: .atLeastOnce)
+            _ = try await logged("ignored malformed payload on house/bedroom/bedroom-ceiling-light/state: payload of 70000 bytes")
 
             // Still serving: a set command switches the relay, an intent request gets its answer.
             try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: #"{"state":"ON","id":"ok-1","reply_to":"test/limits"}"#, qos: .atLeastOnce)

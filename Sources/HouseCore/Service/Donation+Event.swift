@@ -10,6 +10,16 @@ public struct DonationEvent: Sendable, Equatable, Codable {
     public var outcome: HouseResponse.Code
     public var dialog: String
     public var commands: [String]
+
+    /// Compact JSON with sorted keys, as published on `<base>/events` (written directly: see
+    /// `JSONValue.jsonText`).
+    public var json: String {
+        JSONValue.object([
+            "intent": .string(intent), "parameters": .object(parameters.mapValues { .string($0) }),
+            "source": .string(source.rawValue), "time": .string(time), "outcome": .string(outcome.rawValue),
+            "dialog": .string(dialog), "commands": .array(commands.map { .string($0) }),
+        ]).jsonText
+    }
 }
 
 extension Donation {

@@ -105,7 +105,10 @@ public actor HouseService {
     public static var donationMemoryLimit: Int { 1000 }
 
     /// Every donation recorded so far (the newest `donationMemoryLimit`), oldest first.
-    public var donations: [Donation] { donationLog }
+    public var donations: [Donation] { Array(donationLog.suffix(Self.donationMemoryLimit)) }
+
+    /// The donation recorded last.
+    public var lastDonation: Donation? { donationLog.last }
 
     /// Donations as they are recorded from now on.
     public func donationStream() -> AsyncStream<Donation> {
@@ -117,8 +120,9 @@ public actor HouseService {
     /// Records a donation (the pipeline does this after a successful handle).
     public func donate(_ donation: Donation) {
         donationLog.append(donation)
-        // Keep memory bounded in a daemon that runs for months; the daemon persists history.
-        if donationLog.count > Self.donationMemoryLimit { donationLog.removeFirst(donationLog.count - Self.donationMemoryLimit) }
+        // Keep memory bounded in a daemon that runs for months; the daemon persists history. The
+        // oldest go a limit's worth at a time: dropping one per donation moved the whole log each time.
+        if donationLog.count >= 2 * Self.donationMemoryLimit { donationLog.removeFirst(donationLog.count - Self.donationMemoryLimit) }
         for (id, c) in donationListeners {
             if case .terminated = c.yield(donation) { donationListeners[id] = nil }
         }

@@ -5,16 +5,11 @@ import HouseGPIO
 /// goes through the bank, which enforces interlocks, pulses, max-on and anti-chatter.
 struct RelayBankDriver<C: Clock>: RelayDriver where C.Duration == Duration {
     let bank: RelayBank<C>
-    /// Where a switched state is saved before the command is answered.
-    let store: StateStore
-    let clock: any WallClock
     /// Device id per relay channel of this node.
     let devices: [RelayRef: DeviceID]
 
-    init(bank: RelayBank<C>, store: StateStore, clock: any WallClock, configuration: HouseConfiguration, node: NodeID) {
+    init(bank: RelayBank<C>, configuration: HouseConfiguration, node: NodeID) {
         self.bank = bank
-        self.store = store
-        self.clock = clock
         var devices: [RelayRef: DeviceID] = [:]
         for d in configuration.devices {
             if let ref = d.relay, ref.node == node { devices[ref] = d.id }
@@ -38,9 +33,10 @@ struct RelayBankDriver<C: Clock>: RelayDriver where C.Duration == Duration {
         switch result {
         case .refused(let why):
             throw .relay(device: device.rawValue, reason: why.description)
-        case .switched(let state):
-            // On disk before the command is answered, so a crash right after cannot restore the old state.
-            try store.saveRelayState(device: device, state: state, at: clock.now.date)
+        case .switched:
+            // Saved and published by the bank's observer (`RelayEdgeFollower`) at the edge,
+            // before the command is answered.
+            break
         case .scheduled, .coalesced:
             // The safety rules defer the switch: the answer says so instead of a plain "done".
             return .later(note: result.description)

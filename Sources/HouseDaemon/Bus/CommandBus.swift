@@ -1,3 +1,4 @@
+import Dispatch
 import HouseCore
 import HouseMQTT
 import Synchronization
@@ -8,9 +9,9 @@ import Synchronization
 /// another command can run in the middle of one, so a reply, its donation and its mode change
 /// always belong to the command that caused them.
 ///
-/// Commands from outside (`submit`, `enqueue`) are held to `capacity`: a source that would go
-/// beyond it waits for room (back-pressure: the topic API stops reading its topic, and the broker
-/// holds the messages), so a burst is never dropped. What the house learns by itself (`note`:
+/// Commands from outside (`submit`, `enqueue`, `enqueueBlocking`) are held to `capacity`: a source
+/// that would go beyond it waits for room (back-pressure: the topic API's handler holds the MQTT
+/// connection's thread, so the broker holds the messages), so a burst is never dropped. What the house learns by itself (`note`:
 /// relay events, peer states) is always queued, as its sources are bounded.
 final class CommandBus: Sendable {
     /// One queued command and how to answer whoever submitted it.
@@ -19,21 +20,26 @@ final class CommandBus: Sendable {
         let answer: @Sendable (IntentReply) -> Void
     }
 
-    /// How many commands from outside may wait at once.
-    static let defaultCapacity = 256
+    /// How many commands may wait before a source from outside waits for room. Large enough that
+    /// a burst (a Node-RED flow, a scene of many devices) is taken without holding the MQTT
+    /// thread: while held, it reads no PUBACKs either, and libmosquitto walks its list of
+    /// unacknowledged messages at every publish (measured: a third of the command rate lost at 256).
+    static let defaultCapacity = 2048
 
     private struct State {
         var jobs: [Job] = []
         var head = 0
         var consumer: CheckedContinuation<Job?, Never>?
         /// Sources waiting for room in the queue, first come first served.
-        var waitingForRoom: [CheckedContinuation<Void, Never>] = []
+        var waitingForRoom: [RoomWaiter] = []
         var finished = false
 
         var waiting: Int { jobs.count - head }
 
-        /// The next job, and a source to let in now that there is room.
-        mutating func pop() -> (job: Job, admit: CheckedContinuation<Void, Never>?)? {
+        /// The next job, and the sources to let in now that there is room: all of them once the
+        /// queue is down to half its capacity (not one per job taken: a blocked MQTT thread woken
+        /// for each command costs more than the command).
+        mutating func pop(capacity: Int) -> (job: Job, admit: [RoomWaiter])? {
             guard head < jobs.count else { return nil }
             let job = jobs[head]
             head += 1
@@ -41,7 +47,22 @@ final class CommandBus: Sendable {
                 jobs.removeFirst(head)
                 head = 0
             }
-            return (job, waitingForRoom.isEmpty ? nil : waitingForRoom.removeFirst())
+            guard !waitingForRoom.isEmpty, waiting <= capacity / 2 else { return (job, []) }
+            defer { waitingForRoom = [] }
+            return (job, waitingForRoom)
+        }
+    }
+
+    /// A source waiting for room: a task, or a thread that may block (the MQTT network thread).
+    enum RoomWaiter: Sendable {
+        case task(CheckedContinuation<Void, Never>)
+        case thread(DispatchSemaphore)
+
+        func admit() {
+            switch self {
+            case .task(let c): c.resume()
+            case .thread(let gate): gate.signal()
+            }
         }
     }
 
@@ -76,12 +97,36 @@ final class CommandBus: Sendable {
         }
     }
 
+    /// Queues `command` from a thread that may block, such as libmosquitto's network thread
+    /// (which then reads no more until there is room: the broker holds the messages). `answer`
+    /// is called with the reply, on the thread that commits the command (once the bus has
+    /// stopped: at once, saying so).
+    func enqueueBlocking(_ command: HouseCommand, id: String = "", answer: @escaping @Sendable (IntentReply) -> Void) {
+        let job = Job(command: command, answer: answer)
+        while true {
+            switch enqueue(job, bounded: true) {
+            case .queued: return
+            case .full:
+                let gate = DispatchSemaphore(value: 0)
+                let now = state.withLock { s -> Bool in
+                    if s.finished || s.waiting < capacity { return true }
+                    s.waitingForRoom.append(.thread(gate))
+                    return false
+                }
+                if !now { gate.wait() }
+            case .stopped:
+                answer(IntentReply(id: id, error: "the controller is shutting down"))
+                return
+            }
+        }
+    }
+
     /// Returns once the queue has room (or the bus stopped).
     private func waitForRoom() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
                 if s.finished || s.waiting < capacity { return true }
-                s.waitingForRoom.append(c)
+                s.waitingForRoom.append(.task(c))
                 return false
             }
             if now { c.resume() }
@@ -98,27 +143,27 @@ final class CommandBus: Sendable {
     /// The next command, waiting for one; nil once `finish()` was called and the queue is empty.
     func next() async -> Job? {
         await withCheckedContinuation { (c: CheckedContinuation<Job?, Never>) in
-            let (ready, admit): (Job??, CheckedContinuation<Void, Never>?) = state.withLock { s in
-                if let (job, admit) = s.pop() { return (.some(job), admit) }
-                if s.finished { return (.some(nil), nil) }
+            let (ready, admit): (Job??, [RoomWaiter]) = state.withLock { s in
+                if let (job, admit) = s.pop(capacity: capacity) { return (.some(job), admit) }
+                if s.finished { return (.some(nil), []) }
                 s.consumer = c
-                return (.none, nil)
+                return (.none, [])
             }
-            admit?.resume()
+            for waiter in admit { waiter.admit() }
             if let ready { c.resume(returning: ready) }
         }
     }
 
     /// The next command if one waits now, without waiting.
     func nextIfWaiting() -> Job? {
-        guard let (job, admit) = state.withLock({ $0.pop() }) else { return nil }
-        admit?.resume()
+        guard let (job, admit) = state.withLock({ $0.pop(capacity: capacity) }) else { return nil }
+        for waiter in admit { waiter.admit() }
         return job
     }
 
     /// Stops taking commands; those already queued are still handed out by `next()`.
     func finish() {
-        let (consumer, admits) = state.withLock { s -> (CheckedContinuation<Job?, Never>?, [CheckedContinuation<Void, Never>]) in
+        let (consumer, admits) = state.withLock { s -> (CheckedContinuation<Job?, Never>?, [RoomWaiter]) in
             s.finished = true
             defer {
                 s.consumer = nil
@@ -127,7 +172,7 @@ final class CommandBus: Sendable {
             return (s.consumer, s.waitingForRoom)
         }
         consumer?.resume(returning: nil)
-        for admit in admits { admit.resume() }
+        for admit in admits { admit.admit() }
     }
 
     /// Commands waiting now.

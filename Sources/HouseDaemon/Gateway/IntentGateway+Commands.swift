@@ -34,7 +34,11 @@ extension IntentGateway {
         case .stateChanged(let device, let state, let note, let rules):
             // The state before is read only where it decides (a relay edge, one per command, fires always).
             let changed = rules == .ifChanged ? await service.state(of: device) != state : true
-            if note { await service.noteState(device, state) }
+            if note {
+                await service.noteState(device, state)
+                // A switch the bank made on its own, or another node's: the energy figure moves.
+                if isPrimary { await publishEnergy() }
+            }
             if rules == .always || (rules == .ifChanged && changed) { await deviceStateChanged(device, to: state) }
         case .nodeStatus(let node, let online):
             await service.noteNode(node, online: online)
@@ -85,7 +89,7 @@ extension IntentGateway {
         } catch {
             logger.error("\(error)")
         }
-        await publish(layout.events, Self.json(["event": "mode-reverted", "text": response.dialog]), retain: false)
+        publish(layout.events, Self.json(["event": "mode-reverted", "text": response.dialog]), retain: false)
         await modesChanged(from: before, at: now, ruleDepth: 0)
     }
 

@@ -64,8 +64,8 @@ public actor IntentGateway {
         let outcome = await pipeline.process(intent, source: source, answers: answers)
         let now = clock.now.date
         record(outcome, at: now, requestID: requestID)
-        if outcome.status == .done, let donation = await service.donations.last {
-            await publish(layout.events, Self.json(donation.event), retain: false)
+        if outcome.status == .done, let donation = await service.lastDonation {
+            publish(layout.events, donation.event.json, retain: false)
             if isPrimary { await publishEnergy() }
         }
         await modesChanged(from: before, at: now, ruleDepth: ruleDepth)
@@ -160,7 +160,7 @@ public actor IntentGateway {
     func publishMode() async {
         let byRoom = await service.modesByRoom
         let mode = await service.currentMode?.rawValue ?? (byRoom.isEmpty ? "none" : "mixed")
-        await publish(layout.modeState, mode, retain: true)
+        publish(layout.modeState, mode, retain: true)
     }
 
     /// Publishes today's energy use in kWh, retained (Home Assistant's energy sensor), unless
@@ -169,16 +169,16 @@ public actor IntentGateway {
         let text = Self.kilowattHoursText(await service.energyUsed(in: .today))
         if !force && text == lastEnergy { return }
         lastEnergy = text
-        await publish(layout.energyState, text, retain: true)
+        publish(layout.energyState, text, retain: true)
     }
 
-    /// Publishes at QoS 1 without waiting for the PUBACK in line (libmosquitto sends it again
-    /// until acknowledged: still at least once), so a command's state and event cost no round trip.
-    /// Nonisolated: a relay's state goes out as the relay switches, not once the command in hand
-    /// is through.
-    nonisolated func publish(_ topic: String, _ payload: String, retain: Bool) async {
+    /// Publishes at QoS 1 without waiting for the PUBACK (libmosquitto sends it again until
+    /// acknowledged: still at least once), so a command's state and event cost no round trip.
+    /// Nonisolated and synchronous: a relay's state goes out as the relay switches (from the
+    /// relay bank's edge), and a topic handler answers from the MQTT network thread.
+    nonisolated func publish(_ topic: String, _ payload: String, retain: Bool) {
         do {
-            try await client.publish(to: topic, payload: payload, qos: .atLeastOnce, retain: retain, waitForAcknowledgement: false)
+            try client.send(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain))
         } catch {
             logger.warning("publish \(topic) failed: \(error)")
         }

@@ -12,9 +12,9 @@ extension StateStore {
         let rows = runs.map { RoutineRunRecord(planned: $0) }
         try enqueue { db in
             for r in rows {
-                try db.execute(
-                    sql: "INSERT INTO routine_run(routine_id, nominal, day, due) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    arguments: [r.key.routineID.rawValue, r.key.nominalSecond, r.day.daysSinceEpoch, r.due.timeIntervalSince1970])
+                try db.run(
+                    "INSERT INTO routine_run(routine_id, nominal, day, due) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    [r.key.routineID.rawValue, r.key.nominalSecond, r.day.daysSinceEpoch, r.due.timeIntervalSince1970])
             }
         }
     }
@@ -23,9 +23,9 @@ extension StateStore {
     public func markRunDone(_ run: ScheduledRun, at date: Date) throws(DaemonError) {
         let r = RoutineRunRecord(planned: run)
         try enqueue { db in
-            try db.execute(
-                sql: "INSERT INTO routine_run(routine_id, nominal, day, due, done_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(routine_id, nominal) DO UPDATE SET done_at = excluded.done_at",
-                arguments: [r.key.routineID.rawValue, r.key.nominalSecond, r.day.daysSinceEpoch, r.due.timeIntervalSince1970,
+            try db.run(
+                "INSERT INTO routine_run(routine_id, nominal, day, due, done_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(routine_id, nominal) DO UPDATE SET done_at = excluded.done_at",
+                [r.key.routineID.rawValue, r.key.nominalSecond, r.day.daysSinceEpoch, r.due.timeIntervalSince1970,
                             date.timeIntervalSince1970])
         }
     }

@@ -40,39 +40,53 @@ struct TopicAPIService: Service {
     }
 
     func run() async throws {
-        var subscriptions: [(MQTTSubscription, Handler)] = []
+        var subscriptions: [MQTTSubscription] = []
+        /// Subscribes to `filter` with `handler` called on the MQTT network thread for each message.
+        func subscribe(_ filter: String, _ handler: Handler) async throws -> MQTTSubscription {
+            try await client.subscribe(to: filter, qos: .atLeastOnce) { message in handle(message, with: handler) }
+        }
         for device in ownedDevices {
-            let topic = layout.deviceSet(room: device.room, device: device.id)
-            subscriptions.append((try await client.subscribe(to: topic, qos: .atLeastOnce), .deviceSet(device)))
+            subscriptions.append(try await subscribe(layout.deviceSet(room: device.room, device: device.id), .deviceSet(device)))
         }
         if configuration.devices.contains(where: { $0.relay?.node == node }) {
-            let topic = PeerRelayCommand.topic(base: layout.base, node: node)
-            subscriptions.append((try await client.subscribe(to: topic, qos: .atLeastOnce), .peerRelay))
+            subscriptions.append(try await subscribe(PeerRelayCommand.topic(base: layout.base, node: node), .peerRelay))
         }
         if isPrimary {
-            subscriptions.append((try await client.subscribe(to: layout.modeSet, qos: .atLeastOnce), .modeSet))
-            subscriptions.append((try await client.subscribe(to: layout.intentRequest, qos: .atLeastOnce), .intentRequest(.mqtt)))
-            subscriptions.append((try await client.subscribe(to: layout.cliRequest, qos: .atLeastOnce), .intentRequest(.cli)))
-            subscriptions.append((try await client.subscribe(to: "\(layout.base)/+/+/state", qos: .atLeastOnce), .peerState))
+            subscriptions.append(try await subscribe(layout.modeSet, .modeSet))
+            subscriptions.append(try await subscribe(layout.intentRequest, .intentRequest(.mqtt)))
+            subscriptions.append(try await subscribe(layout.cliRequest, .intentRequest(.cli)))
+            // The states of other nodes' relays, each on its own topic (a wildcard would bring
+            // back every state this node publishes, one more message per command).
+            for device in configuration.devices {
+                if let ref = device.relay, ref.node != node {
+                    subscriptions.append(try await subscribe(layout.deviceState(room: device.room, device: device.id), .peerState(device)))
+                }
+            }
             if configuration.devices.contains(where: { $0.relay.map { $0.node != node } ?? false }) {
-                subscriptions.append((try await client.subscribe(to: layout.nodeStatusFilter, qos: .atLeastOnce), .nodeStatus))
+                subscriptions.append(try await subscribe(layout.nodeStatusFilter, .nodeStatus))
             }
             // Topics outside the house tree may be refused by the broker's ACL: that disables the
             // device's state or the rule, not the whole topic API.
             for device in configuration.devices {
                 if case .mqtt(let endpoint) = device.endpoint, let topic = endpoint.stateTopic {
-                    if let s = await optionalSubscription(topic, for: "the state of \(device.id)") {
-                        subscriptions.append((s, .remoteState(device, endpoint)))
+                    do {
+                        subscriptions.append(try await subscribe(topic, .remoteState(device, endpoint)))
+                    } catch {
+                        logger.error("cannot subscribe to \(topic) for the state of \(device.id): \(error); check the broker's ACL for this user")
                     }
                 }
             }
             for filter in gateway.ruleTopics {
-                if let s = await optionalSubscription(filter, for: "the rules on it") { subscriptions.append((s, .rule)) }
+                do {
+                    subscriptions.append(try await subscribe(filter, .rule))
+                } catch {
+                    logger.error("cannot subscribe to \(filter) for the rules on it: \(error); check the broker's ACL for this user")
+                }
             }
         }
         if let discovery {
-            subscriptions.append((try await client.subscribe(to: discovery.statusTopic, qos: .atLeastOnce), .homeAssistantStatus))
-            subscriptions.append((try await client.subscribe(to: discovery.ownTopicsFilter, qos: .atLeastOnce), .discoveryEcho))
+            subscriptions.append(try await subscribe(discovery.statusTopic, .homeAssistantStatus))
+            subscriptions.append(try await subscribe(discovery.ownTopicsFilter, .discoveryEcho))
         }
         let states = client.connectionStates()
 
@@ -88,33 +102,25 @@ struct TopicAPIService: Service {
                     }
                 }
             }
-            for (subscription, handler) in subscriptions {
+            for subscription in subscriptions {
                 group.addTask {
-                    // Commands are queued on the bus in the order they came; their answers are
-                    // waited for out of line, so the next message is read at once. A discarding
-                    // group: a task that has answered is freed at once (a plain group keeps every
-                    // finished child until its result is read: one per message, without bound).
-                    await withDiscardingTaskGroup { answers in
-                        do {
-                            for try await message in subscription {
-                                if let answer = await handle(message, with: handler) { answers.addTask(operation: answer) }
-                            }
-                        } catch {
-                            // A refused subscription (the broker's ACL) ends only its own topic.
-                            logger.error("subscription to \(subscription.filter) ended: \(error); check the broker's ACL for this user")
-                        }
+                    // The messages go to the handler; the sequence only ends, or throws when a
+                    // re-subscription is refused (the broker's ACL): that ends only its own topic.
+                    do {
+                        for try await _ in subscription {}
+                    } catch {
+                        logger.error("subscription to \(subscription.filter) ended: \(error); check the broker's ACL for this user")
                     }
                 }
             }
             // Graceful shutdown ends the loops (one loop ending, say a refused subscription, does
-            // not); a message being handled is finished first, as handlers do not stop half-way
-            // on cancellation.
+            // not). A handler runs to its end on the network thread; unsubscribing stops the calls.
             try? await gracefulShutdown()
             group.cancelAll()
         }
         // Each UNSUBACK is awaited on the shutdown deadline (at most `unsubscribeWait` in all): a
         // broker that stopped answering must not hold the shutdown.
-        let ending = subscriptions.map(\.0)
+        let ending = subscriptions
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 for subscription in ending { try? await client.unsubscribe(subscription) }
@@ -128,21 +134,11 @@ struct TopicAPIService: Service {
     /// The most the unsubscribes at shutdown wait for the broker.
     static let unsubscribeWait: Duration = .seconds(1)
 
-    /// Subscribes to `filter`, or logs why not (a refusal by the broker's ACL, say) and returns nil.
-    private func optionalSubscription(_ filter: String, for what: String) async -> MQTTSubscription? {
-        do {
-            return try await client.subscribe(to: filter, qos: .atLeastOnce)
-        } catch {
-            logger.error("cannot subscribe to \(filter) for \(what): \(error); check the broker's ACL for this user")
-            return nil
-        }
-    }
-
     enum Handler: Sendable {
         case deviceSet(Device)
         case modeSet
         case intentRequest(IntentSource)
-        case peerState
+        case peerState(Device)
         case nodeStatus
         case remoteState(Device, MQTTDeviceEndpoint)
         case peerRelay
@@ -167,32 +163,32 @@ struct TopicAPIService: Service {
         enum Limits { case size, json }
     }
 
-    /// Handles `message`; for a command queued on the bus, what is left to do once it is answered
-    /// (the reply), to be run out of line.
-    func handle(_ message: MQTTMessage, with handler: Handler) async -> (@Sendable () async -> Void)? {
-        guard isWithinLimits(message, for: handler) else { return nil }
+    /// Handles `message`, on the MQTT network thread: a command is parsed and queued on the bus
+    /// (waiting there for room when the bus is full, which holds the connection: back-pressure),
+    /// and its reply, if the sender asked for one, is published once the command is committed.
+    func handle(_ message: MQTTMessage, with handler: Handler) {
+        guard isWithinLimits(message, for: handler) else { return }
         switch handler {
-        case .deviceSet(let device): return await deviceSet(message, device)
-        case .modeSet: return await modeSet(message)
-        case .intentRequest(let source): return await intentRequest(message, source: source)
-        case .peerState: await peerState(message)
-        case .nodeStatus: await nodeStatus(message)
-        case .remoteState(let device, let endpoint): await remoteState(message, device, endpoint)
-        case .peerRelay: return await peerRelay(message)
+        case .deviceSet(let device): deviceSet(message, device)
+        case .modeSet: modeSet(message)
+        case .intentRequest(let source): intentRequest(message, source: source)
+        case .peerState(let device): peerState(message, device)
+        case .nodeStatus: nodeStatus(message)
+        case .remoteState(let device, let endpoint): remoteState(message, device, endpoint)
+        case .peerRelay: peerRelay(message)
         case .rule: bus.note(.ruleMessage(message))
         case .homeAssistantStatus:
             if message.string?.trimmingCharacters(in: .whitespacesAndNewlines) == "online" {
                 logger.info("Home Assistant is online: sending discovery again")
-                await publishDiscovery()
+                publishDiscovery()
             }
         case .discoveryEcho:
-            guard let discovery, !message.payload.isEmpty else { return nil }
+            guard let discovery, !message.payload.isEmpty else { return }
             for clear in discovery.clearing(stale: [message.topic]) {
                 logger.info("clearing discovery of a removed device: \(clear.topic)")
-                await gateway.publish(clear.topic, clear.payload, retain: true)
+                gateway.publish(clear.topic, clear.payload, retain: true)
             }
         }
-        return nil
     }
 
     /// Whether a state, status or rule payload is within `InputLimits`; when not, it is ignored and
@@ -217,16 +213,16 @@ struct TopicAPIService: Service {
 
     /// A command delivered as retained is a stale one waiting at the broker: it is never obeyed,
     /// and it is cleared so that it does not come back at every (re)subscribe.
-    private func refuseRetained(_ message: MQTTMessage) async -> Bool {
+    private func refuseRetained(_ message: MQTTMessage) -> Bool {
         guard message.retain else { return false }
         guard !message.payload.isEmpty else { return true }
         logger.warning("refused a retained command on \(message.topic): retained commands are never obeyed; clearing it")
-        await gateway.publish(message.topic, "", retain: true)
+        gateway.publish(message.topic, "", retain: true)
         return true
     }
 
-    private func deviceSet(_ message: MQTTMessage, _ device: Device) async -> (@Sendable () async -> Void)? {
-        guard let command = await accept(message, CommandPayloadParser.deviceCommand) else { return nil }
+    private func deviceSet(_ message: MQTTMessage, _ device: Device) {
+        guard let command = accept(message, CommandPayloadParser.deviceCommand) else { return }
         // A door or valve worked by ON/OFF switches (Home Assistant's switch) means open/close.
         var action = command.action
         let supported = device.kind.supportedActions
@@ -235,50 +231,42 @@ struct TopicAPIService: Service {
             if action == .off, supported.contains(.close) { action = .close }
         }
         let intent = HouseIntent.control(HouseControlIntent(room: device.room.rawValue, action: action, device: device.id.rawValue))
-        let pending = await bus.enqueue(.intent(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed),
-                                          requestID: command.id), id: command.id ?? "")
-        return {
-            guard let answer = await pending.wait() else { return }
+        bus.enqueueBlocking(.intent(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed), requestID: command.id),
+                            id: command.id ?? "") { answer in
             if answer.status == .needsConfirmation {
                 logger.warning("\(device.id) needs confirmation: send {\"state\":\"\(command.action.rawValue.uppercased())\",\"confirm\":true}")
             }
-            if let replyTo = command.replyTo { await reply(answer, id: command.id, to: replyTo) }
+            if let replyTo = command.replyTo { reply(answer, id: command.id, to: replyTo) }
         }
     }
 
-    private func modeSet(_ message: MQTTMessage) async -> (@Sendable () async -> Void)? {
-        guard let command = await accept(message, CommandPayloadParser.modeCommand) else { return nil }
+    private func modeSet(_ message: MQTTMessage) {
+        guard let command = accept(message, CommandPayloadParser.modeCommand) else { return }
         let intent = HouseIntent.setMode(SetHouseModeIntent(mode: command.mode, duration: command.duration, rooms: command.rooms))
-        let pending = await bus.enqueue(.intent(intent, source: .mqtt, answers: .none, requestID: command.id), id: command.id ?? "")
-        return {
-            guard let answer = await pending.wait(), let replyTo = command.replyTo else { return }
-            await reply(answer, id: command.id, to: replyTo)
+        bus.enqueueBlocking(.intent(intent, source: .mqtt, answers: .none, requestID: command.id), id: command.id ?? "") { answer in
+            if let replyTo = command.replyTo { reply(answer, id: command.id, to: replyTo) }
         }
     }
 
-    private func intentRequest(_ message: MQTTMessage, source: IntentSource) async -> (@Sendable () async -> Void)? {
-        guard let request = await accept(message, CommandPayloadParser.intentRequest) else { return nil }
-        let pending = await bus.enqueue(.request(request, source: source), id: request.id)
-        return {
-            guard let answer = await pending.wait() else { return }
-            await reply(answer, to: request.replyTo ?? layout.intentResponse(id: request.id))
+    private func intentRequest(_ message: MQTTMessage, source: IntentSource) {
+        guard let request = accept(message, CommandPayloadParser.intentRequest) else { return }
+        bus.enqueueBlocking(.request(request, source: source), id: request.id) { answer in
+            reply(answer, to: request.replyTo ?? layout.intentResponse(id: request.id))
         }
     }
 
     /// A relay command from the controller that resolved the intent (see `PeerRelayCommand`): on
     /// the bus like every command, carried out through this node's relay seam.
-    private func peerRelay(_ message: MQTTMessage) async -> (@Sendable () async -> Void)? {
-        guard await !refuseRetained(message) else { return nil }
+    private func peerRelay(_ message: MQTTMessage) {
+        guard !refuseRetained(message) else { return }
         let command: PeerRelayCommand
         do {
             command = try PeerRelayCommand.parse(message.payload)
         } catch {
             logger.warning("refused: \(DaemonError.malformedPayload(topic: message.topic, reason: error.reason))")
-            return nil
+            return
         }
-        let pending = await bus.enqueue(.peerRelay(command))
-        return { [logger, node] in
-            guard let answer = await pending.wait() else { return }
+        bus.enqueueBlocking(.peerRelay(command)) { [logger, node] answer in
             if answer.status == .unsupported {
                 logger.warning("refused: relay command for \(command.device), which is not a relay of node \(node)")
             } else {
@@ -291,45 +279,41 @@ struct TopicAPIService: Service {
     /// sender named a reply topic (or an id), answered with the reason. Nil when refused.
     private func accept<Command>(
         _ message: MQTTMessage, _ parse: ([UInt8], String) throws(DaemonError) -> Command
-    ) async -> Command? {
-        guard await !refuseRetained(message) else { return nil }
+    ) -> Command? {
+        guard !refuseRetained(message) else { return nil }
         do {
             return try parse(message.payload, message.topic)
         } catch {
             logger.warning("refused: \(error)")
             if let target = CommandPayloadParser.replyTarget(message.payload, layout: layout) {
-                await reply(IntentReply(id: target.id, error: error.description), to: target.topic)
+                reply(IntentReply(id: target.id, error: error.description), to: target.topic)
             }
             return nil
         }
     }
 
-    private func reply(_ reply: IntentReply, to topic: String) async {
-        await gateway.publish(topic, reply.json, retain: false)
+    private func reply(_ reply: IntentReply, to topic: String) {
+        gateway.publish(topic, reply.json, retain: false)
     }
 
     /// A reply to a `set` that asked for one, under the command's id (a fresh one when it gave none).
-    private func reply(_ answer: IntentReply, id: String?, to topic: String) async {
+    private func reply(_ answer: IntentReply, id: String?, to topic: String) {
         var answer = answer
         if answer.id.isEmpty { answer.id = id ?? UUID().uuidString }
-        await reply(answer, to: topic)
+        reply(answer, to: topic)
     }
 
     // MARK: State from elsewhere
 
-    /// Another node's relay state (and our own, echoed): keeps the primary's view complete.
-    private func peerState(_ message: MQTTMessage) async {
-        let parts = message.topic.split(separator: "/")
-        guard parts.count >= 2, let device = configuration.device(id: DeviceID(String(parts[parts.count - 2]))),
-              let text = message.string, let state = DeviceState(rawValue: text.trimmingCharacters(in: .whitespaces))
-        else { return }
-        if let ref = device.relay, ref.node == node { return }
+    /// Another node's relay state: keeps the primary's view complete.
+    private func peerState(_ message: MQTTMessage, _ device: Device) {
+        guard let text = message.string, let state = DeviceState(rawValue: text.trimmingCharacters(in: .whitespaces)) else { return }
         bus.note(.stateChanged(device: device.id, state: state, note: true, rules: message.retain ? .never : .ifChanged))
     }
 
     /// Another node's status (retained; its birth message and last will): while it is offline,
     /// commands for its relays are refused with that reason instead of answered as done.
-    private func nodeStatus(_ message: MQTTMessage) async {
+    private func nodeStatus(_ message: MQTTMessage) {
         let parts = message.topic.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count >= 2, parts.last == "status" else { return }
         let other = NodeID(String(parts[parts.count - 2]))
@@ -344,7 +328,7 @@ struct TopicAPIService: Service {
     }
 
     /// A device that lives elsewhere reported its state: follow it and mirror it on our state topic.
-    private func remoteState(_ message: MQTTMessage, _ device: Device, _ endpoint: MQTTDeviceEndpoint) async {
+    private func remoteState(_ message: MQTTMessage, _ device: Device, _ endpoint: MQTTDeviceEndpoint) {
         let text = message.string?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let state: DeviceState
         if text == endpoint.payloadOn { state = .on } else if text == endpoint.payloadOff { state = .off } else {
@@ -352,7 +336,7 @@ struct TopicAPIService: Service {
             return
         }
         bus.note(.stateChanged(device: device.id, state: state, note: true, rules: message.retain ? .never : .ifChanged))
-        await gateway.publish(layout.deviceState(room: device.room, device: device.id), state.rawValue, retain: true)
+        gateway.publish(layout.deviceState(room: device.room, device: device.id), state.rawValue, retain: true)
     }
 
     // MARK: Retained state
@@ -361,20 +345,20 @@ struct TopicAPIService: Service {
         let states = await relayStates()
         for (id, state) in states.sorted(by: { $0.key < $1.key }) {
             if let d = configuration.device(id: id) {
-                await gateway.publish(layout.deviceState(room: d.room, device: id), state.rawValue, retain: true)
+                gateway.publish(layout.deviceState(room: d.room, device: id), state.rawValue, retain: true)
             }
         }
         if isPrimary {
             await gateway.publishMode()
             await gateway.publishEnergy(force: true)
         }
-        await publishDiscovery()
+        publishDiscovery()
     }
 
-    func publishDiscovery() async {
+    func publishDiscovery() {
         guard let discovery else { return }
         for message in discovery.messages() {
-            await gateway.publish(message.topic, message.payload, retain: true)
+            gateway.publish(message.topic, message.payload, retain: true)
         }
     }
 }
