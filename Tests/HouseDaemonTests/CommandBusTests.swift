@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HouseCore
 import HouseMQTT
 import HouseTesting
@@ -40,6 +41,35 @@ import Testing
         for task in tasks + [fourth] { #expect(await task.value.status == .done) }
     }
 
+    /// The MQTT thread's way in: beyond the capacity the thread itself waits, and it is let in
+    /// again once the queue is down to half (not once per command taken).
+    @Test func aThreadBeyondTheQueueBlocksUntilTheQueueIsHalfEmpty() async throws {
+        let bus = CommandBus(capacity: 4)
+        for n in 0..<4 { bus.enqueueBlocking(Self.intent(n), id: "r\(n)") { _ in } }
+        #expect(bus.waiting == 4)
+        let admitted = OneShot<Void>(), answered = OneShot<IntentReply>()
+        let thread = Thread {
+            bus.enqueueBlocking(Self.intent(4), id: "r4") { answered.fulfill($0) }
+            admitted.fulfill(())
+        }
+        thread.start()
+        try await withTimeout(.seconds(10), "the thread to wait for room") {
+            while bus.blockedSources == 0 { await Task.yield() }
+        }
+        _ = try #require(bus.nextIfWaiting())
+        #expect(bus.waiting == 3 && bus.blockedSources == 1, "3 of 4 waiting: more than half, still held")
+        _ = try #require(bus.nextIfWaiting())
+        _ = try await withTimeout(.seconds(10), "the thread let in") { await admitted.wait() }
+        #expect(bus.blockedSources == 0)
+        var last: HouseCommand?
+        while let job = bus.nextIfWaiting() {
+            last = job.command
+            job.answer(IntentReply(id: Self.requestID(job.command) ?? "", outcomes: []))
+        }
+        #expect(last.flatMap(Self.requestID) == "r4", "the held command is queued last, in order")
+        #expect(await answered.wait()?.id == "r4")
+    }
+
     @Test func afterFinishTheQueuedAreHandedOutThenNothingIsTaken() async throws {
         let bus = CommandBus()
         #expect(bus.note(.nodeStatus(node: "pi-x", online: false)))
@@ -49,6 +79,9 @@ import Testing
         #expect(!bus.note(.nodeStatus(node: "pi-x", online: true)))
         let late = await bus.submit(Self.intent(9), id: "r9")
         #expect(late.status == .error && late.error?.contains("shutting down") == true)
+        let refused = Mutex<IntentReply?>(nil)
+        bus.enqueueBlocking(Self.intent(10), id: "r10") { reply in refused.withLock { $0 = reply } }
+        #expect(refused.withLock { $0?.error?.contains("shutting down") } == true, "answered at once, on the caller's thread")
     }
 
     @Test func aWaitingConsumerIsWokenByTheNextCommand() async throws {

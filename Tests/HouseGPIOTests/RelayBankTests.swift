@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import HouseGPIO
 import HouseTesting
@@ -190,6 +191,23 @@ import HouseTesting
         #expect(tooShort.description == "refused: a pulse of 1s is shorter than the minimum interval 1m of \"heater\"")
         let tooLong = await rig.bank.perform(.pulse(.seconds(3600)), on: "heater")
         #expect(tooLong.description == "refused: a pulse of 1h is longer than the max-on 30m of \"heater\"")
+    }
+
+    /// The observer hears every event as it happens, inside the bank: an edge is known (with
+    /// the relay's state at that moment) before the command that made it returns.
+    @Test func theObserverHearsEachEventBeforeTheCommandReturns() async throws {
+        let rig = try Rig()
+        let heard = Mutex<[(RelayEvent, DeviceState?)]>([])
+        await rig.bank.observe { event, state in heard.withLock { $0.append((event, state)) } }
+        await rig.advance(.seconds(60))
+        #expect(await rig.bank.set("heater", to: .on) == .switched(.on))
+        #expect(heard.withLock { $0.map(\.0) } == [.switched(device: "heater", to: .on, cause: .command)])
+        #expect(heard.withLock { $0.last?.1 } == .on)
+        await rig.advance(.seconds(1800))
+        let events = heard.withLock { $0.map(\.0) }
+        #expect(events.contains(.watchdog(device: "heater", after: .seconds(1800))))
+        #expect(events.contains(.switched(device: "heater", to: .off, cause: .watchdog)))
+        #expect(heard.withLock { $0.last?.1 } == .off)
     }
 
     @Test func maxOnWatchdogSwitchesOffAndSaysSo() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HouseTesting
 import Testing
 @testable import HouseMQTT
@@ -22,6 +23,54 @@ struct MessagingTests {
                     #expect(publisher.statistics.messagesSent == 1)
                 }
                 #expect(subscriber.statistics.messagesReceived == 1)
+            }
+        }
+    }
+
+    /// A handler subscription is called on the network thread, in order, and may `send` from
+    /// there (an echo: what a controller does with a command and its state); its sequence yields
+    /// nothing and ends at `unsubscribe`, after which the handler is not called again.
+    @Test func handlerSubscriptionEchoesFromTheNetworkThread() async throws {
+        try await withMosquitto { broker in
+            try await MQTTClient.withConnection(configuration(broker, "echo")) { echo in
+                let seen = Mutex<[String]>([])
+                let handled = try await echo.subscribe(to: "echo/in/+") { message in
+                    seen.withLock { $0.append(message.string ?? "") }
+                    _ = try? echo.send(MQTTMessage(topic: "echo/out", payload: message.payload, qos: .atLeastOnce, retain: false))
+                }
+                try await MQTTClient.withConnection(configuration(broker, "peer")) { peer in
+                    let out = try await peer.subscribe(to: "echo/out")
+                    for n in 1...20 { try await peer.publish(to: "echo/in/\(n % 3)", payload: "\(n)", qos: .atLeastOnce) }
+                    try await peer.publish(to: "echo/in/x", payload: "end", qos: .atLeastOnce)
+                    #expect(try await collect(out, until: "end") == (1...20).map(String.init))
+                    #expect(seen.withLock { $0 } == (1...20).map(String.init) + ["end"])
+
+                    try await echo.unsubscribe(handled)
+                    var ended = handled.makeAsyncIterator()
+                    #expect(try await ended.next() == nil, "the sequence ends, without messages")
+                    try await peer.publish(to: "echo/in/1", payload: "late", qos: .atLeastOnce)
+                    // A message that still comes is for nobody: the peer's own echo of it never arrives.
+                    try await peer.publish(to: "echo/out", payload: "fence", qos: .atLeastOnce)
+                    #expect(try await next(out, "the fence").string == "fence")
+                    #expect(seen.withLock { $0.count } == 21)
+                }
+            }
+        }
+    }
+
+    /// `send` hands a message over without waiting: `.sent` when connected, delivered all the same.
+    @Test func sendReturnsAtOnceAndDelivers() async throws {
+        try await withMosquitto { broker in
+            try await MQTTClient.withConnection(configuration(broker, "sub")) { subscriber in
+                let subscription = try await subscriber.subscribe(to: "send/+")
+                try await MQTTClient.withConnection(configuration(broker, "pub")) { publisher in
+                    let first = try publisher.send(MQTTMessage(topic: "send/1", string: "a", qos: .atLeastOnce))
+                    let second = try publisher.send(MQTTMessage(topic: "send/2", string: "b", qos: .atMostOnce))
+                    #expect(first == .sent && second == .sent)
+                    #expect(throws: MQTTError.self) { try publisher.send(MQTTMessage(topic: "send/#", string: "c")) }
+                    let a = try await next(subscription), b = try await next(subscription)
+                    #expect(a.string == "a" && b.string == "b")
+                }
             }
         }
     }

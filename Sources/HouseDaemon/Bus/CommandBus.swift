@@ -178,6 +178,9 @@ final class CommandBus: Sendable {
     /// Commands waiting now.
     var waiting: Int { state.withLock { $0.waiting } }
 
+    /// Sources waiting for room now.
+    var blockedSources: Int { state.withLock { $0.waitingForRoom.count } }
+
     private enum Enqueued { case queued, full, stopped }
 
     private func enqueue(_ job: Job, bounded: Bool) -> Enqueued {
