@@ -18,6 +18,8 @@ final class CommandBus: Sendable {
     struct Job: Sendable {
         let command: HouseCommand
         let answer: @Sendable (IntentReply) -> Void
+        /// Counted against `capacity` (a command from outside, not a note).
+        var bounded = false
     }
 
     /// How many commands may wait before a source from outside waits for room. Large enough that
@@ -35,6 +37,8 @@ final class CommandBus: Sendable {
         var finished = false
 
         var waiting: Int { jobs.count - head }
+        /// The waiting commands from outside (what `capacity` bounds).
+        var waitingBounded = 0
 
         /// The next job, and the sources to let in now that there is room: all of them once the
         /// queue is down to half its capacity (not one per job taken: a blocked MQTT thread woken
@@ -43,11 +47,12 @@ final class CommandBus: Sendable {
             guard head < jobs.count else { return nil }
             let job = jobs[head]
             head += 1
+            if job.bounded { waitingBounded -= 1 }
             if head > 64 && head * 2 > jobs.count {
                 jobs.removeFirst(head)
                 head = 0
             }
-            guard !waitingForRoom.isEmpty, waiting <= capacity / 2 else { return (job, []) }
+            guard !waitingForRoom.isEmpty, waitingBounded <= capacity / 2 else { return (job, []) }
             defer { waitingForRoom = [] }
             return (job, waitingForRoom)
         }
@@ -109,7 +114,7 @@ final class CommandBus: Sendable {
             case .full:
                 let gate = DispatchSemaphore(value: 0)
                 let now = state.withLock { s -> Bool in
-                    if s.finished || s.waiting < capacity { return true }
+                    if s.finished || s.waitingBounded < capacity { return true }
                     s.waitingForRoom.append(.thread(gate))
                     return false
                 }
@@ -125,7 +130,7 @@ final class CommandBus: Sendable {
     private func waitForRoom() async {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
-                if s.finished || s.waiting < capacity { return true }
+                if s.finished || s.waitingBounded < capacity { return true }
                 s.waitingForRoom.append(.task(c))
                 return false
             }
@@ -190,7 +195,10 @@ final class CommandBus: Sendable {
                 s.consumer = nil
                 return (.queued, c)
             }
-            if bounded && s.waiting >= capacity { return (.full, nil) }
+            if bounded && s.waitingBounded >= capacity { return (.full, nil) }
+            var job = job
+            job.bounded = bounded
+            if bounded { s.waitingBounded += 1 }
             s.jobs.append(job)
             return (.queued, nil)
         }
