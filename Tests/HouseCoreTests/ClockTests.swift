@@ -37,3 +37,20 @@ import HouseTesting
         #expect(TimeEdge("moonrise") == nil)
     }
 }
+
+@Suite struct WallInstantTextTests {
+    /// The hand-written UTC text is what Foundation's ISO 8601 style writes, across leap years,
+    /// month ends, before 1970 and at every millisecond digit count.
+    @Test func iso8601UTCMatchesFoundationsStyle() {
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
+        var rng = SystemRandomNumberGenerator()
+        var instants: [Int64] = [0, -1, 1, 999, 1000, 86_399_999, 86_400_000, -86_400_000, 951_782_400_000, 4_107_542_399_999,
+                                 1_772_618_400_000, -2_208_988_800_000]
+        for _ in 0..<2000 { instants.append(Int64.random(in: -2_208_988_800_000...4_102_444_800_000, using: &rng)) }
+        for ms in instants {
+            let instant = WallInstant(sinceEpoch: .milliseconds(ms))
+            let expected = Date(timeIntervalSince1970: Double(ms) / 1000).formatted(style)
+            #expect(instant.iso8601UTC == expected, "\(ms) ms")
+        }
+    }
+}

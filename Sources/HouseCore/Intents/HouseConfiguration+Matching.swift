@@ -140,7 +140,8 @@ extension HouseConfiguration {
     public func label(for device: Device) -> String {
         let name = device.names.first ?? device.kind.rawValue
         guard let room = room(id: device.room) else { return name }
-        let roomName = room.name.lowercased()
-        return name.lowercased().contains(roomName) || name.lowercased().contains(room.id.rawValue) ? name : "\(roomName) \(name)"
+        let roomName = room.name.lowercased(), lowered = name.lowercased()
+        // The standard library's search (`firstRange(of:)`), not Foundation's `contains`.
+        return lowered.firstRange(of: roomName) != nil || lowered.firstRange(of: room.id.rawValue) != nil ? name : "\(roomName) \(name)"
     }
 }

@@ -25,9 +25,7 @@ public struct DonationEvent: Sendable, Equatable, Codable {
 extension Donation {
     /// This donation as a JSON-ready event.
     public var event: DonationEvent {
-        // ISO8601FormatStyle: no formatter (and no ICU data) created per event.
-        let time = time.date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
-        return DonationEvent(intent: intent.description, parameters: parameters, source: source, time: time,
-                             outcome: outcome, dialog: dialog, commands: commands.map(\.description))
+        DonationEvent(intent: intent.description, parameters: parameters, source: source, time: time.iso8601UTC,
+                      outcome: outcome, dialog: dialog, commands: commands.map(\.description))
     }
 }

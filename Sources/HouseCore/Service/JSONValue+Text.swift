@@ -41,6 +41,12 @@ extension JSONValue {
     /// `s` as a JSON string literal: quotes, backslashes and control characters escaped.
     static func write(string s: String, to out: inout String) {
         out += "\""
+        // Most strings need no escape: written whole.
+        guard s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

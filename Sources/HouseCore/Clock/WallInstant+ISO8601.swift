@@ -1,0 +1,17 @@
+extension WallInstant {
+    /// ISO 8601 in UTC with milliseconds (`2026-03-04T10:00:00.000Z`), as
+    /// `Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)` writes it, from
+    /// the day count alone (the formatter cost a fifth of a command's own time on `house/events`).
+    public var iso8601UTC: String {
+        let ms = sinceEpoch.components.seconds * 1000 + sinceEpoch.components.attoseconds / 1_000_000_000_000_000
+        let (days, msOfDay) = ms.quotientAndRemainder(dividingBy: 86_400_000)
+        let day = msOfDay < 0 ? Int(days) - 1 : Int(days)
+        let t = msOfDay < 0 ? msOfDay + 86_400_000 : msOfDay
+        let date = LocalDate(daysSinceEpoch: day)
+        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let milli = t % 1000
+        let millis = milli < 10 ? "00\(milli)" : milli < 100 ? "0\(milli)" : "\(milli)"
+        let year = date.year < 1000 ? String(repeating: "0", count: 4 - String(date.year).count) + String(date.year) : String(date.year)
+        return "\(year)-\(two(Int64(date.month)))-\(two(Int64(date.day)))T\(two(t / 3_600_000)):\(two(t / 60_000 % 60)):\(two(t / 1000 % 60)).\(millis)Z"
+    }
+}
