@@ -49,7 +49,12 @@ import HouseTesting
         for _ in 0..<2000 { instants.append(Int64.random(in: -2_208_988_800_000...4_102_444_800_000, using: &rng)) }
         for ms in instants {
             let instant = WallInstant(sinceEpoch: .milliseconds(ms))
-            let expected = Date(timeIntervalSince1970: Double(ms) / 1000).formatted(style)
+            // Foundation's text for the whole second (a Double of milliseconds is not exact, and
+            // the style truncates: .999 may come out .998), then the milliseconds counted here.
+            let second = ms >= 0 ? ms / 1000 : (ms - 999) / 1000
+            let whole = Date(timeIntervalSince1970: Double(second)).formatted(style)
+            let milli = ms - second * 1000
+            let expected = whole.dropLast(4) + (milli < 10 ? "00" : milli < 100 ? "0" : "") + "\(milli)Z"
             #expect(instant.iso8601UTC == expected, "\(ms) ms")
         }
     }
