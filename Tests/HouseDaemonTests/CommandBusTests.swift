@@ -35,39 +35,27 @@ import Testing
         for _ in 0..<5 {
             let job = try #require(await bus.next())
             order.append(Self.requestID(job.command))
-            job.answer(IntentReply(id: Self.requestID(job.command) ?? "", outcomes: []))
+            job.answer?(IntentReply(id: Self.requestID(job.command) ?? "", outcomes: []))
         }
         #expect(order.prefix(3) == ["r0", "r1", "r2"] && order[3] == .some(nil) && order[4] == "r3", "\(order)")
         for task in tasks + [fourth] { #expect(await task.value.status == .done) }
     }
 
-    /// The MQTT thread's way in: beyond the capacity the thread itself waits, and it is let in
-    /// again once the queue is down to half (not once per command taken).
-    @Test func aThreadBeyondTheQueueBlocksUntilTheQueueIsHalfEmpty() async throws {
-        let bus = CommandBus(capacity: 4)
-        for n in 0..<4 { bus.enqueueBlocking(Self.intent(n), id: "r\(n)") { _ in } }
-        #expect(bus.waiting == 4)
-        let admitted = OneShot<Void>(), answered = OneShot<IntentReply>()
-        let thread = Thread {
-            bus.enqueueBlocking(Self.intent(4), id: "r4") { answered.fulfill($0) }
-            admitted.fulfill(())
-        }
-        thread.start()
-        try await withTimeout(.seconds(10), "the thread to wait for room") {
-            while bus.blockedSources == 0 { await Task.yield() }
-        }
-        _ = try #require(bus.nextIfWaiting())
-        #expect(bus.waiting == 3 && bus.blockedSources == 1, "3 of 4 waiting: more than half, still held")
-        _ = try #require(bus.nextIfWaiting())
-        _ = try await withTimeout(.seconds(10), "the thread let in") { await admitted.wait() }
-        #expect(bus.blockedSources == 0)
-        var last: HouseCommand?
-        while let job = bus.nextIfWaiting() {
-            last = job.command
-            job.answer(IntentReply(id: Self.requestID(job.command) ?? "", outcomes: []))
-        }
-        #expect(last.flatMap(Self.requestID) == "r4", "the held command is queued last, in order")
-        #expect(await answered.wait()?.id == "r4")
+    /// The MQTT thread's way in is never held: beyond the capacity its command is refused with
+    /// a "busy" answer, at once, and nothing queued is lost; notes still go in.
+    @Test func anOfferBeyondTheQueueIsAnsweredBusyAtOnce() async throws {
+        let bus = CommandBus(capacity: 2)
+        #expect(bus.offer(Self.intent(0), id: "r0", answer: nil))
+        #expect(bus.offer(Self.intent(1), id: "r1") { _ in })
+        let refused = Mutex<IntentReply?>(nil)
+        #expect(!bus.offer(Self.intent(2), id: "r2") { reply in refused.withLock { $0 = reply } })
+        let reply = try #require(refused.withLock { $0 })
+        #expect(reply.id == "r2" && reply.status == .busy && reply.dialog.contains("busy"), "\(reply)")
+        #expect(bus.note(.nodeStatus(node: "pi-x", online: true)))
+        var order: [String?] = []
+        while let job = bus.nextIfWaiting() { order.append(Self.requestID(job.command)) }
+        #expect(order == ["r0", "r1", nil])
+        #expect(bus.offer(Self.intent(3), id: "r3", answer: nil), "room again once taken")
     }
 
     @Test func afterFinishTheQueuedAreHandedOutThenNothingIsTaken() async throws {
@@ -80,7 +68,7 @@ import Testing
         let late = await bus.submit(Self.intent(9), id: "r9")
         #expect(late.status == .error && late.error?.contains("shutting down") == true)
         let refused = Mutex<IntentReply?>(nil)
-        bus.enqueueBlocking(Self.intent(10), id: "r10") { reply in refused.withLock { $0 = reply } }
+        #expect(!bus.offer(Self.intent(10), id: "r10") { reply in refused.withLock { $0 = reply } })
         #expect(refused.withLock { $0?.error?.contains("shutting down") } == true, "answered at once, on the caller's thread")
     }
 
@@ -88,7 +76,7 @@ import Testing
         let bus = CommandBus()
         let consumer = Task { () -> String? in
             guard let job = await bus.next() else { return nil }
-            job.answer(IntentReply(id: "r7", outcomes: []))
+            job.answer?(IntentReply(id: "r7", outcomes: []))
             return Self.requestID(job.command)
         }
         let reply = await bus.submit(Self.intent(7), id: "r7")

@@ -1,4 +1,3 @@
-import Dispatch
 import HouseCore
 import HouseMQTT
 import Synchronization
@@ -9,31 +8,32 @@ import Synchronization
 /// another command can run in the middle of one, so a reply, its donation and its mode change
 /// always belong to the command that caused them.
 ///
-/// Commands from outside (`submit`, `enqueue`, `enqueueBlocking`) are held to `capacity`: a source
-/// that would go beyond it waits for room (back-pressure: the topic API's handler holds the MQTT
-/// connection's thread, so the broker holds the messages), so a burst is never dropped. What the house learns by itself (`note`:
+/// Commands from outside are held to `capacity`. A task (`submit`, `enqueue`) beyond it waits for
+/// room (back-pressure). The MQTT thread (`offer`) is never held, as it also reads the PUBACKs of
+/// what the controller publishes (held, libmosquitto's list of unacknowledged messages grows, and
+/// every publish walks it): beyond the capacity its command is refused with a "busy" answer, which
+/// goes to the sender's reply topic and to the log. Nothing is dropped silently. What the house learns by itself (`note`:
 /// relay events, peer states) is always queued, as its sources are bounded.
 final class CommandBus: Sendable {
     /// One queued command and how to answer whoever submitted it.
     struct Job: Sendable {
         let command: HouseCommand
-        let answer: @Sendable (IntentReply) -> Void
+        /// Nil when nobody waits for the answer.
+        let answer: (@Sendable (IntentReply) -> Void)?
         /// Counted against `capacity` (a command from outside, not a note).
         var bounded = false
     }
 
-    /// How many commands may wait before a source from outside waits for room. Large enough that
-    /// a burst (a Node-RED flow, a scene of many devices) is taken without holding the MQTT
-    /// thread: while held, it reads no PUBACKs either, and libmosquitto walks its list of
-    /// unacknowledged messages at every publish (measured: a third of the command rate lost at 256).
-    static let defaultCapacity = 2048
+    /// How many commands from outside may wait. Far beyond any burst of a house (a scene, a
+    /// Node-RED flow, 10,000 commands back to back from a test): a few seconds of work.
+    static let defaultCapacity = 16_384
 
     private struct State {
         var jobs: [Job] = []
         var head = 0
         var consumer: CheckedContinuation<Job?, Never>?
         /// Sources waiting for room in the queue, first come first served.
-        var waitingForRoom: [RoomWaiter] = []
+        var waitingForRoom: [CheckedContinuation<Void, Never>] = []
         var finished = false
 
         var waiting: Int { jobs.count - head }
@@ -41,9 +41,8 @@ final class CommandBus: Sendable {
         var waitingBounded = 0
 
         /// The next job, and the sources to let in now that there is room: all of them once the
-        /// queue is down to half its capacity (not one per job taken: a blocked MQTT thread woken
-        /// for each command costs more than the command).
-        mutating func pop(capacity: Int) -> (job: Job, admit: [RoomWaiter])? {
+        /// queue is down to half its capacity (not one wake-up per job taken).
+        mutating func pop(capacity: Int) -> (job: Job, admit: [CheckedContinuation<Void, Never>])? {
             guard head < jobs.count else { return nil }
             let job = jobs[head]
             head += 1
@@ -55,19 +54,6 @@ final class CommandBus: Sendable {
             guard !waitingForRoom.isEmpty, waitingBounded <= capacity / 2 else { return (job, []) }
             defer { waitingForRoom = [] }
             return (job, waitingForRoom)
-        }
-    }
-
-    /// A source waiting for room: a task, or a thread that may block (the MQTT network thread).
-    enum RoomWaiter: Sendable {
-        case task(CheckedContinuation<Void, Never>)
-        case thread(DispatchSemaphore)
-
-        func admit() {
-            switch self {
-            case .task(let c): c.resume()
-            case .thread(let gate): gate.signal()
-            }
         }
     }
 
@@ -102,27 +88,22 @@ final class CommandBus: Sendable {
         }
     }
 
-    /// Queues `command` from a thread that may block, such as libmosquitto's network thread
-    /// (which then reads no more until there is room: the broker holds the messages). `answer`
-    /// is called with the reply, on the thread that commits the command (once the bus has
-    /// stopped: at once, saying so).
-    func enqueueBlocking(_ command: HouseCommand, id: String = "", answer: @escaping @Sendable (IntentReply) -> Void) {
-        let job = Job(command: command, answer: answer)
-        while true {
-            switch enqueue(job, bounded: true) {
-            case .queued: return
-            case .full:
-                let gate = DispatchSemaphore(value: 0)
-                let now = state.withLock { s -> Bool in
-                    if s.finished || s.waitingBounded < capacity { return true }
-                    s.waitingForRoom.append(.thread(gate))
-                    return false
-                }
-                if !now { gate.wait() }
-            case .stopped:
-                answer(IntentReply(id: id, error: "the controller is shutting down"))
-                return
-            }
+    /// Queues `command` from a thread that must not wait, such as libmosquitto's network
+    /// thread; false when it was refused. `answer` (nil: nobody waits) is called with the reply,
+    /// on the thread that commits the command; a refused command is answered at once, on the
+    /// caller's thread: "busy" beyond the capacity, or the controller shutting down.
+    @discardableResult
+    func offer(_ command: HouseCommand, id: String = "", answer: (@Sendable (IntentReply) -> Void)?) -> Bool {
+        switch enqueue(Job(command: command, answer: answer), bounded: true) {
+        case .queued:
+            return true
+        case .full:
+            answer?(IntentReply(id: id, status: .busy, phase: .resolve,
+                                dialog: "The controller is busy: \(capacity) commands are waiting. Send it again later."))
+            return false
+        case .stopped:
+            answer?(IntentReply(id: id, error: "the controller is shutting down"))
+            return false
         }
     }
 
@@ -131,7 +112,7 @@ final class CommandBus: Sendable {
         await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
             let now = state.withLock { s -> Bool in
                 if s.finished || s.waitingBounded < capacity { return true }
-                s.waitingForRoom.append(.task(c))
+                s.waitingForRoom.append(c)
                 return false
             }
             if now { c.resume() }
@@ -148,13 +129,13 @@ final class CommandBus: Sendable {
     /// The next command, waiting for one; nil once `finish()` was called and the queue is empty.
     func next() async -> Job? {
         await withCheckedContinuation { (c: CheckedContinuation<Job?, Never>) in
-            let (ready, admit): (Job??, [RoomWaiter]) = state.withLock { s in
+            let (ready, admit): (Job??, [CheckedContinuation<Void, Never>]) = state.withLock { s in
                 if let (job, admit) = s.pop(capacity: capacity) { return (.some(job), admit) }
                 if s.finished { return (.some(nil), []) }
                 s.consumer = c
                 return (.none, [])
             }
-            for waiter in admit { waiter.admit() }
+            for waiter in admit { waiter.resume() }
             if let ready { c.resume(returning: ready) }
         }
     }
@@ -162,13 +143,13 @@ final class CommandBus: Sendable {
     /// The next command if one waits now, without waiting.
     func nextIfWaiting() -> Job? {
         guard let (job, admit) = state.withLock({ $0.pop(capacity: capacity) }) else { return nil }
-        for waiter in admit { waiter.admit() }
+        for waiter in admit { waiter.resume() }
         return job
     }
 
     /// Stops taking commands; those already queued are still handed out by `next()`.
     func finish() {
-        let (consumer, admits) = state.withLock { s -> (CheckedContinuation<Job?, Never>?, [RoomWaiter]) in
+        let (consumer, admits) = state.withLock { s -> (CheckedContinuation<Job?, Never>?, [CheckedContinuation<Void, Never>]) in
             s.finished = true
             defer {
                 s.consumer = nil
@@ -177,14 +158,15 @@ final class CommandBus: Sendable {
             return (s.consumer, s.waitingForRoom)
         }
         consumer?.resume(returning: nil)
-        for admit in admits { admit.admit() }
+        for admit in admits { admit.resume() }
     }
+
+    /// Whether `finish()` was called.
+    var isFinished: Bool { state.withLock { $0.finished } }
 
     /// Commands waiting now.
     var waiting: Int { state.withLock { $0.waiting } }
 
-    /// Sources waiting for room now.
-    var blockedSources: Int { state.withLock { $0.waitingForRoom.count } }
 
     private enum Enqueued { case queued, full, stopped }
 

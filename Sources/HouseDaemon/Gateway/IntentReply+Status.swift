@@ -7,6 +7,8 @@ extension IntentReply {
         case done, needsValue, needsChoice, needsConfirmation, unsupported, refused, failed, inProgress
         /// The request could not be read (malformed, too large, a repeated id from before a restart).
         case error
+        /// Not done: too many commands were waiting. Send it again later.
+        case busy
 
         /// The reply status of an intent's outcome.
         public init(_ status: IntentOutcome.Status) {

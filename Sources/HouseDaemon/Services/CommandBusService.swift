@@ -33,7 +33,7 @@ struct CommandBusService: Service {
                 if let inFlight { _ = await inFlight.wait() }
                 let batch = done, committed = OneShot<Void>()
                 committer.commit {
-                    for (job, reply) in batch { job.answer(reply) }
+                    for (job, reply) in batch { job.answer?(reply) }
                     committed.fulfill(())
                 }
                 inFlight = committed

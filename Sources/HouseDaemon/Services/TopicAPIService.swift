@@ -231,26 +231,33 @@ struct TopicAPIService: Service {
             if action == .off, supported.contains(.close) { action = .close }
         }
         let intent = HouseIntent.control(HouseControlIntent(room: device.room.rawValue, action: action, device: device.id.rawValue))
-        bus.enqueueBlocking(.intent(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed), requestID: command.id),
-                            id: command.id ?? "") { answer in
-            if answer.status == .needsConfirmation {
-                logger.warning("\(device.id) needs confirmation: send {\"state\":\"\(command.action.rawValue.uppercased())\",\"confirm\":true}")
+        // Most commands are a plain ON or OFF that nobody waits for: no answer to carry (or keep
+        // in memory while it waits its turn) unless there is a reply topic or a question to log.
+        var answer: (@Sendable (IntentReply) -> Void)? = nil
+        if command.replyTo != nil || device.confirm {
+            let hint = "\(device.id) needs confirmation: send {\"state\":\"\(command.action.rawValue.uppercased())\",\"confirm\":true}"
+            answer = { [logger] (reply: IntentReply) in
+                if reply.status == .needsConfirmation { logger.warning("\(hint)") }
+                if let replyTo = command.replyTo { self.reply(reply, id: command.id, to: replyTo) }
             }
-            if let replyTo = command.replyTo { reply(answer, id: command.id, to: replyTo) }
         }
+        offer(.intent(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed), requestID: command.id),
+              from: message, id: command.id, answer: answer)
     }
 
     private func modeSet(_ message: MQTTMessage) {
         guard let command = accept(message, CommandPayloadParser.modeCommand) else { return }
         let intent = HouseIntent.setMode(SetHouseModeIntent(mode: command.mode, duration: command.duration, rooms: command.rooms))
-        bus.enqueueBlocking(.intent(intent, source: .mqtt, answers: .none, requestID: command.id), id: command.id ?? "") { answer in
-            if let replyTo = command.replyTo { reply(answer, id: command.id, to: replyTo) }
+        var answer: (@Sendable (IntentReply) -> Void)? = nil
+        if let replyTo = command.replyTo {
+            answer = { (reply: IntentReply) in self.reply(reply, id: command.id, to: replyTo) }
         }
+        offer(.intent(intent, source: .mqtt, answers: .none, requestID: command.id), from: message, id: command.id, answer: answer)
     }
 
     private func intentRequest(_ message: MQTTMessage, source: IntentSource) {
         guard let request = accept(message, CommandPayloadParser.intentRequest) else { return }
-        bus.enqueueBlocking(.request(request, source: source), id: request.id) { answer in
+        offer(.request(request, source: source), from: message, id: request.id) { answer in
             reply(answer, to: request.replyTo ?? layout.intentResponse(id: request.id))
         }
     }
@@ -266,12 +273,21 @@ struct TopicAPIService: Service {
             logger.warning("refused: \(DaemonError.malformedPayload(topic: message.topic, reason: error.reason))")
             return
         }
-        bus.enqueueBlocking(.peerRelay(command)) { [logger, node] answer in
+        offer(.peerRelay(command), from: message, id: nil) { [logger, node] answer in
             if answer.status == .unsupported {
                 logger.warning("refused: relay command for \(command.device), which is not a relay of node \(node)")
             } else {
                 logger.info("relay command from a peer: \(command.device): \(answer.dialog)")
             }
+        }
+    }
+
+    /// Queues `command` on the bus (never holding the MQTT thread); a command refused there
+    /// (too many waiting, or shutting down) is logged, and answered where `answer` says.
+    private func offer(_ command: HouseCommand, from message: MQTTMessage, id: String?,
+                       answer: (@Sendable (IntentReply) -> Void)?) {
+        if !bus.offer(command, id: id ?? "", answer: answer) {
+            logger.warning("refused the command on \(message.topic): \(bus.isFinished ? "shutting down" : "\(bus.capacity) commands are waiting (busy)")")
         }
     }
 
