@@ -1,3 +1,4 @@
+import DequeModule
 import HouseCore
 import HouseMQTT
 import Synchronization
@@ -29,28 +30,23 @@ final class CommandBus: Sendable {
     static let defaultCapacity = 16_384
 
     private struct State {
-        var jobs: [Job] = []
-        var head = 0
+        /// A ring buffer: a job taken is gone at once (its strings and closure freed), and the
+        /// queue never moves its contents to drop the front.
+        var jobs = Deque<Job>()
         var consumer: CheckedContinuation<Job?, Never>?
         /// Sources waiting for room in the queue, first come first served.
         var waitingForRoom: [CheckedContinuation<Void, Never>] = []
         var finished = false
 
-        var waiting: Int { jobs.count - head }
+        var waiting: Int { jobs.count }
         /// The waiting commands from outside (what `capacity` bounds).
         var waitingBounded = 0
 
         /// The next job, and the sources to let in now that there is room: all of them once the
         /// queue is down to half its capacity (not one wake-up per job taken).
         mutating func pop(capacity: Int) -> (job: Job, admit: [CheckedContinuation<Void, Never>])? {
-            guard head < jobs.count else { return nil }
-            let job = jobs[head]
-            head += 1
+            guard let job = jobs.popFirst() else { return nil }
             if job.bounded { waitingBounded -= 1 }
-            if head > 64 && head * 2 > jobs.count {
-                jobs.removeFirst(head)
-                head = 0
-            }
             guard !waitingForRoom.isEmpty, waitingBounded <= capacity / 2 else { return (job, []) }
             defer { waitingForRoom = [] }
             return (job, waitingForRoom)
