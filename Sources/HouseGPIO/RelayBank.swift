@@ -10,7 +10,7 @@ import HouseCore
 /// - Interlock groups: switching one member on first switches the others off and waits the dead
 ///   time; two members are never on together, not even for one edge.
 /// - Pulse (on, then off after the pulse) and max-on (the watchdog switches off after the limit and
-///   says so in `events`).
+///   says so to the observer: see `observe`).
 /// - Minimum interval between switchings of one relay: a command that comes too soon is refused or
 ///   coalesced (`ChatterPolicy`). Safety switch-offs at shutdown do not wait.
 /// - Idempotence: a relay already in the wanted state makes no edge.
@@ -28,11 +28,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     public nonisolated let chatterPolicy: ChatterPolicy
     /// What each relay did at power-on, and why.
     public nonisolated let powerOnDecisions: [PowerOnDecision]
-    /// Every edge, watchdog action and cancelled switch (keeps the newest 1024 when nobody reads).
-    public nonisolated let events: AsyncStream<RelayEvent>
-
-    private let eventSink: AsyncStream<RelayEvent>.Continuation
-    /// Called with each event as it happens (see `observe`).
+    /// Called with each edge, watchdog action and cancelled switch as it happens (see `observe`).
     private var observer: (@Sendable (RelayEvent, DeviceState?) -> Void)?
     private let clock: C
     private let wake = WakeSignal()
@@ -143,14 +139,11 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
                 scheduled: delayedOn[c.device], reason: want.reason))
         }
 
-        let (stream, sink) = AsyncStream<RelayEvent>.makeStream(bufferingPolicy: .bufferingNewest(1024))
         self.layout = layout
         self.chip = chip
         self.clock = clock
         self.chatterPolicy = chatterPolicy
         self.powerOnDecisions = decisions
-        self.events = stream
-        self.eventSink = sink
         self.slots = slots
     }
 
@@ -313,7 +306,6 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         }
         for c in layout.channels { chip.release(line: c.line) }
         isShutDown = true
-        eventSink.finish()
         wake.signal()
         return outcomes
     }
@@ -340,10 +332,11 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         slots.mapValues { DeviceState(isOn: $0.isOn) }
     }
 
-    /// Calls `observer` with every event as it happens, inside the bank (before `events` has
-    /// it), with the relay's state at that moment: an edge's state can be published and saved
-    /// before the command that made it returns, with no task to wake. It must not block; it
-    /// replaces the observer set before.
+    /// Calls `observer` with every event (each edge, watchdog action, cancelled switch and
+    /// failure) as it happens, inside the bank, with the relay's state at that moment: an edge's
+    /// state is published and saved before the command that made it returns, with no task to
+    /// wake. It must not block; it replaces the observer set before (there is one: the daemon's
+    /// `RelayEdgeFollower`).
     public func observe(_ observer: @escaping @Sendable (RelayEvent, _ state: DeviceState?) -> Void) {
         self.observer = observer
     }
@@ -370,7 +363,6 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
 
     private func emit(_ event: RelayEvent) {
         if let observer { observer(event, slots[event.device].map { DeviceState(isOn: $0.isOn) }) }
-        eventSink.yield(event)
     }
 
     private func earliestDue(now: C.Instant) -> (DeviceID, Bool)? {

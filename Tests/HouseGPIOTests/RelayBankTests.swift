@@ -212,6 +212,7 @@ import HouseTesting
 
     @Test func maxOnWatchdogSwitchesOffAndSaysSo() async throws {
         let rig = try Rig()
+        let events = await rig.bank.eventStream()
         await rig.advance(.seconds(60))
         #expect(await rig.bank.set("heater", to: .on) == .switched(.on))
         await rig.advance(.seconds(1799))
@@ -219,7 +220,7 @@ import HouseTesting
         #expect(await rig.bank.set("heater", to: .on) == .unchanged(.on), "asking again does not extend the limit")
         await rig.advance(.seconds(1))
         #expect(await rig.bank.state(of: "heater") == .off)
-        let e = await firstEvent(in: rig.bank.events) { if case .watchdog = $0 { true } else { false } }
+        let e = await firstEvent(in: events) { if case .watchdog = $0 { true } else { false } }
         #expect(e == .watchdog(device: "heater", after: .seconds(1800)))
         #expect(e?.description == "heater switched OFF by the max-on watchdog after 30m on")
     }
@@ -271,7 +272,7 @@ import HouseTesting
 @Suite struct RunLoopTests {
     @Test func runFiresTimersOffTheInjectedClock() async throws {
         let rig = try Rig()
-        let events = rig.bank.events
+        let events = await rig.bank.eventStream()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await rig.bank.run() }
             #expect(await rig.bank.set("garage-door", to: .on) == .switched(.on))
@@ -289,7 +290,7 @@ import HouseTesting
         let clock = GPIOFixtures.clock()
         let chip = SimulatedChip(clock: clock)
         let bank = try RelayBank(configuration: GPIOFixtures.configuration(), node: "pi-main", chip: chip, clock: clock)
-        let events = bank.events
+        let events = await bank.eventStream()
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await bank.run() }
             // Within a minute of power-on: the heater's min interval defers the switch.

@@ -30,6 +30,15 @@ struct Rig {
     func advance(_ d: Duration) async { await clock.advance(by: d, firing: bank) }
 }
 
+extension RelayBank {
+    /// The bank's events from now on, through its observer (which this replaces).
+    func eventStream() async -> AsyncStream<RelayEvent> {
+        let (stream, continuation) = AsyncStream.makeStream(of: RelayEvent.self)
+        observe { event, _ in continuation.yield(event) }
+        return stream
+    }
+}
+
 /// Collects events until `predicate` matches one, or gives up after `timeout` of real time.
 func firstEvent(
     in events: AsyncStream<RelayEvent>, timeout: Duration = .seconds(20), where predicate: @Sendable @escaping (RelayEvent) -> Bool
