@@ -245,6 +245,14 @@ import HouseTesting
         // The text published on `events` reads back as the same event, keys sorted.
         #expect(try JSONDecoder().decode(DonationEvent.self, from: Data(event.json.utf8)) == event)
         #expect(event.json.hasPrefix(#"{"commands":["relay pi-main/7 ON (office-fan)"],"dialog":"#))
+        // Written as JSONEncoder with sorted keys writes it (but for escaped slashes).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        #expect(event.json == String(decoding: try encoder.encode(event), as: UTF8.self))
+        var tricky = event
+        tricky.dialog = "a \"quoted\"\nline \\ with / é"
+        tricky.parameters = ["z": "1", "a": "x\ty", "m": ""]
+        #expect(tricky.json == String(decoding: try encoder.encode(tricky), as: UTF8.self))
     }
 
     @Test func jsonTextEscapesSortsAndReadsBack() throws {

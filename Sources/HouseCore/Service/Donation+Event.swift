@@ -11,14 +11,36 @@ public struct DonationEvent: Sendable, Equatable, Codable {
     public var dialog: String
     public var commands: [String]
 
-    /// Compact JSON with sorted keys, as published on `<base>/events` (written directly: see
-    /// `JSONValue.jsonText`).
+    /// Compact JSON with sorted keys, as published on `<base>/events`, written field by field
+    /// in key order (once per command: `JSONEncoder`, or even a `JSONValue` tree, cost more than
+    /// switching the relay).
     public var json: String {
-        JSONValue.object([
-            "intent": .string(intent), "parameters": .object(parameters.mapValues { .string($0) }),
-            "source": .string(source.rawValue), "time": .string(time), "outcome": .string(outcome.rawValue),
-            "dialog": .string(dialog), "commands": .array(commands.map { .string($0) }),
-        ]).jsonText
+        var out = ""
+        out.reserveCapacity(160 + intent.utf8.count + dialog.utf8.count + commands.reduce(0) { $0 + $1.utf8.count + 3 })
+        out += #"{"commands":["#
+        for (i, command) in commands.enumerated() {
+            if i > 0 { out += "," }
+            JSONValue.write(string: command, to: &out)
+        }
+        out += #"],"dialog":"#
+        JSONValue.write(string: dialog, to: &out)
+        out += #","intent":"#
+        JSONValue.write(string: intent, to: &out)
+        out += #","outcome":"#
+        JSONValue.write(string: outcome.rawValue, to: &out)
+        out += #","parameters":{"#
+        for (i, key) in parameters.keys.sorted().enumerated() {
+            if i > 0 { out += "," }
+            JSONValue.write(string: key, to: &out)
+            out += ":"
+            JSONValue.write(string: parameters[key]!, to: &out)
+        }
+        out += #"},"source":"#
+        JSONValue.write(string: source.rawValue, to: &out)
+        out += #","time":"#
+        JSONValue.write(string: time, to: &out)
+        out += "}"
+        return out
     }
 }
 
