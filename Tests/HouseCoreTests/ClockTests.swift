@@ -59,3 +59,15 @@ import HouseTesting
         }
     }
 }
+
+@Suite struct LabelTextTests {
+    /// The byte search behind device labels finds what `contains` finds.
+    @Test func containsUTF8AgreesWithContains() {
+        let pairs = [("kitchen light", "kitchen"), ("kitchen light", "light"), ("kitchen", "kitchen light"), ("hall", ""),
+                     ("", "a"), ("café lamp", "café"), ("abcabd", "abd"), ("aaa", "aab"), ("bedroom lamp", "room l"),
+                     ("living room", "living-room")]
+        for (text, pattern) in pairs {
+            #expect(text.containsUTF8(pattern) == text.contains(pattern), "\(text) / \(pattern)")
+        }
+    }
+}

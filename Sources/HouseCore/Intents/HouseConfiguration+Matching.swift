@@ -141,7 +141,27 @@ extension HouseConfiguration {
         let name = device.names.first ?? device.kind.rawValue
         guard let room = room(id: device.room) else { return name }
         let roomName = room.name.lowercased(), lowered = name.lowercased()
-        // The standard library's search (`firstRange(of:)`), not Foundation's `contains`.
-        return lowered.firstRange(of: roomName) != nil || lowered.firstRange(of: room.id.rawValue) != nil ? name : "\(roomName) \(name)"
+        return lowered.containsUTF8(roomName) || lowered.containsUTF8(room.id.rawValue) ? name : "\(roomName) \(name)"
+    }
+}
+
+extension String {
+    /// Whether `other` occurs in this string, compared as UTF-8 bytes: for short names (a label
+    /// is made for every device an intent resolves to), where Foundation's `contains` and the
+    /// standard library's `firstRange(of:)` cost more than the whole resolution.
+    func containsUTF8(_ other: String) -> Bool {
+        var text = self, pattern = other
+        return text.withUTF8 { a in
+            pattern.withUTF8 { b in
+                guard !b.isEmpty else { return false }  // as Foundation's `contains`
+                guard b.count <= a.count else { return false }
+                for start in 0...(a.count - b.count) where a[start] == b[0] {
+                    var i = 1
+                    while i < b.count && a[start + i] == b[i] { i += 1 }
+                    if i == b.count { return true }
+                }
+                return false
+            }
+        }
     }
 }
