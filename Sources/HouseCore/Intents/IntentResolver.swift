@@ -75,7 +75,8 @@ public struct IntentResolver: Sendable {
     /// thing to people: "open the blinds" means the up winding, "close" the down one, and "stop
     /// the shutter" both, so a singular name fitting only a cover's windings asks nothing.
     public func resolveDevice(for intent: HouseControlIntent, scope: DeviceScope, answers: IntentAnswers = .none) -> ResolutionResult<DeviceTarget> {
-        let inScope = scope.devices(of: configuration)
+        /// Only the answers without a device name (or with an unknown one) list the scope.
+        var inScope: [Device] { scope.devices(of: configuration) }
         guard let name = intent.device else {
             // "Turn everything off in the kitchen": every device of the room that can be switched
             // off. Only off: "everything on" would start heaters and motors, so it asks instead.
