@@ -100,19 +100,13 @@ extension HouseService {
         }
     }
 
-    /// Commands for target states: every OFF before any ON, and interlocked partners switched
-    /// off before a member goes on.
+    /// Commands for target states: every OFF before any ON. Interlocks are not planned here: the
+    /// relay bank of the node that owns the group (a group never spans nodes) switches the
+    /// partner off and waits the dead time, whoever asks; the partner's edge reaches the service
+    /// as a note like every edge the bank makes on its own.
     func plan(_ targets: [(Device, DeviceState)]) -> [DeviceCommand] {
-        var offs: [Device] = targets.filter { $0.1 == .off }.map(\.0)
-        let ons: [Device] = targets.filter { $0.1 == .on }.map(\.0)
-        for d in ons {
-            guard let group = d.interlock else { continue }
-            for other in configuration.devices where other.interlock == group && other.id != d.id
-                && state(of: other.id) == .on && !offs.contains(where: { $0.id == other.id }) && !ons.contains(where: { $0.id == other.id }) {
-                offs.append(other)
-            }
-        }
-        return offs.flatMap { switchCommand($0, .off) } + ons.flatMap { switchCommand($0, .on) }
+        targets.filter { $0.1 == .off }.flatMap { switchCommand($0.0, .off) }
+            + targets.filter { $0.1 == .on }.flatMap { switchCommand($0.0, .on) }
     }
 
     func switchCommand(_ d: Device, _ s: DeviceState) -> [DeviceCommand] {
