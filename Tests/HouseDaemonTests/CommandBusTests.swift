@@ -45,17 +45,18 @@ import Testing
     /// a "busy" answer, at once, and nothing queued is lost; notes still go in.
     @Test func anOfferBeyondTheQueueIsAnsweredBusyAtOnce() async throws {
         let bus = CommandBus(capacity: 2)
-        #expect(bus.offer(Self.intent(0), id: "r0", answer: nil))
-        #expect(bus.offer(Self.intent(1), id: "r1") { _ in })
+        #expect(bus.offer(Self.intent(0), id: "r0", answer: nil) == nil)
+        #expect(bus.offer(Self.intent(1), id: "r1") { _ in } == nil)
         let refused = Mutex<IntentReply?>(nil)
-        #expect(!bus.offer(Self.intent(2), id: "r2") { reply in refused.withLock { $0 = reply } })
+        let returned = bus.offer(Self.intent(2), id: "r2") { reply in refused.withLock { $0 = reply } }
         let reply = try #require(refused.withLock { $0 })
+        #expect(returned == reply, "the refusal is returned as well as answered")
         #expect(reply.id == "r2" && reply.status == .busy && reply.dialog.contains("busy"), "\(reply)")
         #expect(bus.note(.nodeStatus(node: "pi-x", online: true)))
         var order: [String?] = []
         while let job = bus.nextIfWaiting() { order.append(Self.requestID(job.command)) }
         #expect(order == ["r0", "r1", nil])
-        #expect(bus.offer(Self.intent(3), id: "r3", answer: nil), "room again once taken")
+        #expect(bus.offer(Self.intent(3), id: "r3", answer: nil) == nil, "room again once taken")
     }
 
     @Test func afterFinishTheQueuedAreHandedOutThenNothingIsTaken() async throws {
@@ -68,7 +69,7 @@ import Testing
         let late = await bus.submit(Self.intent(9), id: "r9")
         #expect(late.status == .error && late.error?.contains("shutting down") == true)
         let refused = Mutex<IntentReply?>(nil)
-        #expect(!bus.offer(Self.intent(10), id: "r10") { reply in refused.withLock { $0 = reply } })
+        #expect(bus.offer(Self.intent(10), id: "r10") { reply in refused.withLock { $0 = reply } }?.error?.contains("shutting down") == true)
         #expect(refused.withLock { $0?.error?.contains("shutting down") } == true, "answered at once, on the caller's thread")
     }
 

@@ -13,8 +13,8 @@ import Synchronization
 /// room (back-pressure). The MQTT thread (`offer`) is never held, as it also reads the PUBACKs of
 /// what the controller publishes (held, libmosquitto's list of unacknowledged messages grows, and
 /// every publish walks it): beyond the capacity its command is refused with a "busy" answer, which
-/// goes to the sender's reply topic and to the log. Nothing is dropped silently. What the house learns by itself (`note`:
-/// relay events, peer states) is always queued, as its sources are bounded.
+/// goes to the sender's reply topic and to the log. Nothing is dropped silently. What the house
+/// learns by itself (`note`: relay events, peer states) is always queued, as its sources are bounded.
 final class CommandBus: Sendable {
     /// One queued command and how to answer whoever submitted it.
     struct Job: Sendable {
@@ -85,22 +85,23 @@ final class CommandBus: Sendable {
     }
 
     /// Queues `command` from a thread that must not wait, such as libmosquitto's network
-    /// thread; false when it was refused. `answer` (nil: nobody waits) is called with the reply,
-    /// on the thread that commits the command; a refused command is answered at once, on the
-    /// caller's thread: "busy" beyond the capacity, or the controller shutting down.
+    /// thread. `answer` (nil: nobody waits) is called with the reply, on the thread that commits
+    /// the command. A refused command ("busy" beyond the capacity, or the controller shutting
+    /// down) is answered at once, on the caller's thread, and its refusal returned (nil: queued).
     @discardableResult
-    func offer(_ command: HouseCommand, id: String = "", answer: (@Sendable (IntentReply) -> Void)?) -> Bool {
+    func offer(_ command: HouseCommand, id: String = "", answer: (@Sendable (IntentReply) -> Void)?) -> IntentReply? {
+        let refusal: IntentReply
         switch enqueue(Job(command: command, answer: answer), bounded: true) {
         case .queued:
-            return true
+            return nil
         case .full:
-            answer?(IntentReply(id: id, status: .busy, phase: .resolve,
-                                dialog: "The controller is busy: \(capacity) commands are waiting. Send it again later."))
-            return false
+            refusal = IntentReply(id: id, status: .busy, phase: .resolve,
+                                  dialog: "The controller is busy: \(capacity) commands are waiting. Send it again later.")
         case .stopped:
-            answer?(IntentReply(id: id, error: "the controller is shutting down"))
-            return false
+            refusal = IntentReply(id: id, error: "the controller is shutting down")
         }
+        answer?(refusal)
+        return refusal
     }
 
     /// Returns once the queue has room (or the bus stopped).
@@ -157,12 +158,8 @@ final class CommandBus: Sendable {
         for admit in admits { admit.resume() }
     }
 
-    /// Whether `finish()` was called.
-    var isFinished: Bool { state.withLock { $0.finished } }
-
     /// Commands waiting now.
     var waiting: Int { state.withLock { $0.waiting } }
-
 
     private enum Enqueued { case queued, full, stopped }
 

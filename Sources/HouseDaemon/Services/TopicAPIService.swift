@@ -41,10 +41,6 @@ struct TopicAPIService: Service {
 
     func run() async throws {
         var subscriptions: [MQTTSubscription] = []
-        /// Subscribes to `filter` with `handler` called on the MQTT network thread for each message.
-        func subscribe(_ filter: String, _ handler: Handler) async throws -> MQTTSubscription {
-            try await client.subscribe(to: filter, qos: .atLeastOnce) { message in handle(message, with: handler) }
-        }
         for device in ownedDevices {
             subscriptions.append(try await subscribe(layout.deviceSet(room: device.room, device: device.id), .deviceSet(device)))
         }
@@ -68,20 +64,13 @@ struct TopicAPIService: Service {
             // Topics outside the house tree may be refused by the broker's ACL: that disables the
             // device's state or the rule, not the whole topic API.
             for device in configuration.devices {
-                if case .mqtt(let endpoint) = device.endpoint, let topic = endpoint.stateTopic {
-                    do {
-                        subscriptions.append(try await subscribe(topic, .remoteState(device, endpoint)))
-                    } catch {
-                        logger.error("cannot subscribe to \(topic) for the state of \(device.id): \(error); check the broker's ACL for this user")
-                    }
+                if case .mqtt(let endpoint) = device.endpoint, let topic = endpoint.stateTopic,
+                   let s = await optionalSubscription(topic, .remoteState(device, endpoint), for: "the state of \(device.id)") {
+                    subscriptions.append(s)
                 }
             }
             for filter in gateway.ruleTopics {
-                do {
-                    subscriptions.append(try await subscribe(filter, .rule))
-                } catch {
-                    logger.error("cannot subscribe to \(filter) for the rules on it: \(error); check the broker's ACL for this user")
-                }
+                if let s = await optionalSubscription(filter, .rule, for: "the rules on it") { subscriptions.append(s) }
             }
         }
         if let discovery {
@@ -134,6 +123,21 @@ struct TopicAPIService: Service {
     /// The most the unsubscribes at shutdown wait for the broker.
     static let unsubscribeWait: Duration = .seconds(1)
 
+    /// Subscribes to `filter` with `handler` called on the MQTT network thread for each message.
+    private func subscribe(_ filter: String, _ handler: Handler) async throws -> MQTTSubscription {
+        try await client.subscribe(to: filter, qos: .atLeastOnce) { message in handle(message, with: handler) }
+    }
+
+    /// Subscribes as `subscribe`, or logs why not (a refusal by the broker's ACL, say) and returns nil.
+    private func optionalSubscription(_ filter: String, _ handler: Handler, for what: String) async -> MQTTSubscription? {
+        do {
+            return try await subscribe(filter, handler)
+        } catch {
+            logger.error("cannot subscribe to \(filter) for \(what): \(error); check the broker's ACL for this user")
+            return nil
+        }
+    }
+
     enum Handler: Sendable {
         case deviceSet(Device)
         case modeSet
@@ -164,8 +168,8 @@ struct TopicAPIService: Service {
     }
 
     /// Handles `message`, on the MQTT network thread: a command is parsed and queued on the bus
-    /// (waiting there for room when the bus is full, which holds the connection: back-pressure),
-    /// and its reply, if the sender asked for one, is published once the command is committed.
+    /// (never waiting: beyond the bus's capacity it is refused as busy), and its reply, if the
+    /// sender asked for one, is published once the command is committed.
     func handle(_ message: MQTTMessage, with handler: Handler) {
         guard isWithinLimits(message, for: handler) else { return }
         switch handler {
@@ -235,9 +239,10 @@ struct TopicAPIService: Service {
         // in memory while it waits its turn) unless there is a reply topic or a question to log.
         var answer: (@Sendable (IntentReply) -> Void)? = nil
         if command.replyTo != nil || device.confirm {
-            let hint = "\(device.id) needs confirmation: send {\"state\":\"\(command.action.rawValue.uppercased())\",\"confirm\":true}"
-            answer = { [logger] (reply: IntentReply) in
-                if reply.status == .needsConfirmation { logger.warning("\(hint)") }
+            answer = { (reply: IntentReply) in
+                if reply.status == .needsConfirmation {
+                    logger.warning("\(device.id) needs confirmation: send {\"state\":\"\(command.action.rawValue.uppercased())\",\"confirm\":true}")
+                }
                 if let replyTo = command.replyTo { self.reply(reply, id: command.id, to: replyTo) }
             }
         }
@@ -286,8 +291,8 @@ struct TopicAPIService: Service {
     /// (too many waiting, or shutting down) is logged, and answered where `answer` says.
     private func offer(_ command: HouseCommand, from message: MQTTMessage, id: String?,
                        answer: (@Sendable (IntentReply) -> Void)?) {
-        if !bus.offer(command, id: id ?? "", answer: answer) {
-            logger.warning("refused the command on \(message.topic): \(bus.isFinished ? "shutting down" : "\(bus.capacity) commands are waiting (busy)")")
+        if let refusal = bus.offer(command, id: id ?? "", answer: answer) {
+            logger.warning("refused the command on \(message.topic): \(refusal.error ?? refusal.dialog)")
         }
     }
 
