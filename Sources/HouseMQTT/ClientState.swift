@@ -64,7 +64,7 @@ struct ClientState: Sendable {
             self.qos = qos
             self.continuation = continuation
             self.onMessage = onMessage
-            isExact = !filter.utf8.contains(UInt8(ascii: "+")) && !filter.utf8.contains(UInt8(ascii: "#"))
+            isExact = !MQTTTopic.hasWildcards(filter)
         }
 
         func matches(_ topic: String) -> Bool {

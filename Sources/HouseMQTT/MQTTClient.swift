@@ -66,7 +66,6 @@ public final class MQTTClient: Sendable {
         worker.stop()
     }
 
-
     /// The current connection state.
     public var connectionState: MQTTConnectionState { state.withLock { $0.publicState } }
 

@@ -66,6 +66,12 @@ public enum MQTTTopic {
         return nil
     }
 
+    /// Whether `filter` holds a wildcard (`+` or `#`); a valid filter without one matches exactly
+    /// the topic name equal to it.
+    public static func hasWildcards(_ filter: String) -> Bool {
+        filter.utf8.contains { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "#") }
+    }
+
     /// Whether the valid filter `filter` matches the topic name `topic`: `+` matches one level,
     /// `#` the parent level and every level below. A topic starting with `$` is not matched by a
     /// filter starting with a wildcard (MQTT-4.7.2-1).

@@ -3,6 +3,17 @@ import MQTTTopics
 
 @Suite("MQTT topic names and filters")
 struct TopicTests {
+    /// A filter without wildcards matches only the topic equal to it (what the client's exact
+    /// comparison relies on).
+    @Test func wildcardsAreFoundAndAFilterWithoutThemMatchesOnlyItself() {
+        for filter in ["house/+/light", "house/#", "#", "+"] { #expect(MQTTTopic.hasWildcards(filter), "\(filter)") }
+        for filter in ["house/kitchen/light/set", "$SYS/x", "a//b", "/"] {
+            #expect(!MQTTTopic.hasWildcards(filter), "\(filter)")
+            #expect(MQTTTopic.matches(topic: filter, filter: filter))
+            #expect(!MQTTTopic.matches(topic: filter + "/x", filter: filter))
+        }
+    }
+
     @Test(arguments: ["house/+/light", "house/#", "#", "+", "a/b#", ""])
     func publishTopicsWithWildcardsOrEmptyAreRejected(topic: String) {
         #expect(MQTTTopic.topicNameProblem(topic) != nil)

@@ -11,6 +11,6 @@ struct MQTTClientPublisher: MQTTPublisher {
     let client: MQTTClient
 
     func publish(topic: String, payload: String, retain: Bool) async throws {
-        try await client.publish(to: topic, payload: payload, qos: .atLeastOnce, retain: retain, waitForAcknowledgement: false)
+        try client.send(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain))
     }
 }
