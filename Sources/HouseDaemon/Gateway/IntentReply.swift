@@ -5,10 +5,6 @@ import HouseCore
 /// the phase reached, the result, the question and options when an answer is needed, the dialog
 /// text and the resulting state.
 public struct IntentReply: Sendable, Equatable, Codable {
-    private enum CodingKeys: String, CodingKey {
-        case phase, id, status, dialog, question, pendingParameter, options, results, pendingText, error
-    }
-
     /// How far the request got.
     public var phase: Phase
     public var id: String
@@ -18,25 +14,9 @@ public struct IntentReply: Sendable, Equatable, Codable {
     public var question: String?
     public var pendingParameter: String?
     public var options: [ParameterResolution.Option]
-    /// One trace per command in the request ("... and ..." gives several). Made when read (for
-    /// the JSON, mostly): most replies of the bus (a `set` without `reply_to`, a routine's run)
-    /// are never read, and their traces cost more than the command itself.
-    public var results: [IntentTrace] {
-        get {
-            switch traces {
-            case .made(let traces): traces
-            case .pending(let outcomes): outcomes.map(IntentTrace.init)
-            }
-        }
-        set { traces = .made(newValue) }
-    }
-    private var traces: Traces
-
-    /// The traces, or the outcomes to make them from.
-    private enum Traces: Sendable {
-        case made([IntentTrace])
-        case pending([IntentOutcome])
-    }
+    /// One trace per command in the request ("... and ..." gives several), made when read (see
+    /// `Traces`).
+    @Traces public var results: [IntentTrace]
     /// In a phrase of several commands, the words of the one the question is about: send that
     /// text again with the answer, so that the commands already done are not done twice.
     public var pendingText: String?
@@ -52,7 +32,7 @@ public struct IntentReply: Sendable, Equatable, Codable {
         question = first?.question
         pendingParameter = first?.pendingParameter
         options = first?.options ?? []
-        traces = .pending(outcomes)
+        _results = Traces(outcomes: outcomes)
         error = nil
         pendingText = nil
     }
@@ -81,7 +61,7 @@ public struct IntentReply: Sendable, Equatable, Codable {
         question = nil
         pendingParameter = nil
         options = []
-        traces = .made([])
+        results = []
         self.error = error
         pendingText = nil
     }
@@ -93,40 +73,6 @@ public struct IntentReply: Sendable, Equatable, Codable {
         case .needsConfirmation, .refused, .inProgress: return .confirm
         case .done, .failed: return .handle
         }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        phase = try c.decode(Phase.self, forKey: .phase)
-        id = try c.decode(String.self, forKey: .id)
-        status = try c.decode(Status.self, forKey: .status)
-        dialog = try c.decode(String.self, forKey: .dialog)
-        question = try c.decodeIfPresent(String.self, forKey: .question)
-        pendingParameter = try c.decodeIfPresent(String.self, forKey: .pendingParameter)
-        options = try c.decode([ParameterResolution.Option].self, forKey: .options)
-        traces = .made(try c.decode([IntentTrace].self, forKey: .results))
-        pendingText = try c.decodeIfPresent(String.self, forKey: .pendingText)
-        error = try c.decodeIfPresent(String.self, forKey: .error)
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(phase, forKey: .phase)
-        try c.encode(id, forKey: .id)
-        try c.encode(status, forKey: .status)
-        try c.encode(dialog, forKey: .dialog)
-        try c.encodeIfPresent(question, forKey: .question)
-        try c.encodeIfPresent(pendingParameter, forKey: .pendingParameter)
-        try c.encode(options, forKey: .options)
-        try c.encode(results, forKey: .results)
-        try c.encodeIfPresent(pendingText, forKey: .pendingText)
-        try c.encodeIfPresent(error, forKey: .error)
-    }
-
-    public static func == (a: IntentReply, b: IntentReply) -> Bool {
-        a.phase == b.phase && a.id == b.id && a.status == b.status && a.dialog == b.dialog && a.question == b.question
-            && a.pendingParameter == b.pendingParameter && a.options == b.options && a.results == b.results
-            && a.pendingText == b.pendingText && a.error == b.error
     }
 
     /// Compact JSON with sorted keys.

@@ -26,7 +26,7 @@ extension StateStore {
             try db.run(
                 "INSERT INTO routine_run(routine_id, nominal, day, due, done_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(routine_id, nominal) DO UPDATE SET done_at = excluded.done_at",
                 [r.key.routineID.rawValue, r.key.nominalSecond, r.day.daysSinceEpoch, r.due.timeIntervalSince1970,
-                            date.timeIntervalSince1970])
+                 date.timeIntervalSince1970])
         }
     }
 

@@ -236,7 +236,7 @@ public final class StateStore: Sendable {
             try db.run(
                 "INSERT INTO history(at, source, kind, summary, outcome, dialog, details, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [record.at.timeIntervalSince1970, record.source, record.kind, record.summary,
-                            record.outcome, record.dialog, record.details, record.requestID])
+                 record.outcome, record.dialog, record.details, record.requestID])
         }
     }
 
