@@ -53,7 +53,11 @@ let package = Package(
         // MARK: Subsystems
         .target(
             name: "HouseMQTT",
-            dependencies: ["CMosquitto", "MQTTTopics", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "CMosquitto", "MQTTTopics",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
+            ]
         ),
         .target(
             name: "HouseBroker",

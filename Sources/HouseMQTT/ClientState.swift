@@ -1,3 +1,4 @@
+import DequeModule
 import MQTTTopics
 
 /// Side effects (continuation resumes, stream yields/finishes) collected under the client's lock
@@ -10,7 +11,8 @@ struct Effects: Sendable {
 
 /// Who waits for a libmosquitto acknowledgement (by message id).
 enum AckWaiter: Sendable {
-    case publish(MQTTQoS, CheckedContinuation<Void, any Error>)
+    /// A publish awaited under a key (to find it when its task is cancelled).
+    case publish(MQTTQoS, UInt64, CheckedContinuation<MQTTDelivery, any Error>)
     case subscribe(CheckedContinuation<[Int32]?, Never>)
     case unsubscribe(CheckedContinuation<Void, Never>)
     /// Re-subscription after CONNACK, for these subscription ids.
@@ -24,6 +26,15 @@ enum AckWaiter: Sendable {
     /// The waiter for a publish at `qos` that nobody waits for: its acknowledgement is consumed
     /// quietly, and a QoS 1/2 one stays outstanding across a reconnect.
     static func unattended(_ qos: MQTTQoS) -> AckWaiter { qos == .atMostOnce ? .ignore : .ignoreRetried }
+
+    /// A QoS 1/2 publish: libmosquitto holds its message until the broker acknowledges it.
+    var isInFlightPublish: Bool {
+        switch self {
+        case .publish(let qos, _, _): qos != .atMostOnce
+        case .ignoreRetried: true
+        case .subscribe, .unsubscribe, .resubscribe, .ignore: false
+        }
+    }
 }
 
 /// An acknowledgement that arrived before its waiter was registered.
@@ -77,7 +88,10 @@ struct ClientState: Sendable {
     var observers: [UInt64: AsyncStream<MQTTConnectionState>.Continuation] = [:]
     var subscriptions: [UInt64: Subscription] = [:]
     var nextID: UInt64 = 0
-    var pending: [Int32: AckWaiter] = [:]
+    var pending = PendingAcknowledgements()
+    /// Messages waiting for room in the in-flight window (`MQTTConfiguration.maximumInFlight`),
+    /// in order: while any waits here, every new message queues behind it.
+    var held: Deque<HeldMessage> = []
     /// Acknowledgements that arrived before their waiter was registered, with their arrival
     /// number (`ackSequence`). Kept across connection losses: a PUBACK that came just before a
     /// loss still belongs to the publish that registers just after it.
@@ -104,7 +118,16 @@ struct ClientState: Sendable {
         self.random = random
     }
 
+    /// A message waiting for the in-flight window, with who waits for its acknowledgement.
+    struct HeldMessage: Sendable {
+        let message: MQTTMessage
+        let waiter: AckWaiter
+    }
+
     var isClosing: Bool { phase == .closing || phase == .closed }
+
+    /// Nothing is left to acknowledge or to send: closing may go on.
+    var isQuiet: Bool { pending.isEmpty && held.isEmpty }
 
     mutating func makeID() -> UInt64 {
         nextID += 1
@@ -149,7 +172,7 @@ struct ClientState: Sendable {
         statistics.connectionLosses += 1
         generation += 1
         lastLoss = lost
-        for (mid, waiter) in pending {
+        for (mid, waiter) in pending.entries {
             pending[mid] = Self.settleLost(waiter, lost, &fx)
         }
     }
@@ -159,7 +182,7 @@ struct ClientState: Sendable {
     /// QoS 1/2 publishes, which libmosquitto resends after the next CONNACK.
     static func settleLost(_ waiter: AckWaiter, _ lost: MQTTError, _ fx: inout Effects) -> AckWaiter? {
         switch waiter {
-        case .publish(.atMostOnce, let c):
+        case .publish(.atMostOnce, _, let c):
             fx.add { c.resume(throwing: lost) }
             return nil
         case .publish, .ignoreRetried:
@@ -178,7 +201,7 @@ struct ClientState: Sendable {
     /// What closing the client does to a waiter.
     static func settleClosed(_ waiter: AckWaiter, _ fx: inout Effects) {
         switch waiter {
-        case .publish(_, let c): fx.add { c.resume(throwing: MQTTError.clientClosed) }
+        case .publish(_, _, let c): fx.add { c.resume(throwing: MQTTError.clientClosed) }
         case .subscribe(let c): fx.add { c.resume(returning: nil) }
         case .unsubscribe(let c): fx.add { c.resume() }
         case .resubscribe, .ignore, .ignoreRetried: break
@@ -187,8 +210,8 @@ struct ClientState: Sendable {
 
     mutating func complete(_ waiter: AckWaiter, with event: AckEvent, _ fx: inout Effects) {
         switch waiter {
-        case .publish(_, let c):
-            fx.add { c.resume() }
+        case .publish(_, _, let c):
+            fx.add { c.resume(returning: .delivered) }
         case .subscribe(let c):
             if case .subscribed(let codes) = event { fx.add { c.resume(returning: codes) } } else { fx.add { c.resume(returning: nil) } }
         case .unsubscribe(let c):

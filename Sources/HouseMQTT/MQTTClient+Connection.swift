@@ -88,6 +88,11 @@ extension MQTTClient {
             s.subscriptions.removeAll()
             for waiter in s.pending.values { ClientState.settleClosed(waiter, &fx) }
             s.pending.removeAll()
+            if !s.held.isEmpty {
+                logger.warning("closing with \(s.held.count) message(s) never sent: the broker did not acknowledge the ones before them in time")
+                for held in s.held { ClientState.settleClosed(held.waiter, &fx) }
+                s.held.removeAll()
+            }
             s.early.removeAll()
             defer { s.observers.removeAll() }
             return Array(s.observers.values)
@@ -137,7 +142,7 @@ extension MQTTClient {
         let done: Bool = state.withLock { s in
             for mid in unsubscribed { s.register(mid, .ignore, sentWith: ticket, &fx) }
             s.quiesced = quiesced
-            return s.pending.isEmpty || s.phase != .closing
+            return s.isQuiet || s.phase != .closing
         }
         fx.run()
         if done { return }

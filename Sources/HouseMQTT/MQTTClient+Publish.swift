@@ -9,23 +9,33 @@ extension MQTTClient {
     /// - Throws: `invalidTopic` for an empty topic or wildcards, `payloadTooLarge`,
     ///   `offlineQueueFull`, `notConnected` (queue disabled), `clientClosed`, and for QoS 0
     ///   `connectionLost` when the connection drops before the message was written.
+    ///   Cancelling the waiting task throws `CancellationError`; the message itself is still
+    ///   delivered (libmosquitto resends it until acknowledged), so cancelling never loses it.
     ///
-    /// With `waitForAcknowledgement: false`, a connected client returns `.sent` as soon as
-    /// libmosquitto has the message: delivery is still at least once for QoS 1/2 (libmosquitto
-    /// sends it again until acknowledged, after a reconnect too), but nothing waits in line.
+    /// With `waitForAcknowledgement: false` this is `send(_:timeToLive:)`.
     @discardableResult
     public func publish(_ message: MQTTMessage, timeToLive: Duration? = nil,
                         waitForAcknowledgement: Bool = true) async throws -> MQTTDelivery {
-        switch try hand(message, timeToLive: timeToLive, attended: waitForAcknowledgement) {
-        case .queued: return .queued
-        case .sent: return .sent
-        case .awaiting(let mid, let ticket):
-            try await awaitAcknowledgement(of: mid, qos: message.qos, sentWith: ticket)
-            return .delivered
+        guard waitForAcknowledgement else { return try send(message, timeToLive: timeToLive) }
+        let key = state.withLock { $0.makeID() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (c: CheckedContinuation<MQTTDelivery, any Error>) in
+                do {
+                    switch try hand(message, timeToLive: timeToLive, waiter: .publish(message.qos, key, c)) {
+                    case .waiting: break
+                    case .cancelled: c.resume(throwing: CancellationError())
+                    case .done(let delivery): c.resume(returning: delivery)
+                    }
+                } catch {
+                    c.resume(throwing: error)
+                }
+            }
+        } onCancel: {
+            stopWaiting(for: key)
         }
     }
 
-    /// Publishes `message` without waiting: `.sent` once libmosquitto has it (delivery is still
+    /// Publishes `message` without waiting: `.sent` once the client has it (delivery is still
     /// at least once for QoS 1/2: libmosquitto sends it again until acknowledged, after a
     /// reconnect too), `.queued` while offline. Callable from any thread, the network thread's
     /// message handlers included (see `subscribe(to:qos:onMessage:)`), where the packet is
@@ -34,22 +44,28 @@ extension MQTTClient {
     /// - Throws: as `publish(_:timeToLive:waitForAcknowledgement:)`.
     @discardableResult
     public func send(_ message: MQTTMessage, timeToLive: Duration? = nil) throws -> MQTTDelivery {
-        switch try hand(message, timeToLive: timeToLive, attended: false) {
-        case .queued: return .queued
-        case .sent, .awaiting: return .sent
+        switch try hand(message, timeToLive: timeToLive, waiter: .unattended(message.qos)) {
+        case .done(let delivery): return delivery
+        case .waiting, .cancelled: return .sent
         }
     }
 
-    /// What became of a message handed to libmosquitto (or to the offline queue).
-    private enum Handed {
-        case queued, sent
-        /// Sent; its acknowledgement is to be awaited (registered by the waiter).
-        case awaiting(mid: Int32, ticket: AckTicket)
+    /// What became of a message handed to the client.
+    enum Handed {
+        /// Its waiter is stored (with libmosquitto's message id, or with the held message) and
+        /// is resumed when the acknowledgement comes.
+        case waiting
+        /// Sent or held, but its awaiting task was cancelled: nobody waits for it.
+        case cancelled
+        /// Settled at once (queued offline); nothing waits.
+        case done(MQTTDelivery)
     }
 
-    /// Hands `message` to libmosquitto, or to the offline queue while disconnected. `attended`:
-    /// the caller waits for its acknowledgement; otherwise the acknowledgement is consumed quietly.
-    private func hand(_ message: MQTTMessage, timeToLive: Duration?, attended: Bool) throws -> Handed {
+    /// Hands `message` to libmosquitto, holds it behind the in-flight window, or queues it while
+    /// disconnected. All under the client's lock, so no message overtakes another, and an
+    /// acknowledgement (taken under that lock on the network thread) never comes before its
+    /// waiter is stored.
+    private func hand(_ message: MQTTMessage, timeToLive: Duration?, waiter: AckWaiter) throws -> Handed {
         try MQTTError.checkTopicName(message.topic)
         guard message.payload.count <= configuration.maximumPayloadSize else {
             throw MQTTError.payloadTooLarge(topic: message.topic, size: message.payload.count, limit: configuration.maximumPayloadSize)
@@ -57,75 +73,110 @@ extension MQTTClient {
         let ttl = timeToLive ?? configuration.offlineMessageTimeToLive
         let now = clock.now()
         let endpoint = self.endpoint
-        let ticket: AckTicket? = try state.withLock { s in
+        var fx = Effects()
+        defer { fx.run() }
+        return try state.withLock { s in
             switch s.phase {
             case .closing, .closed: throw MQTTError.clientClosed
-            case .connected: return s.ticket
             case .idle, .connecting, .disconnected:
                 try s.enqueue(message, timeToLive: ttl, now: now, endpoint: endpoint)
-                return nil
+                return .done(.queued)
+            case .connected: break
             }
-        }
-        guard let ticket else { return .queued }
-
-        let (rc, mid) = handle.publish(message)
-        if rc == MosquittoHandle.noConnection {
-            // The connection went just now. libmosquitto has kept a QoS 1/2 message in its own
-            // queue (under `mid`) and resends it after the next CONNACK: queuing a copy here too
-            // would deliver it twice (a pulse or a toggle would then act twice).
-            if message.qos != .atMostOnce {
-                var fx = Effects()
-                state.withLock { s in
-                    s.statistics.messagesQueued += 1
-                    s.register(mid, .ignoreRetried, sentWith: ticket, &fx)
-                }
-                fx.run()
-                return .queued
+            // The cancellation handler takes this lock too: it either runs before (seen here) or
+            // finds the waiter stored.
+            var waiter = waiter
+            var cancelled = false
+            if case .publish(let qos, _, _) = waiter, Task.isCancelled {
+                waiter = .unattended(qos)
+                cancelled = true
             }
-            try state.withLock { s in
-                if s.isClosing { throw MQTTError.clientClosed }
+            if !s.held.isEmpty || (message.qos != .atMostOnce && s.pending.inFlight >= configuration.maximumInFlight) {
+                s.held.append(ClientState.HeldMessage(message: message, waiter: waiter))
+                s.statistics.messagesHeld += 1
+                return cancelled ? .cancelled : .waiting
+            }
+            switch try transmit(message, waiter: waiter, in: &s, &fx) {
+            case .waiting: return cancelled ? .cancelled : .waiting
+            case .queued: return .done(.queued)
+            case .noConnection:
                 try s.enqueue(message, timeToLive: ttl, now: now, endpoint: endpoint)
+                return .done(.queued)
             }
-            return .queued
         }
-        guard rc == MosquittoHandle.success else {
-            throw MQTTError.operationFailed(call: "mosquitto_publish(\(message.topic))", reason: MosquittoHandle.describe(rc))
-        }
-        state.withLock { $0.statistics.messagesSent += 1 }
-        guard attended else {
-            var fx = Effects()
-            state.withLock { s in s.register(mid, .unattended(message.qos), sentWith: ticket, &fx) }
-            fx.run()
-            return .sent
-        }
-        return .awaiting(mid: mid, ticket: ticket)
     }
 
-    /// Waits for the PUBACK/PUBCOMP of `mid` (for QoS 0: until written). Cancelling the waiting
-    /// task throws `CancellationError`; the message itself stays with libmosquitto, which still
-    /// delivers it (and resends it after a reconnect), so cancelling never loses it.
-    private func awaitAcknowledgement(of mid: Int32, qos: MQTTQoS, sentWith ticket: AckTicket) async throws {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                var fx = Effects()
-                state.withLock { s in
-                    if Task.isCancelled {
-                        s.register(mid, .unattended(qos), sentWith: ticket, &fx)
-                        fx.add { c.resume(throwing: CancellationError()) }
-                    } else {
-                        s.register(mid, .publish(qos, c), sentWith: ticket, &fx)
-                    }
-                }
-                fx.run()
-            }
-        } onCancel: {
-            let waiter: AckWaiter? = state.withLock { s in
-                guard case .publish? = s.pending[mid] else { return nil }
-                // A late acknowledgement is then consumed quietly.
-                return s.pending.updateValue(.unattended(qos), forKey: mid)
-            }
-            if case .publish(_, let c)? = waiter { c.resume(throwing: CancellationError()) }
+    /// What `transmit` did.
+    enum Transmitted {
+        /// libmosquitto has the message; `waiter` is registered under its id.
+        case waiting
+        /// The connection went just now and libmosquitto kept the QoS 1/2 message to resend after
+        /// the next CONNACK; nobody waits for it.
+        case queued
+        /// The connection went just now and libmosquitto did not take the QoS 0 message.
+        case noConnection
+    }
+
+    /// Hands `message` to libmosquitto under the client's lock (`s`).
+    func transmit(_ message: MQTTMessage, waiter: AckWaiter, in s: inout ClientState, _ fx: inout Effects) throws -> Transmitted {
+        let ticket = s.ticket
+        let (rc, mid) = handle.publish(message)
+        if rc == MosquittoHandle.success {
+            s.statistics.messagesSent += 1
+            s.register(mid, waiter, sentWith: ticket, &fx)
+            return .waiting
         }
+        guard rc == MosquittoHandle.noConnection else {
+            throw MQTTError.operationFailed(call: "mosquitto_publish(\(message.topic))", reason: MosquittoHandle.describe(rc))
+        }
+        guard message.qos != .atMostOnce else { return .noConnection }
+        // libmosquitto has kept the message in its own queue (under `mid`) and resends it after
+        // the next CONNACK: queuing a copy here too would deliver it twice (a pulse or a toggle
+        // would then act twice).
+        s.statistics.messagesQueued += 1
+        s.register(mid, .ignoreRetried, sentWith: ticket, &fx)
+        return .queued
+    }
+
+    /// Sends held messages, in order, while the in-flight window has room (under the client's
+    /// lock, `s`). Called when an acknowledgement frees a place and after a CONNACK.
+    func releaseHeld(_ s: inout ClientState, _ fx: inout Effects) {
+        while s.phase == .connected || s.phase == .closing, let next = s.held.first,
+              next.message.qos == .atMostOnce || s.pending.inFlight < configuration.maximumInFlight {
+            s.held.removeFirst()
+            let outcome: Result<Transmitted, any Error> = Result { try transmit(next.message, waiter: next.waiter, in: &s, &fx) }
+            switch outcome {
+            case .success(.waiting):
+                continue
+            case .success(.queued):
+                if case .publish(_, _, let c) = next.waiter { fx.add { c.resume(returning: .queued) } }
+            case .success(.noConnection):
+                // Gone just now: it waits for the next CONNACK, still first in line.
+                s.held.prepend(next)
+                return
+            case .failure(let error):
+                if case .publish(_, _, let c) = next.waiter { fx.add { c.resume(throwing: error) } }
+                logger.error("sending a held message to \(next.message.topic) failed: \(error)")
+            }
+        }
+    }
+
+    /// The task awaiting the publish under `key` was cancelled: its waiter ends with
+    /// `CancellationError`; the message is still delivered, its acknowledgement consumed quietly.
+    private func stopWaiting(for key: UInt64) {
+        let waiter: AckWaiter? = state.withLock { s in
+            if let mid = s.pending.mid(ofPublish: key), let waiter = s.pending[mid], case .publish(let qos, _, _) = waiter {
+                s.pending[mid] = .unattended(qos)
+                return waiter
+            }
+            if let index = s.held.firstIndex(where: { if case .publish(_, key, _) = $0.waiter { true } else { false } }) {
+                let held = s.held[index]
+                s.held[index] = ClientState.HeldMessage(message: held.message, waiter: .unattended(held.message.qos))
+                return held.waiter
+            }
+            return nil
+        }
+        if case .publish(_, _, let c)? = waiter { c.resume(throwing: CancellationError()) }
     }
 
     /// Publishes `payload` to `topic`; see `publish(_:timeToLive:)`.

@@ -74,6 +74,8 @@ public final class MQTTClient: Sendable {
         state.withLock { s in
             var stats = s.statistics
             stats.offlineQueueDepth = s.queue.count
+            stats.inFlight = s.pending.inFlight
+            stats.heldDepth = s.held.count
             return stats
         }
     }
@@ -142,10 +144,11 @@ public final class MQTTClient: Sendable {
         state.withLock { s in
             if let waiter = s.pending.removeValue(forKey: mid) {
                 s.complete(waiter, with: event, &fx)
+                if !s.held.isEmpty { releaseHeld(&s, &fx) }
             } else {
                 s.noteEarly(mid, event)
             }
-            if s.phase == .closing, s.pending.isEmpty, let quiesced = s.quiesced {
+            if s.phase == .closing, s.isQuiet, let quiesced = s.quiesced {
                 fx.add { quiesced.fulfill(()) }
             }
         }
@@ -196,25 +199,18 @@ public final class MQTTClient: Sendable {
                     logger.error("publishing the birth message to \(birth.topic) failed: \(MosquittoHandle.describe(rc))")
                 }
             }
+            // Messages held before the loss go first, then the offline queue, through the window.
             let (live, expired) = s.queue.drain(now: clock.now())
             s.statistics.messagesExpired += expired
             if expired > 0 { logger.info("dropped \(expired) expired queued message(s)") }
-            for (index, entry) in live.enumerated() {
-                let ticket = s.ticket
-                let (rc, mid) = handle.publish(entry.message)
-                if rc == MosquittoHandle.noConnection {
-                    s.queue.requeueFront(Array(live[index...]))
-                    break
-                }
-                if rc == MosquittoHandle.success {
-                    s.register(mid, .unattended(entry.message.qos), sentWith: ticket, &fx)
-                    s.statistics.messagesFlushed += 1
-                    s.statistics.messagesSent += 1
-                } else {
-                    logger.error("sending queued message to \(entry.message.topic) failed: \(MosquittoHandle.describe(rc))")
-                }
-            }
+            s.statistics.messagesFlushed += live.count
+            for entry in live { s.held.append(ClientState.HeldMessage(message: entry.message, waiter: .unattended(entry.message.qos))) }
+            releaseHeld(&s, &fx)
             s.transition(to: .connected(sessionPresent: sessionPresent), &fx)
+            // Connected, libmosquitto's lines are per packet: worth formatting only for a debug
+            // log (its error lines are logged at debug; a failed TLS handshake, the one that
+            // matters, comes before CONNACK).
+            if logger.logLevel > .debug { fx.add { [handle] in handle.forwardLogs(false) } }
             fx.add { attempt.fulfill(.success(sessionPresent)) }
         }
         fx.run()
@@ -235,6 +231,7 @@ public final class MQTTClient: Sendable {
                 let reason = rc == MosquittoHandle.errnoSet && savedErrno != 0
                     ? MosquittoHandle.errnoText(savedErrno) : MosquittoHandle.describe(rc)
                 let lost = MQTTError.connectionLost(endpoint: endpoint, reason: reason)
+                fx.add { [handle] in handle.forwardLogs(true) }
                 s.connectionLost(lost, &fx)
                 s.transition(to: .disconnected(lost), &fx)
                 if let loss = s.lossSignal { fx.add { loss.fulfill(lost) } }

@@ -30,6 +30,11 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
     public var offlineMessageTimeToLive: Duration?
     /// Largest payload `publish` accepts, in bytes.
     public var maximumPayloadSize: Int
+    /// Most QoS 1/2 messages handed to libmosquitto and not yet acknowledged by the broker.
+    /// Further messages (of any QoS, to keep their order) wait in the client, in order, and go
+    /// out as acknowledgements come: libmosquitto walks its whole list of unacknowledged
+    /// messages at every publish, so an unbounded list makes a flood slower and slower.
+    public var maximumInFlight: Int
 
     public init(
         host: String = "127.0.0.1",
@@ -45,7 +50,8 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
         reconnect: MQTTReconnectPolicy = MQTTReconnectPolicy(),
         offlineQueueCapacity: Int = 1000,
         offlineMessageTimeToLive: Duration? = .seconds(300),
-        maximumPayloadSize: Int = 1 << 20
+        maximumPayloadSize: Int = 1 << 20,
+        maximumInFlight: Int = 100
     ) {
         self.host = host
         self.port = port
@@ -61,6 +67,7 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
         self.offlineQueueCapacity = offlineQueueCapacity
         self.offlineMessageTimeToLive = offlineMessageTimeToLive
         self.maximumPayloadSize = maximumPayloadSize
+        self.maximumInFlight = maximumInFlight
     }
 
     /// `housectl-` followed by 12 random hex digits.
@@ -95,6 +102,7 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
             throw MQTTError.invalidConfiguration("keepalive must be 0 or 5...65535 seconds, got \(keepAlive)")
         }
         if connectTimeout <= .zero { throw MQTTError.invalidConfiguration("the connect timeout must be positive") }
+        if maximumInFlight < 1 { throw MQTTError.invalidConfiguration("the in-flight window must be at least 1 message") }
         if offlineQueueCapacity < 0 { throw MQTTError.invalidConfiguration("the offline queue capacity must be >= 0") }
         if maximumPayloadSize < 0 || maximumPayloadSize > 268_435_455 {
             throw MQTTError.invalidConfiguration("maximum payload size must be within 0...268435455 bytes")

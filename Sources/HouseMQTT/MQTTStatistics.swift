@@ -18,6 +18,12 @@ public struct MQTTStatistics: Sendable, Hashable {
     public var messagesReceived = 0
     /// Messages currently waiting in the offline queue.
     public var offlineQueueDepth = 0
+    /// Messages that waited for room in the in-flight window (`MQTTConfiguration.maximumInFlight`).
+    public var messagesHeld = 0
+    /// QoS 1/2 messages handed to libmosquitto and not yet acknowledged by the broker, now.
+    public var inFlight = 0
+    /// Messages waiting for room in the in-flight window now.
+    public var heldDepth = 0
 
     public init() {}
 }

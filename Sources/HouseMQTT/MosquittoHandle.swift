@@ -78,6 +78,15 @@ final class MosquittoHandle: @unchecked Sendable {
             let qos = MQTTQoS(rawValue: Int(m.qos)) ?? .atMostOnce
             MosquittoHandle.forward(userdata, .message(MQTTMessage(topic: topic, payload: payload, qos: qos, retain: m.retain)))
         }
+        forwardLogs(true)
+    }
+
+    /// Turns libmosquitto's log lines on or off. Off, libmosquitto does not even format them:
+    /// it writes a line for every packet, which costs a `vsnprintf` and a string per publish.
+    /// Not to be called under the client's lock (an error line takes it, under libmosquitto's
+    /// log mutex).
+    func forwardLogs(_ on: Bool) {
+        guard on else { return mosquitto_log_callback_set(raw, nil) }
         mosquitto_log_callback_set(raw) { _, userdata, level, text in
             guard let text else { return }
             MosquittoHandle.forward(userdata, .log(level: level, text: String(cString: text)))
@@ -90,10 +99,11 @@ final class MosquittoHandle: @unchecked Sendable {
     func configure(_ configuration: MQTTConfiguration) throws {
         try check(mosquitto_int_option(raw, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311)), "mosquitto_int_option(PROTOCOL_VERSION)")
         try check(mosquitto_int_option(raw, MOSQ_OPT_TCP_NODELAY, 1), "mosquitto_int_option(TCP_NODELAY)")
-        // No client-side in-flight limit: libmosquitto 2.0.11 parks QoS 1/2 messages beyond its
-        // in-flight quota as "invalid" when it reconnects and never sends them again, so a
-        // publish waiting for its PUBACK across a broker restart would wait forever.
-        try check(mosquitto_int_option(raw, MOSQ_OPT_SEND_MAXIMUM, 65535), "mosquitto_int_option(SEND_MAXIMUM)")
+        // No in-flight limit in libmosquitto: 2.0.11 parks QoS 1/2 messages beyond its quota as
+        // "invalid" when it reconnects and never sends them again, so a publish waiting for its
+        // PUBACK across a broker restart would wait forever. The client keeps its own window
+        // (`MQTTConfiguration.maximumInFlight`) in front of libmosquitto instead.
+        try check(mosquitto_int_option(raw, MOSQ_OPT_SEND_MAXIMUM, 100), "mosquitto_int_option(SEND_MAXIMUM)")
         // Reconnecting is our job: keep libmosquitto's own retry effectively asleep until we stop it.
         try check(mosquitto_reconnect_delay_set(raw, 3600, 3600, false), "mosquitto_reconnect_delay_set")
         if let will = configuration.lastWill {

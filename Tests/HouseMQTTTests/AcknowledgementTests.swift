@@ -31,9 +31,9 @@ struct AcknowledgementTests {
     /// "waiting" when it stays pending (it is then taken back out).
     func registerPublish(_ s: inout ClientState, mid: Int32, qos: MQTTQoS, ticket: AckTicket) async -> String {
         do {
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+            _ = try await withCheckedThrowingContinuation { (c: CheckedContinuation<MQTTDelivery, any Error>) in
                 var fx = Effects()
-                s.register(mid, .publish(qos, c), sentWith: ticket, &fx)
+                s.register(mid, .publish(qos, 0, c), sentWith: ticket, &fx)
                 fx.run()
                 if s.pending.removeValue(forKey: mid) != nil { c.resume(throwing: StillWaiting()) }
             }
