@@ -43,18 +43,20 @@ let package = Package(
 
         // MARK: MQTT topic names and filters: validation and matching for client, broker and controller
         .target(name: "MQTTTopics"),
+        // One-shot values and wake-up flags that tasks await: every subsystem's one way to wait.
+        .target(name: "Signals"),
 
         // MARK: Pure domain: model, config, intents, HouseService, phrases, time windows, scheduler
         .target(
             name: "HouseCore",
-            dependencies: ["MQTTTopics", .product(name: "Yams", package: "Yams")]
+            dependencies: ["MQTTTopics", "Signals", .product(name: "Yams", package: "Yams")]
         ),
 
         // MARK: Subsystems
         .target(
             name: "HouseMQTT",
             dependencies: [
-                "CMosquitto", "MQTTTopics",
+                "CMosquitto", "MQTTTopics", "Signals",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
@@ -70,14 +72,14 @@ let package = Package(
         ),
         .target(
             name: "HouseGPIO",
-            dependencies: ["CGPIOD", "HouseCore", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CGPIOD", "HouseCore", "Signals", .product(name: "Logging", package: "swift-log")]
         ),
 
         // MARK: Composition: topic API, discovery, rules, persistence, routines runner
         .target(
             name: "HouseDaemon",
             dependencies: [
-                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "MQTTTopics",
+                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "MQTTTopics", "Signals",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -121,6 +123,7 @@ let package = Package(
 
         // MARK: Tests (one target per module; real-mosquitto tests in their own target)
         .testTarget(name: "MQTTTopicsTests", dependencies: ["MQTTTopics"]),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
         .testTarget(name: "HouseCoreTests", dependencies: ["HouseCore", "HouseTesting"]),
         .testTarget(name: "HouseMQTTTests", dependencies: ["HouseMQTT", "HouseTesting"]),
         .testTarget(name: "HouseMQTTMosquittoTests", dependencies: ["HouseMQTT", "HouseTesting"]),
@@ -140,7 +143,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HouseDaemonTests", dependencies: ["HouseDaemon", "HouseTesting"]),
-        .testTarget(name: "housectlTests", dependencies: ["housectl", "HouseTesting"]),
+        .testTarget(name: "housectlTests", dependencies: ["housectl", "HouseTesting", "Signals"]),
         .testTarget(name: "housectl-benchTests", dependencies: ["housectl-bench", "HouseTesting"]),
     ]
 )

@@ -4,8 +4,9 @@ import HouseCore
 import HouseGPIO
 import HouseMQTT
 import Logging
-import Synchronization
 import ServiceLifecycle
+import Signals
+import Synchronization
 import UnixSignals
 
 /// The controller of one node, built and ready to run: the relays of this node, the MQTT client

@@ -1,4 +1,5 @@
 import HouseCore
+import Signals
 
 /// The relays of one node: the one place every path (CLI, MQTT, routines, timers) switches a relay
 /// through, so the safety rules hold whoever asks.

@@ -1,3 +1,5 @@
+import Signals
+
 /// The injected clock, type-erased: offsets since the client was created (for message time to
 /// live) and sleeping (for backoff and timeouts).
 struct ClientClock: Sendable {

@@ -1,5 +1,6 @@
 import DequeModule
 import MQTTTopics
+import Signals
 
 /// Side effects (continuation resumes, stream yields/finishes) collected under the client's lock
 /// and run after it is released.

@@ -1,4 +1,5 @@
 import Logging
+import Signals
 
 extension MQTTClient {
     /// Connects once and reports exactly why it failed (host:port and reason, bad credentials,

@@ -12,11 +12,9 @@ extension MQTTClient {
     ///   Cancelling the waiting task throws `CancellationError`; the message itself is still
     ///   delivered (libmosquitto resends it until acknowledged), so cancelling never loses it.
     ///
-    /// With `waitForAcknowledgement: false` this is `send(_:timeToLive:)`.
+    /// To publish without waiting, `send(_:timeToLive:)`.
     @discardableResult
-    public func publish(_ message: MQTTMessage, timeToLive: Duration? = nil,
-                        waitForAcknowledgement: Bool = true) async throws -> MQTTDelivery {
-        guard waitForAcknowledgement else { return try send(message, timeToLive: timeToLive) }
+    public func publish(_ message: MQTTMessage, timeToLive: Duration? = nil) async throws -> MQTTDelivery {
         let key = state.withLock { $0.makeID() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<MQTTDelivery, any Error>) in
@@ -41,7 +39,7 @@ extension MQTTClient {
     /// message handlers included (see `subscribe(to:qos:onMessage:)`), where the packet is
     /// written as soon as the handler returns, with no thread to wake.
     ///
-    /// - Throws: as `publish(_:timeToLive:waitForAcknowledgement:)`.
+    /// - Throws: as `publish(_:timeToLive:)`.
     @discardableResult
     public func send(_ message: MQTTMessage, timeToLive: Duration? = nil) throws -> MQTTDelivery {
         switch try hand(message, timeToLive: timeToLive, waiter: .unattended(message.qos)) {
@@ -192,9 +190,8 @@ extension MQTTClient {
     @discardableResult
     public func publish(
         to topic: String, payload: String, qos: MQTTQoS = .atMostOnce, retain: Bool = false,
-        timeToLive: Duration? = nil, waitForAcknowledgement: Bool = true
+        timeToLive: Duration? = nil
     ) async throws -> MQTTDelivery {
-        try await publish(MQTTMessage(topic: topic, string: payload, qos: qos, retain: retain), timeToLive: timeToLive,
-                          waitForAcknowledgement: waitForAcknowledgement)
+        try await publish(MQTTMessage(topic: topic, string: payload, qos: qos, retain: retain), timeToLive: timeToLive)
     }
 }

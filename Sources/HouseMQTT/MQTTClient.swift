@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MQTTTopics
+import Signals
 import Synchronization
 
 /// An MQTT 3.1.1 client over libmosquitto that survives the real world: it reconnects with

@@ -129,8 +129,7 @@ enum ControllerBench {
         let r = try await withThrowingTaskGroup(of: (states: Int, seconds: Double)?.self) { group in
             group.addTask {
                 for try await m in echoIn {
-                    try await echo.publish(MQTTMessage(topic: outTopic, payload: m.payload, qos: .atLeastOnce, retain: true),
-                                           waitForAcknowledgement: false)
+                    try echo.send(MQTTMessage(topic: outTopic, payload: m.payload, qos: .atLeastOnce, retain: true))
                 }
                 return nil
             }
@@ -166,8 +165,7 @@ enum ControllerBench {
             group.addTask {
                 for try await m in echoIn {
                     // As the daemon publishes a state: QoS 1, retained, the PUBACK not awaited in line.
-                    try await echo.publish(MQTTMessage(topic: outTopic, payload: m.payload, qos: .atLeastOnce, retain: true),
-                                           waitForAcknowledgement: false)
+                    try echo.send(MQTTMessage(topic: outTopic, payload: m.payload, qos: .atLeastOnce, retain: true))
                 }
                 return nil
             }

@@ -40,8 +40,7 @@ struct HouseMQTTClientTests {
                 let subscription = try await sub.subscribe(to: "nowait/+", qos: .atLeastOnce)
                 try await MQTTClient.withConnection(configuration(broker, "pub-nowait")) { pub in
                     for n in 0..<50 {
-                        let delivery = try await pub.publish(to: "nowait/x", payload: "\(n)", qos: .atLeastOnce,
-                                                             waitForAcknowledgement: false)
+                        let delivery = try pub.send(MQTTMessage(topic: "nowait/x", string: "\(n)", qos: .atLeastOnce))
                         #expect(delivery == .sent)
                     }
                     for n in 0..<50 {

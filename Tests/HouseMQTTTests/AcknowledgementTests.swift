@@ -4,10 +4,12 @@ import Testing
 @testable import HouseMQTT
 
 /// How acknowledgements reach their waiters when they race with the waiter's registration and
-/// with connection losses. A publish hands its packet to libmosquitto outside the client's lock
-/// and registers its waiter afterwards, so the PUBACK (on libmosquitto's thread) may come first,
-/// and the connection may even drop in between. Such a publish once waited forever (the early
-/// PUBACK was thrown away with the loss), which stalled a device's command loop in the daemon.
+/// with connection losses. A subscribe or unsubscribe hands its packet to libmosquitto outside
+/// the client's lock and registers its waiter afterwards, so the acknowledgement (on
+/// libmosquitto's thread) may come first, and the connection may even drop in between. A publish
+/// once did the same and waited forever (the early PUBACK was thrown away with the loss), which
+/// stalled a device's command loop in the daemon; publishes are now handed over under the lock,
+/// but `register` keeps these rules for every kind of waiter, and they are tested on publishes.
 @Suite("Acknowledgements racing registration and losses", .timeLimit(.minutes(1)))
 struct AcknowledgementTests {
     static let lost = MQTTError.connectionLost(endpoint: "127.0.0.1:1", reason: "test")

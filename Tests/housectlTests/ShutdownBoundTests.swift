@@ -2,6 +2,7 @@ import Foundation
 import HouseDaemon
 import HouseMQTT
 import HouseTesting
+import Signals
 import Synchronization
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// Drives a `RoutineScheduler` from a `WallClock`: sleeps on the clock until the next run or the
 /// end of a timed mode, then emits what became due, in time order.
@@ -25,8 +26,7 @@ public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Send
 
     private let lock = NSLock()
     private var modeExpiry: Date?
-    private var generation: UInt64 = 0
-    private var wakeWaiter: CheckedContinuation<Void, Never>?
+    private let wake = WakeSignal()
 
     public init(clock: C, scheduler: RoutineScheduler<RNG>, lastActive: Date? = nil, records: [RoutineRunRecord] = []) {
         self.clock = clock
@@ -38,14 +38,8 @@ public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Send
     /// Sets when the next temporary mode of the house ends (nil: none), waking the runner so
     /// that it emits `.modeExpired` then.
     public func modeExpiryChanged(_ expiry: Date?) {
-        let waiter: CheckedContinuation<Void, Never>? = lock.withLock {
-            modeExpiry = expiry
-            generation &+= 1
-            let w = wakeWaiter
-            wakeWaiter = nil
-            return w
-        }
-        waiter?.resume()
+        lock.withLock { modeExpiry = expiry }
+        wake.signal()
     }
 
     /// When the runner will next emit `.modeExpired`, as it was last told.
@@ -68,9 +62,9 @@ public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Send
         try await emit(.planned(scheduler.pending))
         while true {
             try Task.checkCancellation()
-            let (expiry, seen) = lock.withLock { (modeExpiry, generation) }
+            let expiry = lock.withLock { modeExpiry }
             let deadline = [scheduler.nextDue, expiry].compactMap { $0 }.min()
-            try await waitUntil(deadline, orWakeAfter: seen)
+            try await waitUntil(deadline)
             let now = clock.now.date
             // Interleave runs and mode ends in time order.
             let due = scheduler.takeDue(at: now)
@@ -102,42 +96,19 @@ public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Send
         if let expired { try await emit(.modeExpired(at: expired)) }
     }
 
-    /// Returns when the clock reaches `deadline` (never, when nil) or `modeExpiryChanged` is called after
-    /// generation `seen`, whichever comes first.
-    private func waitUntil(_ deadline: Date?, orWakeAfter seen: UInt64) async throws {
+    /// Returns when the clock reaches `deadline` (never, when nil) or `modeExpiryChanged` was
+    /// called (since the last wait), whichever comes first.
+    private func waitUntil(_ deadline: Date?) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             if let deadline {
                 let clock = self.clock
                 group.addTask { try await clock.sleep(until: WallInstant(deadline), tolerance: nil) }
             }
-            group.addTask { await self.waitForWake(after: seen) }
+            let wake = self.wake
+            group.addTask { await wake.wait() }
             _ = try await group.next()
             group.cancelAll()
         }
         try Task.checkCancellation()
-    }
-
-    private func waitForWake(after seen: UInt64) async {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-                lock.lock()
-                if generation != seen || Task.isCancelled {
-                    lock.unlock()
-                    c.resume()
-                    return
-                }
-                let previous = wakeWaiter
-                wakeWaiter = c
-                lock.unlock()
-                previous?.resume()
-            }
-        } onCancel: {
-            let waiter: CheckedContinuation<Void, Never>? = lock.withLock {
-                let w = wakeWaiter
-                wakeWaiter = nil
-                return w
-            }
-            waiter?.resume()
-        }
     }
 }

@@ -1,6 +1,7 @@
 import DequeModule
 import HouseCore
 import HouseMQTT
+import Signals
 import Synchronization
 
 /// The one serial command path: every source (MQTT `set` topics, intent requests, the mode topic,

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import HouseCore
+import Signals
 import Synchronization
 
 /// The daemon's one SQLite file (GRDB): relay states for `power_on: restore`, the current mode and
@@ -25,13 +26,14 @@ public final class StateStore: Sendable {
     /// flush waits for a commit in progress elsewhere instead of reading before it.
     private let flushing = NSLock()
     private let counters = Mutex(Statistics())
+    /// Signalled when a write is queued or the store stops taking writes.
+    private let writesQueued = WakeSignal()
 
     /// Writes waiting for the next commit.
     private struct Pending {
         var writes: [@Sendable (Database) throws -> Void] = []
         /// Command ids marked seen but not committed yet.
         var seen: [String: Double] = [:]
-        var waiter: CheckedContinuation<Bool, Never>?
         var stopped = false
     }
 
@@ -329,27 +331,25 @@ public final class StateStore: Sendable {
         }
     }
 
-    /// Waits until a write is queued (true), or the store stops taking writes (false).
+    /// Waits until a write is queued (true), or the store stops taking writes or the waiting
+    /// task is cancelled (false).
     public func waitForWrites() async -> Bool {
-        await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
+        while true {
             let now: Bool? = pending.withLock { p in
                 if !p.writes.isEmpty { return true }
                 if p.stopped { return false }
-                p.waiter = c
                 return nil
             }
-            if let now { c.resume(returning: now) }
+            if let now { return now }
+            if Task.isCancelled { return false }
+            await writesQueued.wait()
         }
     }
 
     /// Wakes `waitForWrites()` for good: the recorder makes its last commit.
     public func stopWaiting() {
-        let waiter = pending.withLock { p -> CheckedContinuation<Bool, Never>? in
-            p.stopped = true
-            defer { p.waiter = nil }
-            return p.waiter
-        }
-        waiter?.resume(returning: false)
+        pending.withLock { $0.stopped = true }
+        writesQueued.signal()
     }
 
     /// Queues `body` for the next grouped commit, or commits it at once when not `grouped`.
@@ -362,12 +362,8 @@ public final class StateStore: Sendable {
             }
             return
         }
-        let waiter = pending.withLock { p -> CheckedContinuation<Bool, Never>? in
-            p.writes.append(body)
-            defer { p.waiter = nil }
-            return p.waiter
-        }
-        waiter?.resume(returning: true)
+        pending.withLock { $0.writes.append(body) }
+        writesQueued.signal()
     }
 
     // MARK: Plumbing

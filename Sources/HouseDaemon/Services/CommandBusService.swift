@@ -1,6 +1,7 @@
 import HouseMQTT
 import Logging
 import ServiceLifecycle
+import Signals
 
 /// The command bus's one consumer: takes each command in order and has the gateway carry it out
 /// to the end before the next. Started before every source of commands and stopped after them,

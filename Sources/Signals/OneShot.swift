@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A value set once (first `fulfill` wins) that any number of tasks can await. Waiting honours
-/// task cancellation by returning nil.
+/// task cancellation by returning nil. `WakeSignal` is its repeating, valueless sibling.
 public final class OneShot<Value: Sendable>: Sendable {
     private struct State {
         var value: Value?
