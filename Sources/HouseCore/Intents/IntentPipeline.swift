@@ -24,13 +24,13 @@ public struct IntentPipeline: Sendable {
     public func confirm(_ resolved: ResolvedIntent, source: IntentSource) async -> ConfirmResult {
         let grant = configuration.permissions.grant(for: source)
         switch resolved {
-        case .control(let devices, _):
+        case .control(let devices, let action):
             for d in devices {
                 let label = configuration.label(for: d)
                 if grant.denyDevices.contains(d.id) {
                     return .failureRequiresPermission(prompt: HouseDialog.notAllowed(device: label, source: source))
                 }
-                if d.confirm && !grant.allowConfirmDevices {
+                if d.needsConfirmation(for: action) && !grant.allowConfirmDevices {
                     return .failureRequiresPermission(prompt: HouseDialog.confirmNotAllowed(device: label, source: source))
                 }
             }

@@ -123,10 +123,11 @@ public struct IntentResolver: Sendable {
 
 
     /// The target, sorted by id; `confirmationRequired` when one of them is a `confirm: true`
-    /// device, or they are more than `house.confirm_above`, and no yes was given.
+    /// device the action does not bring to its safe state (`Device.isSafe`), or they are more
+    /// than `house.confirm_above`, and no yes was given.
     private func confirmingIfNeeded(_ devices: [Device], action: HouseAction, answers: IntentAnswers) -> ResolutionResult<DeviceTarget> {
         let target = devices.sorted { $0.id < $1.id }
-        if (target.contains(where: \.confirm) || target.count > configuration.house.confirmAbove) && !answers.confirmed {
+        if (target.contains { $0.needsConfirmation(for: action) } || target.count > configuration.house.confirmAbove) && !answers.confirmed {
             return .confirmationRequired(DeviceTarget(target), question: HouseDialog.confirm(
                 action: action, devices: target.map(configuration.label(for:))))
         }
