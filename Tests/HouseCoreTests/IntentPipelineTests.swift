@@ -359,6 +359,3 @@ import HouseTesting
     }
 }
 
-extension IntentOutcome {
-    func parameter(_ name: String) -> ParameterResolution? { parameters.first { $0.parameter == name } }
-}

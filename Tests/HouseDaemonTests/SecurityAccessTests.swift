@@ -149,4 +149,34 @@ import Testing
             await mqtt.disconnect()
         }
     }
+
+    /// What Home Assistant's switch does with the heater: ON is refused (MQTT may not confirm),
+    /// the true state goes out again at once (HA's optimistic switch snaps back) and the refusal
+    /// is on `house/events` with its reason; OFF, the heater's safe state, is obeyed without a yes.
+    @Test func homeAssistantSwitchesTheHeaterOffButItsRefusedOnSnapsBack() async throws {
+        try await withController { f in
+            let mqtt = try await f.mqttClient()
+            let states = try await mqtt.subscribe(to: "house/bathroom/bathroom-heater/state", qos: .atLeastOnce)
+            let events = try await mqtt.subscribe(to: "house/events", qos: .atLeastOnce)
+            #expect(try await states.next("the retained heater state").string == "OFF")
+            try await mqtt.publish(to: "house/bathroom/bathroom-heater/set", payload: "ON", qos: .atLeastOnce)
+            let snapBack = try await states.next("the heater state published again")
+            #expect(snapBack.string == "OFF")
+            let refusal = try JSONDecoder().decode(DonationEvent.self, from: Data(try await events.next("the refusal").payload))
+            #expect(refusal.outcome == .refused)
+            #expect(refusal.source == .mqtt)
+            #expect(refusal.commands.isEmpty)
+            #expect(refusal.parameters["device"] == "bathroom-heater")
+            #expect(refusal.dialog.contains("needs a person to confirm"), "\(refusal.dialog)")
+            #expect(f.edges(of: "bathroom-heater").isEmpty)
+
+            let heaterOn = HouseIntent.control(HouseControlIntent(room: "bathroom", action: .on, device: "heater"))
+            #expect(try await f.client().send(.intent(heaterOn), answers: IntentAnswers(confirmed: true)).status == .done)
+            #expect(try await states.next("the heater on").string == "ON")
+            try await mqtt.publish(to: "house/bathroom/bathroom-heater/set", payload: "OFF", qos: .atLeastOnce)
+            #expect(try await states.next("the heater off from MQTT").string == "OFF")
+            #expect(f.edges(of: "bathroom-heater").count == 2)
+            await mqtt.disconnect()
+        }
+    }
 }

@@ -3,6 +3,9 @@ public struct HouseResponse: Sendable, Equatable {
     /// Whether the intent was carried out.
     public enum Code: String, Sendable, Codable {
         case success, failure
+        /// Not carried out: refused by the permissions or waiting for a yes (only on the
+        /// `events` record of a refusal; the service never answers it).
+        case refused
     }
 
     /// A device's state after the intent.

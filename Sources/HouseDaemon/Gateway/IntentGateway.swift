@@ -67,6 +67,8 @@ public actor IntentGateway {
         if outcome.status == .done, let donation = await service.lastDonation {
             publish(layout.events, donation.event.json, retain: false)
             if isPrimary { await publishEnergy() }
+        } else if outcome.status != .done, case .control = intent, !outcome.dryRun {
+            await notCarriedOut(outcome, at: now)
         }
         await modesChanged(from: before, at: now, ruleDepth: ruleDepth)
         if outcome.status != .done {
@@ -181,6 +183,20 @@ public actor IntentGateway {
             try client.send(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain))
         } catch {
             logger.warning("publish \(topic) failed: \(error)")
+        }
+    }
+
+    /// A control command that was not carried out (refused, waiting for a yes, failed, busy):
+    /// its devices' states go out again, so a screen that showed the switch as switched at once
+    /// (Home Assistant's optimistic switch) snaps back; a refusal is also recorded on `events`,
+    /// with its reason, for whoever sent it without asking for a reply.
+    private func notCarriedOut(_ outcome: IntentOutcome, at now: Date) async {
+        for device in outcome.resolvedDevices(in: configuration) {
+            let state = await service.state(of: device.id)
+            publish(layout.deviceState(room: device.room, device: device.id), state.rawValue, retain: true)
+        }
+        if outcome.status == .refused {
+            publish(layout.events, outcome.refusalEvent(at: WallInstant(now)).json, retain: false)
         }
     }
 
