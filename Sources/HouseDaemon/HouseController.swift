@@ -152,8 +152,8 @@ public final class HouseController<C: WallClock>: Sendable {
             // A persistent session: QoS 1 commands sent while the daemon is down wait at the broker.
             cleanSession: false, keepAlive: .seconds(Int64(max(5, config.mqtt.keepalive))),
             credentials: credentials, tls: tls,
+            // `online` is no birth message: the topic API publishes it after the node's states.
             lastWill: MQTTMessage(topic: statusTopic, string: "offline", qos: .atLeastOnce, retain: true),
-            birthMessage: MQTTMessage(topic: statusTopic, string: "online", qos: .atLeastOnce, retain: true),
             reconnect: s.reconnect)
         var mqttLogger = logger
         mqttLogger.logLevel = max(logger.logLevel, .info)

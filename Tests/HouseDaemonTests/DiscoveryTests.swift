@@ -1,4 +1,5 @@
 import Foundation
+import HouseTesting
 import Testing
 @testable import HouseDaemon
 
@@ -19,30 +20,70 @@ import Testing
         try #require(JSONSerialization.jsonObject(with: Data(s.utf8)) as? [String: Any])
     }
 
-    @Test func switchesCarryTheKeysHomeAssistantRequires() throws {
+    @Test func eachDeviceIsAHomeAssistantDeviceWithTheDomainPeopleExpect() throws {
         let d = HomeAssistantDiscovery(configuration: Self.config, node: "pi-main", layout: TopicLayout())
         let messages = d.messages()
-        let light = try #require(messages.first { $0.topic == "homeassistant/switch/housectl_pi_main/bedroom_light/config" })
-        let p = try decode(light.payload)
-        for key in ["name", "unique_id", "command_topic", "state_topic", "availability", "device"] {
-            #expect(p[key] != nil, "missing \(key)")
+        let light = try decode(try #require(messages.first { $0.topic == "homeassistant/light/housectl_pi_main/bedroom_light/config" }).payload)
+        for key in ["unique_id", "command_topic", "state_topic", "availability", "device", "origin", "default_entity_id"] {
+            #expect(light[key] != nil, "missing \(key)")
         }
-        #expect(p["command_topic"] as? String == "house/bedroom/bedroom-light/set")
-        let device = try #require(p["device"] as? [String: Any])
-        #expect((device["identifiers"] as? [String])?.isEmpty == false)
-        // The other node's relay is announced by that node, not this one; the MQTT plug by the first node.
+        // Named by its device alone (JSON null), which is named after the housectl device.
+        #expect(light["name"] is NSNull)
+        #expect(light["command_topic"] as? String == "house/bedroom/bedroom-light/set")
+        #expect(light["default_entity_id"] as? String == "light.housectl_bedroom_light")
+        #expect(light["object_id"] as? String == "housectl_bedroom_light")
+        #expect(light["state_on"] == nil)  // not a key of the light schema
+        let device = try #require(light["device"] as? [String: Any])
+        #expect(device["identifiers"] as? [String] == ["housectl_device_bedroom_light"])
+        #expect(device["name"] as? String == "Light")
+        #expect(device["suggested_area"] as? String == "Bedroom")
+        #expect(device["via_device"] as? String == "housectl_pi_main")
+        #expect((light["origin"] as? [String: Any])?["name"] as? String == "housectl")
+
+        // The MQTT plug, announced by the first node: a switch with the outlet class.
+        let plug = try decode(try #require(messages.first { $0.topic == "homeassistant/switch/housectl_pi_main/plug/config" }).payload)
+        #expect(plug["device_class"] as? String == "outlet")
+        #expect(plug["state_on"] as? String == "ON")
+        // The other node's relay is announced by that node, not this one.
         #expect(!messages.contains { $0.topic.contains("garage_door") })
-        #expect(messages.contains { $0.topic.contains("/plug/") })
+
         let select = try decode(try #require(messages.first { $0.topic.contains("/select/") }).payload)
-        #expect(select["options"] as? [String] == ["night", "away"])
+        #expect(select["options"] as? [String] == ["night", "away", "none", "mixed"])
+        #expect((select["device"] as? [String: Any])?["name"] as? String == "Home")
         let sensor = try decode(try #require(messages.first { $0.topic.contains("/sensor/") }).payload)
         #expect(sensor["unit_of_measurement"] as? String == "kWh")
         #expect(sensor["device_class"] as? String == "energy")
+        #expect(sensor["state_class"] as? String == "total_increasing")
+
+        let status = try decode(try #require(messages.first { $0.topic == "homeassistant/binary_sensor/housectl_pi_main/status/config" }).payload)
+        #expect(status["device_class"] as? String == "connectivity")
+        #expect(status["state_topic"] as? String == "house/node/pi-main/status")
+        #expect(status["availability"] == nil)
+        #expect((status["device"] as? [String: Any])?["identifiers"] as? [String] == ["housectl_pi_main"])
     }
 
-    @Test func secondNodeAnnouncesOnlyItsRelays() {
+    @Test func secondNodeAnnouncesOnlyItsRelaysAndItself() {
         let d = HomeAssistantDiscovery(configuration: Self.config, node: "pi-garage", layout: TopicLayout())
-        #expect(d.messages().map(\.topic) == ["homeassistant/switch/housectl_pi_garage/garage_door/config"])
+        #expect(d.messages().map(\.topic) == ["homeassistant/switch/housectl_pi_garage/garage_door/config",
+                                              "homeassistant/binary_sensor/housectl_pi_garage/status/config"])
+    }
+
+    /// Never offer Home Assistant a control housectl refuses outright: the example house denies
+    /// the garage door to MQTT (read-only), and MQTT may not confirm, so the heater is still a
+    /// switch (off is its safe state) while a pulsed opener would not be.
+    @Test func whatMQTTMayNotSwitchIsReadOnly() throws {
+        let config = try HouseFixtures.exampleConfiguration()
+        let garage = HomeAssistantDiscovery(configuration: config, node: "pi-garage", layout: TopicLayout())
+        let door = try decode(try #require(garage.messages().first { $0.topic.hasSuffix("/garage_door/config") }).payload)
+        #expect(garage.domain(of: try #require(config.device(id: "garage-door"))) == "binary_sensor")
+        #expect(door["command_topic"] == nil)
+        let main = HomeAssistantDiscovery(configuration: config, node: "pi-main", layout: TopicLayout())
+        #expect(main.domain(of: try #require(config.device(id: "bathroom-heater"))) == "switch")
+        #expect(main.domain(of: try #require(config.device(id: "kitchen-light"))) == "light")
+        #expect(main.domain(of: try #require(config.device(id: "office-fan"))) == "fan")
+        var opener = try #require(config.device(id: "garage-door"))
+        opener.id = "side-gate"
+        #expect(!main.isControllable(opener))  // pulsed, confirm: true, and MQTT may not confirm
     }
 
     @Test func removedDeviceIsCleared() {

@@ -270,13 +270,18 @@ import Testing
     @Test func homeAssistantDiscoveryCarriesTheRequiredKeysAndIsSentAgain() async throws {
         try await withController { f in
             let mqtt = try await f.mqttClient()
-            let configs = try await mqtt.subscribe(to: "homeassistant/switch/+/kitchen_light/config")
+            let configs = try await mqtt.subscribe(to: "homeassistant/light/+/kitchen_light/config")
             let retained = try await configs.next("the kitchen light discovery")
             #expect(retained.retain)
             let payload = try #require(try JSONSerialization.jsonObject(with: Data(retained.payload)) as? [String: Any])
-            for key in ["name", "unique_id", "command_topic", "state_topic", "availability", "device"] {
+            for key in ["name", "unique_id", "default_entity_id", "command_topic", "state_topic", "availability", "device", "origin"] {
                 #expect(payload[key] != nil, "missing \(key)")
             }
+            // The kitchen light was a switch before this version: that retained entity is cleared.
+            let old = "homeassistant/switch/housectl_pi_main/kitchen_light/config"
+            let oldConfigs = try await mqtt.subscribe(to: old)
+            try await mqtt.publish(to: old, payload: #"{"name":"Kitchen ceiling light"}"#, qos: .atLeastOnce, retain: true)
+            _ = try await oldConfigs.first("the old switch entity cleared") { $0.payload.isEmpty }
             // The energy sensor it announces has a retained state (kWh today).
             let energy = try await mqtt.subscribe(to: "house/energy/state").next("the energy state")
             #expect(energy.retain)

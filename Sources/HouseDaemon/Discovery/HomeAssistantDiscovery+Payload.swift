@@ -2,10 +2,14 @@ import HouseCore
 
 extension HomeAssistantDiscovery {
     /// One entity's discovery payload (the keys of Home Assistant's MQTT discovery; absent ones
-    /// are left out).
+    /// are left out, except `name`, which is null for an entity named by its device alone).
     struct Entity: Encodable, Sendable {
-        var name: String
+        /// nil: the entity takes its device's name (`"name": null`).
+        var name: String?
         var uniqueID: String
+        /// The entity id Home Assistant 2025.10 and later gives it (`<domain>.<object id>`).
+        var defaultEntityID: String?
+        /// The same for older Home Assistant.
         var objectID: String?
         var commandTopic: String?
         var stateTopic: String
@@ -17,13 +21,15 @@ extension HomeAssistantDiscovery {
         var unitOfMeasurement: String?
         var deviceClass: String?
         var stateClass: String?
+        var entityCategory: String?
         var icon: String?
-        var availability: [Availability]
+        var availability: [Availability]?
         var device: DeviceInfo
+        var origin = Origin()
         var retain: Bool?
         var qos: Int?
 
-        init(name: String, uniqueID: String, stateTopic: String, availability: [Availability], device: DeviceInfo) {
+        init(name: String?, uniqueID: String, stateTopic: String, availability: [Availability]?, device: DeviceInfo) {
             self.name = name
             self.uniqueID = uniqueID
             self.stateTopic = stateTopic
@@ -32,10 +38,37 @@ extension HomeAssistantDiscovery {
         }
 
         enum CodingKeys: String, CodingKey {
-            case name, options, icon, availability, device, retain, qos
-            case uniqueID = "unique_id", objectID = "object_id", commandTopic = "command_topic", stateTopic = "state_topic"
+            case name, options, icon, availability, device, origin, retain, qos
+            case uniqueID = "unique_id", defaultEntityID = "default_entity_id", objectID = "object_id"
+            case commandTopic = "command_topic", stateTopic = "state_topic"
             case payloadOn = "payload_on", payloadOff = "payload_off", stateOn = "state_on", stateOff = "state_off"
             case unitOfMeasurement = "unit_of_measurement", deviceClass = "device_class", stateClass = "state_class"
+            case entityCategory = "entity_category"
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(name, forKey: .name)  // null when nil: named by the device
+            try c.encode(uniqueID, forKey: .uniqueID)
+            try c.encodeIfPresent(defaultEntityID, forKey: .defaultEntityID)
+            try c.encodeIfPresent(objectID, forKey: .objectID)
+            try c.encodeIfPresent(commandTopic, forKey: .commandTopic)
+            try c.encode(stateTopic, forKey: .stateTopic)
+            try c.encodeIfPresent(payloadOn, forKey: .payloadOn)
+            try c.encodeIfPresent(payloadOff, forKey: .payloadOff)
+            try c.encodeIfPresent(stateOn, forKey: .stateOn)
+            try c.encodeIfPresent(stateOff, forKey: .stateOff)
+            try c.encodeIfPresent(options, forKey: .options)
+            try c.encodeIfPresent(unitOfMeasurement, forKey: .unitOfMeasurement)
+            try c.encodeIfPresent(deviceClass, forKey: .deviceClass)
+            try c.encodeIfPresent(stateClass, forKey: .stateClass)
+            try c.encodeIfPresent(entityCategory, forKey: .entityCategory)
+            try c.encodeIfPresent(icon, forKey: .icon)
+            try c.encodeIfPresent(availability, forKey: .availability)
+            try c.encode(device, forKey: .device)
+            try c.encode(origin, forKey: .origin)
+            try c.encodeIfPresent(retain, forKey: .retain)
+            try c.encodeIfPresent(qos, forKey: .qos)
         }
     }
 
@@ -51,22 +84,31 @@ extension HomeAssistantDiscovery {
         }
     }
 
-    /// The Home Assistant device an entity belongs to.
+    /// The Home Assistant device an entity belongs to: a housectl device, a node, or the house.
     struct DeviceInfo: Encodable, Sendable {
         var identifiers: [String]
         var name: String
         var manufacturer = "housectl"
-        var model = "housectl node"
-        var swVersion: String
-
-        init(identifiers: [String], name: String, swVersion: String) {
-            self.identifiers = identifiers
-            self.name = name
-            self.swVersion = swVersion
-        }
+        var model: String
+        var swVersion = HousectlVersion.current
+        /// The room, for a housectl device: Home Assistant offers it as the device's area.
+        var suggestedArea: String?
+        /// The node the device hangs off (its identifier).
+        var viaDevice: String?
 
         enum CodingKeys: String, CodingKey {
             case identifiers, name, manufacturer, model
+            case swVersion = "sw_version", suggestedArea = "suggested_area", viaDevice = "via_device"
+        }
+    }
+
+    /// Which application published the entity.
+    struct Origin: Encodable, Sendable {
+        var name = "housectl"
+        var swVersion = HousectlVersion.current
+
+        enum CodingKeys: String, CodingKey {
+            case name
             case swVersion = "sw_version"
         }
     }

@@ -1,8 +1,13 @@
 import Foundation
 import HouseCore
 
-/// Home Assistant MQTT discovery: a `switch` per device this node answers for, a `select` for the
-/// house mode and a `sensor` for energy, all retained under the discovery prefix.
+/// Home Assistant MQTT discovery, retained under the discovery prefix. Every housectl device is
+/// a Home Assistant device of its own, named after the device, with its room as suggested area,
+/// hanging off its node; its entity has the domain people expect: a `light` for a light, a `fan`
+/// for a fan, a `switch` for the rest (an `outlet` for plugs), and a read-only `binary_sensor`
+/// for a device MQTT may not switch (Home Assistant is never offered a control housectl would
+/// refuse outright). Each node is a device with a connectivity sensor (its status topic); the
+/// house is a device with the mode `select` and the energy `sensor`.
 public struct HomeAssistantDiscovery: Sendable {
     /// One retained discovery message.
     public struct Message: Sendable, Equatable {
@@ -30,15 +35,36 @@ public struct HomeAssistantDiscovery: Sendable {
     public var ownTopicsFilter: String { "\(prefix)/+/\(objectNode)/+/config" }
 
     private var objectNode: String { "housectl_" + Self.slug(node.rawValue) }
+    private var isFirstNode: Bool { node == (configuration.nodes.first?.id ?? node) }
+    private var nodeIdentifier: String { "housectl_" + Self.slug(node.rawValue) }
 
     /// Relay devices of this node, and MQTT devices when this node is the first node (one announcer).
     public var announcedDevices: [Device] {
-        let firstNode = configuration.nodes.first?.id ?? node
-        return configuration.devices.filter { device in
+        configuration.devices.filter { device in
             switch device.endpoint {
             case .relay(let ref): ref.node == node
-            case .mqtt, .none: node == firstNode
+            case .mqtt, .none: isFirstNode
             }
+        }
+    }
+
+    /// Whether Home Assistant (an MQTT source) may switch `device` at all: not denied to MQTT,
+    /// and either no yes is needed or MQTT may give it, or off is safe (a heater: HA may switch
+    /// it off; on is refused and snaps back). A pulsed `confirm: true` opener that MQTT may not
+    /// confirm has no such command.
+    public func isControllable(_ device: Device) -> Bool {
+        let grant = configuration.permissions.grant(for: .mqtt)
+        if grant.denyDevices.contains(device.id) { return false }
+        return !device.confirm || grant.allowConfirmDevices || device.isSafe(.off)
+    }
+
+    /// The Home Assistant domain of `device`'s entity.
+    public func domain(of device: Device) -> String {
+        guard isControllable(device) else { return "binary_sensor" }
+        switch device.kind {
+        case .light: return "light"
+        case .fan: return "fan"
+        case .heater, .plug, .outlet, .switch, .pump, .door, .shutter, .valve: return "switch"
         }
     }
 
@@ -46,36 +72,73 @@ public struct HomeAssistantDiscovery: Sendable {
     public func messages() -> [Message] {
         var out: [Message] = []
         let availability = [Availability(topic: layout.nodeStatus(node: node))]
-        let deviceInfo = DeviceInfo(identifiers: ["housectl_\(Self.slug(node.rawValue))"], name: "\(configuration.house.name) (\(node))",
-                                    swVersion: HousectlVersion.current)
         for device in announcedDevices {
+            let slug = Self.slug(device.id.rawValue)
+            let domain = domain(of: device)
             let roomName = configuration.room(id: device.room)?.name ?? device.room.rawValue
-            let display = (device.names.first.map { "\(roomName) \($0)" } ?? device.id.rawValue)
-            var entity = Entity(name: display.prefix(1).uppercased() + display.dropFirst(),
-                                uniqueID: "housectl_\(Self.slug(device.id.rawValue))",
+            let named = device.names.first ?? device.id.rawValue
+            let info = DeviceInfo(identifiers: ["housectl_device_\(slug)"], name: named.prefix(1).uppercased() + named.dropFirst(),
+                                  model: "\(device.kind.rawValue) (\(Self.connection(of: device)))", suggestedArea: roomName,
+                                  viaDevice: device.relay.map { "housectl_" + Self.slug($0.node.rawValue) } ?? nodeIdentifier)
+            var entity = Entity(name: nil, uniqueID: "housectl_\(slug)",
                                 stateTopic: layout.deviceState(room: device.room, device: device.id),
-                                availability: availability, device: deviceInfo)
-            entity.objectID = entity.uniqueID
-            entity.commandTopic = layout.deviceSet(room: device.room, device: device.id)
-            (entity.payloadOn, entity.payloadOff, entity.stateOn, entity.stateOff) = ("ON", "OFF", "ON", "OFF")
-            entity.retain = false
-            entity.qos = 1
+                                availability: availability, device: info)
+            entity.defaultEntityID = "\(domain).housectl_\(slug)"
+            entity.objectID = "housectl_\(slug)"
             entity.icon = Self.icon(for: device.kind)
-            out.append(Message(topic: "\(prefix)/switch/\(objectNode)/\(Self.slug(device.id.rawValue))/config", payload: Self.json(entity)))
+            (entity.payloadOn, entity.payloadOff) = ("ON", "OFF")
+            if domain != "binary_sensor" {
+                entity.commandTopic = layout.deviceSet(room: device.room, device: device.id)
+                entity.retain = false
+                entity.qos = 1
+            }
+            if domain == "switch" {
+                (entity.stateOn, entity.stateOff) = ("ON", "OFF")
+                entity.deviceClass = device.kind == .plug || device.kind == .outlet ? "outlet" : "switch"
+            }
+            out.append(Message(topic: "\(prefix)/\(domain)/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
         }
-        if node == (configuration.nodes.first?.id ?? node) {
-            var mode = Entity(name: "House mode", uniqueID: "housectl_\(Self.slug(configuration.house.name))_mode",
-                              stateTopic: layout.modeState, availability: availability, device: deviceInfo)
+        // The node: its status, as a connectivity sensor (no availability of its own: it is one).
+        let nodeDevice = DeviceInfo(identifiers: [nodeIdentifier], name: "housectl \(node)", model: "housectl node")
+        var status = Entity(name: "Status", uniqueID: "\(nodeIdentifier)_status", stateTopic: layout.nodeStatus(node: node),
+                            availability: nil, device: nodeDevice)
+        status.defaultEntityID = "binary_sensor.\(nodeIdentifier)_status"
+        status.objectID = "\(nodeIdentifier)_status"
+        (status.payloadOn, status.payloadOff) = ("online", "offline")
+        (status.deviceClass, status.entityCategory) = ("connectivity", "diagnostic")
+        out.append(Message(topic: "\(prefix)/binary_sensor/\(objectNode)/status/config", payload: Self.json(status)))
+        if isFirstNode {
+            let house = "housectl_" + Self.slug(configuration.house.name)
+            let houseDevice = DeviceInfo(identifiers: ["\(house)_house"], name: configuration.house.name, model: "housectl house",
+                                         viaDevice: nodeIdentifier)
+            var mode = Entity(name: "House mode", uniqueID: "\(house)_mode", stateTopic: layout.modeState,
+                              availability: availability, device: houseDevice)
+            mode.defaultEntityID = "select.housectl_house_mode"
+            mode.objectID = "housectl_house_mode"
             mode.commandTopic = layout.modeSet
-            mode.options = configuration.modes.map(\.id.rawValue)
+            // Every value the mode's state topic carries: a mode, `none`, or `mixed` (rooms in
+            // different modes). Choosing one of the last two is refused and snaps back.
+            mode.options = configuration.modes.map(\.id.rawValue) + ["none", "mixed"]
+            mode.icon = "mdi:home-switch"
             mode.qos = 1
             out.append(Message(topic: "\(prefix)/select/\(objectNode)/house_mode/config", payload: Self.json(mode)))
-            var energy = Entity(name: "Energy today", uniqueID: "housectl_\(Self.slug(configuration.house.name))_energy_today",
-                                stateTopic: layout.energyState, availability: availability, device: deviceInfo)
+            var energy = Entity(name: "Energy today", uniqueID: "\(house)_energy_today", stateTopic: layout.energyState,
+                                availability: availability, device: houseDevice)
+            energy.defaultEntityID = "sensor.housectl_energy_today"
+            energy.objectID = "housectl_energy_today"
             (energy.unitOfMeasurement, energy.deviceClass, energy.stateClass) = ("kWh", "energy", "total_increasing")
             out.append(Message(topic: "\(prefix)/sensor/\(objectNode)/energy_today/config", payload: Self.json(energy)))
         }
         return out
+    }
+
+    /// How a device is reached, for its model line: its node and channel, or its MQTT topic.
+    static func connection(of device: Device) -> String {
+        switch device.endpoint {
+        case .relay(let ref): "relay \(ref.node) channel \(ref.channel)"
+        case .mqtt: "MQTT"
+        case .none: "virtual"
+        }
     }
 
     /// Empty retained payloads for discovery topics seen on the broker that the configuration no

@@ -67,8 +67,13 @@ public actor IntentGateway {
         if outcome.status == .done, let donation = await service.lastDonation {
             publish(layout.events, donation.event.json, retain: false)
             if isPrimary { await publishEnergy() }
-        } else if outcome.status != .done, case .control = intent, !outcome.dryRun {
-            await notCarriedOut(outcome, at: now)
+        } else if outcome.status != .done, !outcome.dryRun {
+            switch intent {
+            case .control: await notCarriedOut(outcome, at: now)
+            // A mode not set (Home Assistant's select offered `mixed`, say): the true mode again.
+            case .setMode where isPrimary: await publishMode()
+            case .setMode, .query, .runRoutine: break
+            }
         }
         await modesChanged(from: before, at: now, ruleDepth: ruleDepth)
         if outcome.status != .done {

@@ -362,6 +362,8 @@ struct TopicAPIService: Service {
 
     // MARK: Retained state
 
+    /// After every CONNACK: the retained states, the mode and energy (primary), discovery, then
+    /// the node's `online` status.
     func publishRetainedState() async {
         let states = await relayStates()
         for (id, state) in states.sorted(by: { $0.key < $1.key }) {
@@ -374,6 +376,10 @@ struct TopicAPIService: Service {
             await gateway.publishEnergy(force: true)
         }
         publishDiscovery()
+        // Only now, after the real states (in order behind them): a node that says `online`
+        // before its states would show the broker's old ones as current (Home Assistant fired
+        // automations on a restart's stale "on").
+        gateway.publish(layout.nodeStatus(node: node), "online", retain: true)
     }
 
     func publishDiscovery() {
