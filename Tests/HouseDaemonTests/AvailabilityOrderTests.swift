@@ -34,3 +34,31 @@ struct AvailabilityOrderTests {
         }
     }
 }
+
+/// A device removed from the configuration loses its Home Assistant entity on the next start,
+/// even on a broker that forgot the retained discovery (the embedded broker keeps none across
+/// its restarts): the state store remembers which entities the node announced.
+@Suite("Discovery of removed devices", .timeLimit(.minutes(1)))
+final class RemovedDeviceDiscoveryTests {
+    let directory = NSTemporaryDirectory() + "housectl-discovery-\(UUID().uuidString)"
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
+
+    @Test func aRemovedDeviceIsClearedOnAFreshBrokerToo() async throws {
+        let full = try HouseFixtures.exampleConfiguration()
+        try await withController(configuration: full, stateDirectory: directory) { _ in }
+        var smaller = full
+        smaller.devices.removeAll { $0.id == "office-fan" }
+        for i in smaller.modes.indices { smaller.modes[i].devices["office-fan"] = nil }
+        let removed = "homeassistant/fan/housectl_pi_main/office_fan/config"
+        try await withTestBroker { broker in  // a broker that never saw the fan's entity
+            let watcher = try MQTTClient(configuration: MQTTConfiguration(host: "127.0.0.1", port: broker.port, clientID: "ha"))
+            try await watcher.connect()
+            let configs = try await watcher.subscribe(to: "homeassistant/#", qos: .atLeastOnce)
+            try await withController(configuration: smaller, stateDirectory: directory, brokerPort: broker.port) { _ in
+                let cleared = try await configs.first("the removed fan's entity cleared") { $0.topic == removed }
+                #expect(cleared.payload.isEmpty)
+            }
+            await watcher.disconnect()
+        }
+    }
+}

@@ -193,6 +193,22 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// The Home Assistant discovery topics the last run published (to clear those the
+    /// configuration no longer produces, even when the broker forgot them).
+    public func discoveryTopics() throws(DaemonError) -> [String] {
+        let v: String? = try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'discovery_topics'") }
+        return v.map { $0.split(separator: "\n").map(String.init) } ?? []
+    }
+
+    public func saveDiscoveryTopics(_ topics: [String]) throws(DaemonError) {
+        let value = topics.joined(separator: "\n")
+        try enqueue { db in
+            try db.run(
+                "INSERT INTO meta(key, value) VALUES ('discovery_topics', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [value])
+        }
+    }
+
     public func saveLastActive(_ date: Date) throws(DaemonError) {
         try enqueue { db in
             try db.run(

@@ -382,9 +382,25 @@ struct TopicAPIService: Service {
         gateway.publish(layout.nodeStatus(node: node), "online", retain: true)
     }
 
+    /// Publishes discovery. The entities an earlier run published that the configuration no
+    /// longer produces (a removed device, a changed domain) are cleared first, from the topics
+    /// recorded in the state store: the broker may have forgotten them (the embedded broker keeps
+    /// no retained messages across its restarts) while Home Assistant still has the entities.
     func publishDiscovery() {
         guard let discovery else { return }
-        for message in discovery.messages() {
+        let messages = discovery.messages()
+        let topics = messages.map(\.topic)
+        do {
+            let previous = try gateway.store.discoveryTopics()
+            for clear in discovery.clearing(stale: Set(previous)) {
+                logger.info("clearing discovery of a removed entity: \(clear.topic)")
+                gateway.publish(clear.topic, clear.payload, retain: true)
+            }
+            if previous != topics { try gateway.store.saveDiscoveryTopics(topics) }
+        } catch {
+            logger.error("\(error)")
+        }
+        for message in messages {
             gateway.publish(message.topic, message.payload, retain: true)
         }
     }
