@@ -166,6 +166,12 @@ public final class HouseController<C: WallClock>: Sendable {
         }
         service = HouseService(configuration: config, node: node, relays: driver,
                                publisher: MQTTClientPublisher(client: client), clock: s.clock)
+        // Energy continues across restarts: the ledger from the recorded edges, then every new one.
+        let energySince = s.clock.now.date.addingTimeInterval(-Double(StateStore.energyKept.components.seconds))
+        await service.restoreEnergy(try store.energyEdges(since: energySince), end: try store.lastActive().map(WallInstant.init))
+        await service.recordEnergy { [logger] edge in
+            do { try store.saveEnergyEdge(edge) } catch { logger.error("\(error)") }
+        }
         if let relays {
             for (device, state) in await relays.states() { await service.noteState(device, state) }
         }
@@ -204,8 +210,8 @@ public final class HouseController<C: WallClock>: Sendable {
     }
 
     /// The services of this node, in start order (they stop in reverse order): the embedded
-    /// broker, the MQTT connection, the state recorder, the command bus, the relays, the
-    /// routines, the topic API.
+    /// broker, the MQTT connection, the state recorder, the command bus, the relays, history
+    /// retention, energy and the routines (primary node), the topic API.
     public var services: [ServiceGroupConfiguration.ServiceConfiguration] {
         var list: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let broker {
@@ -226,6 +232,7 @@ public final class HouseController<C: WallClock>: Sendable {
         list.append(.init(service: RetentionService(store: store, clock: clock, retention: historyRetention, logger: logger),
                           serviceName: "retention"))
         if isPrimary {
+            list.append(.init(service: EnergyService(gateway: gateway, clock: clock, logger: logger), serviceName: "energy"))
             list.append(.init(service: RoutineService(runner: runner, bus: bus, store: store, restoredMode: restoredMode, logger: logger),
                               successTerminationBehavior: .ignore, serviceName: "routines"))
         }

@@ -51,13 +51,24 @@ public struct EnergyLedger: Sendable, Equatable {
 
     public init() {}
 
-    /// Records that `device` is `on` from `instant`.
-    public mutating func record(_ device: DeviceID, on: Bool, at instant: WallInstant) {
+    /// Records that `device` is `on` from `instant`; returns whether that changed anything (a
+    /// device already on is not switched on again).
+    @discardableResult
+    public mutating func record(_ device: DeviceID, on: Bool, at instant: WallInstant) -> Bool {
         if on {
-            if onSince[device] == nil { onSince[device] = instant }
-        } else if let start = onSince.removeValue(forKey: device) {
-            if start < instant { intervals[device, default: Intervals()].append(start, instant) }
+            guard onSince[device] == nil else { return false }
+            onSince[device] = instant
+            return true
         }
+        guard let start = onSince.removeValue(forKey: device) else { return false }
+        if start < instant { intervals[device, default: Intervals()].append(start, instant) }
+        return true
+    }
+
+    /// Ends every on-interval still open at `instant` (the last moment the controller was known
+    /// to run, when the ledger is rebuilt after a restart).
+    public mutating func closeAll(at instant: WallInstant) {
+        for device in Array(onSince.keys) { record(device, on: false, at: instant) }
     }
 
     /// Time `device` was on within `start..<end` (an open interval counts up to `now`).

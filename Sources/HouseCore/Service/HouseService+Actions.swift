@@ -194,6 +194,9 @@ extension HouseService {
 
     func setState(_ device: DeviceID, _ s: DeviceState) {
         states[device] = s
-        ledger.record(device, on: s.isOn, at: clock.now)
+        let now = clock.now
+        if ledger.record(device, on: s.isOn, at: now), let energyRecorder, (configuration.device(id: device)?.watts ?? 0) > 0 {
+            energyRecorder(EnergyEdge(device: device, on: s.isOn, at: now))
+        }
     }
 }

@@ -23,6 +23,8 @@ public actor HouseService {
     /// offline (their relays cannot be switched from here); absent when never reported.
     var nodeOnline: [NodeID: Bool] = [:]
     var ledger = EnergyLedger()
+    /// Told every time a metered device starts or stops using energy (see `recordEnergy`).
+    var energyRecorder: (@Sendable (EnergyEdge) -> Void)?
     /// Today in the house's time zone, `[start, end)`: energy today is asked for after every
     /// command, and working out the day with the calendar each time cost more than the sum.
     var today: (start: WallInstant, end: WallInstant)?

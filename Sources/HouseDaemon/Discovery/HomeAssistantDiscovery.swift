@@ -75,14 +75,9 @@ public struct HomeAssistantDiscovery: Sendable {
         for device in announcedDevices {
             let slug = Self.slug(device.id.rawValue)
             let domain = domain(of: device)
-            let roomName = configuration.room(id: device.room)?.name ?? device.room.rawValue
-            let named = device.names.first ?? device.id.rawValue
-            let info = DeviceInfo(identifiers: ["housectl_device_\(slug)"], name: named.prefix(1).uppercased() + named.dropFirst(),
-                                  model: "\(device.kind.rawValue) (\(Self.connection(of: device)))", suggestedArea: roomName,
-                                  viaDevice: device.relay.map { "housectl_" + Self.slug($0.node.rawValue) } ?? nodeIdentifier)
             var entity = Entity(name: nil, uniqueID: "housectl_\(slug)",
                                 stateTopic: layout.deviceState(room: device.room, device: device.id),
-                                availability: availability, device: info)
+                                availability: availability, device: deviceInfo(for: device))
             entity.defaultEntityID = "\(domain).housectl_\(slug)"
             entity.objectID = "housectl_\(slug)"
             entity.icon = Self.icon(for: device.kind)
@@ -128,8 +123,29 @@ public struct HomeAssistantDiscovery: Sendable {
             energy.objectID = "housectl_energy_today"
             (energy.unitOfMeasurement, energy.deviceClass, energy.stateClass) = ("kWh", "energy", "total_increasing")
             out.append(Message(topic: "\(prefix)/sensor/\(objectNode)/energy_today/config", payload: Self.json(energy)))
+            // Each metered device's energy today, on its own device (published by this node).
+            for device in configuration.devices where (device.watts ?? 0) > 0 {
+                let slug = Self.slug(device.id.rawValue)
+                var meter = Entity(name: "Energy today", uniqueID: "housectl_\(slug)_energy_today",
+                                   stateTopic: layout.deviceEnergy(room: device.room, device: device.id),
+                                   availability: availability, device: deviceInfo(for: device))
+                meter.defaultEntityID = "sensor.housectl_\(slug)_energy_today"
+                meter.objectID = "housectl_\(slug)_energy_today"
+                (meter.unitOfMeasurement, meter.deviceClass, meter.stateClass) = ("kWh", "energy", "total_increasing")
+                out.append(Message(topic: "\(prefix)/sensor/\(objectNode)/\(slug)_energy/config", payload: Self.json(meter)))
+            }
         }
         return out
+    }
+
+    /// The Home Assistant device of a housectl device: named after it, in its room, on its node.
+    func deviceInfo(for device: Device) -> DeviceInfo {
+        let named = device.names.first ?? device.id.rawValue
+        return DeviceInfo(identifiers: ["housectl_device_\(Self.slug(device.id.rawValue))"],
+                          name: named.prefix(1).uppercased() + named.dropFirst(),
+                          model: "\(device.kind.rawValue) (\(Self.connection(of: device)))",
+                          suggestedArea: configuration.room(id: device.room)?.name ?? device.room.rawValue,
+                          viaDevice: device.relay.map { "housectl_" + Self.slug($0.node.rawValue) } ?? nodeIdentifier)
     }
 
     /// How a device is reached, for its model line: its node and channel, or its MQTT topic.

@@ -26,6 +26,8 @@ public actor IntentGateway {
     /// The energy figure last published: a command and its relay event both ask for it, and an
     /// unchanged figure is not sent again (after a reconnect it is, with `force`).
     var lastEnergy: String?
+    /// The same per metered device.
+    var lastDeviceEnergy: [DeviceID: String] = [:]
     /// The latest replies by request id, oldest first in `recentReplyOrder` (see `perform`).
     var recentReplies: [String: IntentReply] = [:]
     var recentReplyOrder: [String] = []
@@ -170,13 +172,23 @@ public actor IntentGateway {
         publish(layout.modeState, mode, retain: true)
     }
 
-    /// Publishes today's energy use in kWh, retained (Home Assistant's energy sensor), unless
-    /// the figure is the one already published and `force` is false.
-    func publishEnergy(force: Bool = false) async {
+    /// Publishes today's energy use in kWh, retained (Home Assistant's energy sensors), unless
+    /// the figure is the one already published and `force` is false: the house's, and with
+    /// `perDevice` each metered device's (once a minute and after a reconnect, not after every
+    /// command, which only changes the house's figure that people watch).
+    func publishEnergy(force: Bool = false, perDevice: Bool = false) async {
         let text = Self.kilowattHoursText(await service.energyUsed(in: .today))
-        if !force && text == lastEnergy { return }
-        lastEnergy = text
-        publish(layout.energyState, text, retain: true)
+        if force || text != lastEnergy {
+            lastEnergy = text
+            publish(layout.energyState, text, retain: true)
+        }
+        guard perDevice else { return }
+        for (device, kWh) in await service.energyTodayByDevice() {
+            let text = Self.kilowattHoursText(kWh)
+            if !force && lastDeviceEnergy[device.id] == text { continue }
+            lastDeviceEnergy[device.id] = text
+            publish(layout.deviceEnergy(room: device.room, device: device.id), text, retain: true)
+        }
     }
 
     /// Publishes at QoS 1 without waiting for the PUBACK (libmosquitto sends it again until

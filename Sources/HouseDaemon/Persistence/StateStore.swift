@@ -114,7 +114,40 @@ public final class StateStore: Sendable {
                 t.primaryKey(["routine_id", "nominal"])
             }
         }
+        m.registerMigration("v3-energy-edges") { db in
+            // When each metered device started and stopped using energy: see `EnergyEdge`.
+            try db.create(table: "energy_edge") { t in
+                t.column("device", .text).notNull()
+                t.column("at", .double).notNull().indexed()
+                t.column("is_on", .boolean).notNull()
+            }
+        }
         return m
+    }
+
+    // MARK: Energy
+
+    /// How long energy edges are kept: the longest energy query ("this week") and a margin.
+    public static let energyKept: Duration = .seconds(35 * 24 * 3600)
+
+    /// Records a metered device's edge (grouped with the next commit).
+    public func saveEnergyEdge(_ edge: EnergyEdge) throws(DaemonError) {
+        let at = edge.at.date.timeIntervalSince1970
+        try enqueue { db in
+            try db.run("INSERT INTO energy_edge(device, at, is_on) VALUES (?, ?, ?)", [edge.device.rawValue, at, edge.on])
+        }
+    }
+
+    /// The energy edges since `start`, oldest first; older ones are deleted.
+    public func energyEdges(since start: Date) throws(DaemonError) -> [EnergyEdge] {
+        let cutoff = start.timeIntervalSince1970
+        try write { db in try db.execute(sql: "DELETE FROM energy_edge WHERE at < ?", arguments: [cutoff]) }
+        return try read { db in
+            try Row.fetchAll(db, sql: "SELECT device, at, is_on FROM energy_edge WHERE at >= ? ORDER BY at, rowid", arguments: [cutoff]).map {
+                EnergyEdge(device: DeviceID($0["device"] as String), on: $0["is_on"] as Bool,
+                           at: WallInstant(Date(timeIntervalSince1970: $0["at"] as Double)))
+            }
+        }
     }
 
     // MARK: Relays

@@ -373,7 +373,7 @@ struct TopicAPIService: Service {
         }
         if isPrimary {
             await gateway.publishMode()
-            await gateway.publishEnergy(force: true)
+            await gateway.publishEnergy(force: true, perDevice: true)
         }
         publishDiscovery()
         // Only now, after the real states (in order behind them): a node that says `online`

@@ -19,6 +19,8 @@ public struct TopicLayout: Sendable, Equatable {
 
     public func deviceSet(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/set" }
     public func deviceState(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/state" }
+    /// A metered device's energy today (kWh), retained.
+    public func deviceEnergy(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/energy" }
     public var modeSet: String { "\(base)/mode/set" }
     public var modeState: String { "\(base)/mode/state" }
     public var intentRequest: String { "\(base)/intent/request" }

@@ -1,0 +1,39 @@
+import Foundation
+import HouseCore
+import HouseTesting
+import Synchronization
+import Testing
+
+/// Energy across restarts at the service: the ledger rebuilt from recorded edges, what was on
+/// counted up to when the controller last ran, and new edges of metered devices reported.
+@Suite struct EnergyRestoreTests {
+    @Test func theLedgerIsRebuiltAndWhatWasOnEndsWhenTheControllerLastRan() async throws {
+        let h = try HouseHarness()
+        let t0 = WallInstant(HouseHarness.defaultStart).advanced(by: .seconds(-3 * 3600))  // 07:00 UTC
+        let edges = [
+            EnergyEdge(device: "living-ceiling-light", on: true, at: t0),                              // 60 W
+            EnergyEdge(device: "living-ceiling-light", on: false, at: t0.advanced(by: .seconds(3600))), // 1 h
+            EnergyEdge(device: "hall-light", on: true, at: t0.advanced(by: .seconds(3600))),           // 20 W, left on
+        ]
+        // The controller last ran at 09:00; it is 10:00 now.
+        await h.service.restoreEnergy(edges, end: t0.advanced(by: .seconds(2 * 3600)))
+        let kWh = await h.service.energyUsed(in: .today)
+        #expect(abs(kWh - (0.060 + 0.020)) < 1e-9, "\(kWh)")
+        let byDevice = await h.service.energyTodayByDevice()
+        #expect(abs((byDevice.first { $0.device.id == "hall-light" }?.kWh ?? 0) - 0.020) < 1e-9)
+    }
+
+    @Test func onlyMeteredDevicesEdgesAreReportedOncePerChange() async throws {
+        let h = try HouseHarness()
+        let seen = Mutex<[EnergyEdge]>([])
+        await h.service.recordEnergy { edge in seen.withLock { $0.append(edge) } }
+        await h.service.noteState("kitchen-light", .on)    // 50 W
+        await h.service.noteState("kitchen-light", .on)    // no change
+        await h.service.noteState("living-shutter-up", .on)  // no watts: not metered
+        h.clock.advance(by: .seconds(60))
+        await h.service.noteState("kitchen-light", .off)
+        let start = WallInstant(HouseHarness.defaultStart)
+        #expect(seen.withLock { $0 } == [EnergyEdge(device: "kitchen-light", on: true, at: start),
+                                         EnergyEdge(device: "kitchen-light", on: false, at: start.advanced(by: .seconds(60)))])
+    }
+}
