@@ -166,11 +166,12 @@ public final class HouseController<C: WallClock>: Sendable {
         }
         service = HouseService(configuration: config, node: node, relays: driver,
                                publisher: MQTTClientPublisher(client: client), clock: s.clock)
-        // Energy continues across restarts: the ledger from the recorded edges, then every new one.
-        let energySince = s.clock.now.date.addingTimeInterval(-Double(StateStore.energyKept.components.seconds))
-        await service.restoreEnergy(try store.energyEdges(since: energySince), end: try store.lastActive().map(WallInstant.init))
-        await service.recordEnergy { [logger] edge in
-            do { try store.saveEnergyEdge(edge) } catch { logger.error("\(error)") }
+        // Energy continues across restarts (the primary node keeps it): the ledger from the
+        // recorded edges, then every new one (written once a minute by `EnergyService`).
+        if isPrimary {
+            let energySince = s.clock.now.date.addingTimeInterval(-Double(StateStore.energyKept.components.seconds))
+            await service.restoreEnergy(try store.energyEdges(since: energySince), end: try store.lastActive().map(WallInstant.init))
+            await service.recordEnergy { edge in store.bufferEnergyEdge(edge) }
         }
         if let relays {
             for (device, state) in await relays.states() { await service.noteState(device, state) }

@@ -6,8 +6,9 @@ import ServiceLifecycle
 /// injected clock (primary node): energy grows while something is on, without any command (a
 /// heater left on for an hour). A figure that did not change is not sent again.
 ///
-/// It also records that the controller runs (`lastActive`) then and when it stops: after a
-/// restart, what was on counts up to that instant (and the routines catch up from it).
+/// It also writes the energy edges buffered since the last minute and records that the
+/// controller runs (`lastActive`), then and when it stops: after a restart, what was on counts
+/// up to that instant (and the routines catch up from it).
 struct EnergyService: Service {
     let gateway: IntentGateway
     let clock: any WallClock
@@ -30,7 +31,13 @@ struct EnergyService: Service {
         stillRunning()
     }
 
+    /// The buffered energy edges and `last_active`, to the store.
     private func stillRunning() {
-        do { try gateway.store.saveLastActive(clock.now.date) } catch { logger.error("\(error)") }
+        do {
+            try gateway.store.flushEnergyEdges()
+            try gateway.store.saveLastActive(clock.now.date)
+        } catch {
+            logger.error("\(error)")
+        }
     }
 }
