@@ -43,11 +43,11 @@ struct StatusCommand: AsyncParsableCommand {
         let width = max(6, devices.map(\.device.rawValue.count).max() ?? 6)
         let roomWidth = max(4, devices.map(\.room.rawValue.count).max() ?? 4)
         func pad(_ s: String, _ n: Int) -> String { s.padding(toLength: n, withPad: " ", startingAt: 0) }
-        lines.append(pad("DEVICE", width) + "  " + pad("ROOM", roomWidth) + "  STATE")
+        lines.append(pad("DEVICE", width) + "  " + pad("ROOM", roomWidth) + "  STATE")  // a sensor: its value
         for group in Self.byFloor(devices, configuration) {
             if let title = group.title { lines.append(title) }
             for d in group.devices {
-                lines.append(pad(d.device.rawValue, width) + "  " + pad(d.room.rawValue, roomWidth) + "  " + d.state.rawValue)
+                lines.append(pad(d.device.rawValue, width) + "  " + pad(d.room.rawValue, roomWidth) + "  " + (d.value ?? d.state.rawValue))
             }
         }
         lines.append(states.dialog)

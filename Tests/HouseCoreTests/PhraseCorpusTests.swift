@@ -16,7 +16,7 @@ import Testing
 /// actuations rise above, the floor recorded here. Raise the floors as the matcher improves.
 @Suite struct PhraseCorpusTests {
     /// The floors: right answers on possible requests, and the most false actuations allowed.
-    static let minimumRight = 754
+    static let minimumRight = 757
     static let maximumFalseActuations = 0
     /// Requests the house cannot do, answered with what it can (never "I don't understand").
     static let minimumCannot = 59

@@ -86,6 +86,19 @@ import Testing
         #expect(!main.isControllable(opener))  // pulsed, confirm: true, and MQTT may not confirm
     }
 
+    @Test func aSensorIsAMeasurementWithItsUnitAndClass() throws {
+        let config = try HouseFixtures.exampleConfiguration()
+        let main = HomeAssistantDiscovery(configuration: config, node: "pi-main", layout: TopicLayout())
+        let message = try #require(main.messages().first { $0.topic == "homeassistant/sensor/housectl_pi_main/bedroom_temperature/config" })
+        let p = try decode(message.payload)
+        #expect(p["unit_of_measurement"] as? String == "°C")
+        #expect(p["device_class"] as? String == "temperature")
+        #expect(p["state_class"] as? String == "measurement")
+        #expect(p["state_topic"] as? String == "house/bedroom/bedroom-temperature/state")
+        #expect(p["command_topic"] == nil)
+        #expect((p["device"] as? [String: Any])?["suggested_area"] as? String == "Bedroom")
+    }
+
     @Test func removedDeviceIsCleared() {
         let d = HomeAssistantDiscovery(configuration: Self.config, node: "pi-main", layout: TopicLayout())
         let stale = "homeassistant/switch/housectl_pi_main/old_lamp/config"

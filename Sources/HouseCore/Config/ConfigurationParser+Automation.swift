@@ -13,6 +13,10 @@ extension ConfigurationParser {
            let dm = ctx.map(d, what: "devices of mode '\(id)'", allowed: nil) {
             for (key, value) in dm.mapping {
                 guard let deviceID = reference(key, to: deviceIDs, what: "device") else { continue }
+                if sensorIDs.contains(deviceID) {
+                    ctx.error("device '\(deviceID)' in mode '\(id)' is a sensor: a mode can only switch devices", at: key)
+                    continue
+                }
                 guard let s = ctx.oneOf(value, ["on", "off"], what: "a device state (ON or OFF)") else { continue }
                 states[deviceID] = s == "on" ? .on : .off
             }

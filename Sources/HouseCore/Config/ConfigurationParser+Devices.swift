@@ -5,7 +5,10 @@ import Yams
 extension ConfigurationParser {
     static let deviceKeys = ["id", "room", "kind", "names", "watts", "relay", "mqtt", "confirm", "power_on",
                              "shutdown", "pulse", "max_on", "min_interval", "interlock", "interlock_dead_time",
-                             "direction"]
+                             "direction", "unit", "device_class"]
+    /// Keys of devices that switch, which a sensor (read from MQTT) cannot have.
+    static let switchingKeys = ["watts", "relay", "confirm", "power_on", "shutdown", "pulse", "max_on", "min_interval",
+                                "interlock", "interlock_dead_time", "direction"]
 
     func parseDevice(_ node: YNode) -> Device? {
         guard let m = ctx.map(node, what: "device", allowed: Self.deviceKeys) else { return nil }
@@ -20,7 +23,14 @@ extension ConfigurationParser {
         let watts = m["watts"].flatMap { ctx.double($0, expected: "power drawn when on, in watts (0 or more)", range: 0...1_000_000) }
 
         var endpoint = DeviceEndpoint.none
-        if m.has("relay") && m.has("mqtt") {
+        if kind == .sensor {
+            endpoint = parseSensor(m, what: what) ?? .none
+        } else if let key = ["unit", "device_class"].first(where: { m.has($0) }) {
+            ctx.error("\(key) in \(what) is for sensors (kind: sensor)", at: m.keyNode(key))
+        }
+        if kind == .sensor {
+            // Parsed above.
+        } else if m.has("relay") && m.has("mqtt") {
             ctx.error("\(what) has both relay and mqtt; give one (relay for our GPIO, mqtt for a device that lives elsewhere)", at: m.keyNode("mqtt"))
         } else if let r = m["relay"] {
             if let rm = ctx.map(r, what: "relay of \(what)", allowed: ["node", "channel"]) {
@@ -86,6 +96,28 @@ extension ConfigurationParser {
         return Device(id: DeviceID(id), room: room, kind: kind, names: names, watts: watts, endpoint: endpoint, confirm: confirm,
                       powerOn: powerOn, shutdown: shutdown, pulse: pulse, maxOn: maxOn, minInterval: minInterval,
                       interlock: interlock, interlockDeadTime: deadTime, direction: direction)
+    }
+
+    /// A sensor: `mqtt: {state_topic, json_field}`, `unit`, `device_class`; none of the keys of
+    /// a device that switches.
+    private func parseSensor(_ m: MapReader, what: String) -> DeviceEndpoint? {
+        for key in Self.switchingKeys where m.has(key) {
+            ctx.error("\(key) in \(what) is for devices that switch; a sensor is only read from MQTT (mqtt: {state_topic: ...})", at: m.keyNode(key))
+        }
+        let unit = m.string("unit", expected: "the unit of its value, e.g. °C or %")
+        let classes = SensorClass.allCases.map(\.rawValue)
+        let deviceClass = m["device_class"].flatMap { ctx.oneOf($0, classes, what: "a sensor device class") }.flatMap(SensorClass.init(rawValue:))
+        guard let q = m.require("mqtt", expected: "where its value comes from: mqtt: {state_topic: TOPIC, json_field: NAME}"),
+              let qm = ctx.map(q, what: "mqtt of \(what)", allowed: ["state_topic", "json_field"]) else { return nil }
+        guard let topic = qm.string("state_topic", expected: "the topic its value is published on, e.g. zigbee2mqtt/bedroom-climate", required: true) else {
+            return nil
+        }
+        if let problem = MQTTTopic.topicNameProblem(topic) {
+            ctx.error("expected a state topic without wildcards, found '\(topic)': \(problem)", at: qm["state_topic"])
+            return nil
+        }
+        let field = qm.string("json_field", expected: "the JSON field holding the value, e.g. temperature or AM2301.Temperature")
+        return .sensor(SensorSource(stateTopic: topic, jsonField: field, unit: unit, deviceClass: deviceClass))
     }
 
     /// A channel used by two devices, or outside the node's board.

@@ -13,6 +13,8 @@ final class ConfigurationParser {
 
     var roomIDs: [RoomID] = []
     var deviceIDs: [DeviceID] = []
+    /// The devices of `kind: sensor` (read only), known before modes and rules are read.
+    var sensorIDs: Set<DeviceID> = []
     var modeIDs: [ModeID] = []
     var routineIDs: [RoutineID] = []
     var nodeIDs: [NodeID] = []
@@ -93,6 +95,7 @@ final class ConfigurationParser {
         if case .sequence(let seq)? = top["devices"] {
             for item in seq {
                 guard let m = item.mapping else { continue }
+                if m["kind"]?.scalar?.string == "sensor", let id = m["id"]?.scalar?.string { sensorIDs.insert(DeviceID(id)) }
                 if case .sequence(let a)? = m["names"] { a.compactMap { $0.scalar?.string }.forEach { deviceNames.insert($0.lowercased()) } }
             }
         }

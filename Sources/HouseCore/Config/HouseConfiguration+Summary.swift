@@ -24,7 +24,9 @@ extension HouseConfiguration {
         lines.append("rooms: \(rooms.count) (\(rooms.map(\.id).joined(separator: ", ")))")
         let relays = devices.filter { $0.relay != nil }.count
         let remote = devices.filter { if case .mqtt = $0.endpoint { true } else { false } }.count
-        lines.append("devices: \(devices.count) (\(relays) on relays, \(remote) over MQTT, \(devices.filter(\.confirm).count) need confirmation)")
+        let sensors = devices.filter { $0.kind == .sensor }.count
+        let sensorText = sensors == 0 ? "" : sensors == 1 ? ", 1 sensor" : ", \(sensors) sensors"
+        lines.append("devices: \(devices.count) (\(relays) on relays, \(remote) over MQTT\(sensorText), \(devices.filter(\.confirm).count) need confirmation)")
         lines.append("modes: \(modes.count) (\(modes.map(\.id).joined(separator: ", ")))")
         lines.append("routines: \(routines.count)")
         for r in routines {

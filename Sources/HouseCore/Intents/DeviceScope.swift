@@ -23,8 +23,8 @@ public struct DeviceScope: Sendable, Equatable {
         self.init(roomIDs: Set(configuration.rooms(onFloor: floor.id).map(\.id)), place: "on the \(floor.name.lowercased())")
     }
 
-    /// The devices of `configuration` in this scope.
+    /// The devices of `configuration` in this scope that switch (a sensor is never "on").
     public func devices(of configuration: HouseConfiguration) -> [Device] {
-        configuration.devices(inRooms: roomIDs)
+        configuration.devices(inRooms: roomIDs).filter { $0.kind != .sensor }
     }
 }

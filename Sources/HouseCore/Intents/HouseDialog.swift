@@ -79,6 +79,7 @@ public enum HouseDialog {
     }
 
     public static func unsupportedAction(_ action: HouseAction, device: String, kind: DeviceKind) -> String {
+        if kind == .sensor { return "The \(device) is a sensor: I can tell you its value (\"what's the \(device)\"), but not \(verb(action)) it." }
         let can = HouseAction.allCases.filter(kind.supportedActions.contains).map(verb)
         return "The \(device) is a \(kind.rawValue); I can \(list(can)) it, but not \(verb(action)) it."
     }
@@ -117,6 +118,28 @@ public enum HouseDialog {
 
     public static func notAllowed(device: String, source: IntentSource) -> String {
         "Requests from \(sourceName(source)) may not switch the \(device). Ask at the house's command line."
+    }
+
+    /// A reading as people say it: whole numbers without a fraction, others to two places.
+    public static func number(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String((v * 100).rounded() / 100)
+    }
+
+    /// " °C", or "%" right after the number, or nothing.
+    public static func unitSuffix(_ unit: String?) -> String {
+        unit.map { $0 == "%" ? $0 : " " + $0 } ?? ""
+    }
+
+    /// A sensor's reading: "The bedroom temperature is 19.5 °C.", or why there is none.
+    public static func sensorReading(_ label: String, _ reading: SensorReading?, unit: String?) -> String {
+        switch reading {
+        case .value(let v, _):
+            return "The \(label) is \(number(v))\(unitSuffix(unit))."
+        case .unavailable(let reason):
+            return "The \(label) is not available: \(reason)."
+        case nil:
+            return "The \(label) has not reported a value yet."
+        }
     }
 
     public static func confirmNotAllowed(device: String, source: IntentSource) -> String {

@@ -81,6 +81,8 @@ public struct Device: Sendable, Equatable {
 /// What kind of thing a device is; decides which actions it accepts.
 public enum DeviceKind: String, Sendable, CaseIterable, Codable {
     case light, fan, heater, plug, outlet, `switch`, pump, door, shutter, valve
+    /// A read-only value from MQTT (a temperature, a humidity): see `SensorSource`.
+    case sensor
 
     /// Actions this kind of device can do.
     public var supportedActions: Set<HouseAction> {
@@ -88,6 +90,7 @@ public enum DeviceKind: String, Sendable, CaseIterable, Codable {
         case .door: [.open, .close, .toggle]
         case .shutter: [.on, .off, .toggle, .open, .close]
         case .valve: [.on, .off, .toggle, .open, .close]
+        case .sensor: []
         default: [.on, .off, .toggle]
         }
     }
@@ -107,6 +110,7 @@ public enum DeviceKind: String, Sendable, CaseIterable, Codable {
         case .door: ["door"]
         case .shutter: ["shutter", "blind"]
         case .valve: ["valve"]
+        case .sensor: ["sensor"]
         }
     }
 }
@@ -119,6 +123,8 @@ public enum DeviceEndpoint: Sendable, Equatable {
     case mqtt(MQTTDeviceEndpoint)
     /// Nothing to actuate (virtual device).
     case none
+    /// Nothing to actuate either: a value read from an MQTT topic (`kind: sensor`).
+    case sensor(SensorSource)
 }
 
 /// A relay channel on a node.

@@ -13,11 +13,14 @@ public struct HouseResponse: Sendable, Equatable {
         public var device: DeviceID
         public var room: RoomID
         public var state: DeviceState
+        /// A sensor's reading in words (`19.5 °C`, `unavailable`); nil for a device that switches.
+        public var value: String?
 
-        public init(device: DeviceID, room: RoomID, state: DeviceState) {
+        public init(device: DeviceID, room: RoomID, state: DeviceState, value: String? = nil) {
             self.device = device
             self.room = room
             self.state = state
+            self.value = value
         }
     }
 

@@ -59,12 +59,18 @@ extension HouseService {
 
     func query(_ type: QueryType, range: TimeRange, room: Room?, devices: [Device]?, place: String?) -> HouseResponse {
         let scope = devices ?? (room.map { configuration.devices(inRoom: $0.id) } ?? configuration.devices)
-        let all = scope.map { HouseResponse.DeviceStatus(device: $0.id, room: $0.room, state: state(of: $0.id)) }
+        let all = scope.map { d in
+            HouseResponse.DeviceStatus(device: d.id, room: d.room, state: state(of: d.id), value: sensorValueText(d))
+        }
         switch type {
         case .deviceStates:
             if let devices, Device.areOneCover(devices), let cover = devices.first {
                 let running = devices.first { state(of: $0.id) == .on }?.direction
                 return HouseResponse(dialog: HouseDialog.coverState(configuration.coverLabel(for: cover), running: running), devices: all)
+            }
+            if let devices, devices.count == 1, let d = devices.first, case .sensor(let source) = d.endpoint {
+                return HouseResponse(dialog: HouseDialog.sensorReading(configuration.label(for: d), readings[d.id], unit: source.unit),
+                                     devices: all)
             }
             if let devices, devices.count == 1, let d = devices.first {
                 let dialog = HouseDialog.deviceState(configuration.label(for: d), state(of: d.id), kind: d.kind, pulsed: d.pulse != nil)
@@ -116,7 +122,7 @@ extension HouseService {
             return [.publish(device: d.id, topic: peerTopic(ref), payload: PeerRelayCommand(device: d.id, state: s).json, state: s)]
         case .mqtt(let m):
             return [.publish(device: d.id, topic: m.commandTopic, payload: s == .on ? m.payloadOn : m.payloadOff, state: s)]
-        case .none:
+        case .none, .sensor:
             return []
         }
     }
@@ -130,6 +136,17 @@ extension HouseService {
     /// Where a relay of another node is commanded: that node's own command topic, which only
     /// controllers may write (its `set` topic is for automations, and is resolved again there).
     func peerTopic(_ ref: RelayRef) -> String { PeerRelayCommand.topic(base: configuration.mqtt.baseTopic, node: ref.node) }
+
+    /// A sensor's reading for a status line: `19.5 °C`, `unavailable`, `no value yet`; nil for
+    /// a device that switches.
+    func sensorValueText(_ d: Device) -> String? {
+        guard case .sensor(let source) = d.endpoint else { return nil }
+        switch readings[d.id] {
+        case .value(let v, _): return HouseDialog.number(v) + HouseDialog.unitSuffix(source.unit)
+        case .unavailable: return "unavailable"
+        case nil: return "no value yet"
+        }
+    }
 
     func statuses(_ targets: [(Device, DeviceState)]) -> [HouseResponse.DeviceStatus] {
         targets.map { .init(device: $0.0.id, room: $0.0.room, state: $0.1) }

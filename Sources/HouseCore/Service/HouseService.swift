@@ -23,6 +23,8 @@ public actor HouseService {
     /// offline (their relays cannot be switched from here); absent when never reported.
     var nodeOnline: [NodeID: Bool] = [:]
     var ledger = EnergyLedger()
+    /// Each sensor's latest reading.
+    var readings: [DeviceID: SensorReading] = [:]
     /// Told every time a metered device starts or stops using energy (see `recordEnergy`).
     var energyRecorder: (@Sendable (EnergyEdge) -> Void)?
     /// Today in the house's time zone, `[start, end)`: energy today is asked for after every
@@ -53,6 +55,14 @@ public actor HouseService {
     public func noteState(_ device: DeviceID, _ state: DeviceState) {
         setState(device, state)
     }
+
+    /// Records a sensor's reading (a value from its topic, or why its payload gave none).
+    public func noteReading(_ device: DeviceID, _ reading: SensorReading) {
+        readings[device] = reading
+    }
+
+    /// A sensor's latest reading; nil before the first.
+    public func reading(of device: DeviceID) -> SensorReading? { readings[device] }
 
     /// Records another node's status (`online`/`offline`, its retained status topic): a relay
     /// of an offline node is refused with a reason instead of being sent into the void.

@@ -40,6 +40,16 @@ public enum JSONValue: Sendable, Hashable, Decodable {
         return nil
     }
 
+    /// The value at `path`, object member names separated by `.` (`AM2301.Temperature`).
+    public func value(atPath path: String) -> JSONValue? {
+        var current = self
+        for name in path.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let next = current.object?[String(name)] else { return nil }
+            current = next
+        }
+        return current
+    }
+
     /// Whether this is `null`.
     public var isNull: Bool { self == .null }
 

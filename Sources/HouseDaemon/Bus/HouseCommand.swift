@@ -22,6 +22,8 @@ enum HouseCommand: Sendable {
     /// as the device's state (a command's own edge is known already); `rules` says whether the
     /// device-state rules fire.
     case stateChanged(device: DeviceID, state: DeviceState, note: Bool, rules: RuleFiring)
+    /// A message on a sensor's topic (its reading is taken on the house's clock).
+    case sensorMessage(device: DeviceID, payload: [UInt8])
     /// Another node said it is online or offline.
     case nodeStatus(node: NodeID, online: Bool)
     /// A message on a topic a rule listens to.

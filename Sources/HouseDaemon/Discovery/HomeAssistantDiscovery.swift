@@ -43,7 +43,7 @@ public struct HomeAssistantDiscovery: Sendable {
         configuration.devices.filter { device in
             switch device.endpoint {
             case .relay(let ref): ref.node == node
-            case .mqtt, .none: isFirstNode
+            case .mqtt, .none, .sensor: isFirstNode
             }
         }
     }
@@ -60,11 +60,12 @@ public struct HomeAssistantDiscovery: Sendable {
 
     /// The Home Assistant domain of `device`'s entity.
     public func domain(of device: Device) -> String {
+        if device.kind == .sensor { return "sensor" }
         guard isControllable(device) else { return "binary_sensor" }
         switch device.kind {
         case .light: return "light"
         case .fan: return "fan"
-        case .heater, .plug, .outlet, .switch, .pump, .door, .shutter, .valve: return "switch"
+        case .heater, .plug, .outlet, .switch, .pump, .door, .shutter, .valve, .sensor: return "switch"
         }
     }
 
@@ -81,6 +82,12 @@ public struct HomeAssistantDiscovery: Sendable {
             entity.defaultEntityID = "\(domain).housectl_\(slug)"
             entity.objectID = "housectl_\(slug)"
             entity.icon = Self.icon(for: device.kind)
+            if case .sensor(let source) = device.endpoint {
+                // The value as the house mirrors it on the device's state topic.
+                (entity.unitOfMeasurement, entity.deviceClass, entity.stateClass) = (source.unit, source.deviceClass?.rawValue, "measurement")
+                out.append(Message(topic: "\(prefix)/sensor/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
+                continue
+            }
             (entity.payloadOn, entity.payloadOff) = ("ON", "OFF")
             if domain != "binary_sensor" {
                 entity.commandTopic = layout.deviceSet(room: device.room, device: device.id)
@@ -154,6 +161,7 @@ public struct HomeAssistantDiscovery: Sendable {
         case .relay(let ref): "relay \(ref.node) channel \(ref.channel)"
         case .mqtt: "MQTT"
         case .none: "virtual"
+        case .sensor(let source): "MQTT \(source.stateTopic)"
         }
     }
 
@@ -178,6 +186,7 @@ public struct HomeAssistantDiscovery: Sendable {
         case .pump: "mdi:pump"
         case .valve: "mdi:valve"
         case .plug, .outlet, .switch: "mdi:power-socket-eu"
+        case .sensor: nil  // Home Assistant's icon for the device class
         }
     }
 

@@ -40,12 +40,31 @@ extension IntentGateway {
                 if isPrimary { await publishEnergy() }
             }
             if rules == .always || (rules == .ifChanged && changed) { await deviceStateChanged(device, to: state) }
+        case .sensorMessage(let device, let payload):
+            await sensorMessage(device, payload)
         case .nodeStatus(let node, let online):
             await service.noteNode(node, online: online)
         case .ruleMessage(let message):
             await mqttMessage(message)
         }
         return IntentReply(id: "", outcomes: [])
+    }
+
+    /// A sensor's topic spoke: its reading goes to the house, and a number is mirrored on the
+    /// sensor's state topic (Home Assistant's sensor reads it there). A payload without a number
+    /// makes the sensor unavailable, with the reason in the log once (not at every message).
+    private func sensorMessage(_ id: DeviceID, _ payload: [UInt8]) async {
+        guard let device = configuration.device(id: id), case .sensor(let source) = device.endpoint else { return }
+        let reading = source.reading(from: payload, at: clock.now)
+        let before = await service.reading(of: id)
+        await service.noteReading(id, reading)
+        switch reading {
+        case .value(let v, _):
+            publish(layout.deviceState(room: device.room, device: id), JSONValue.number(v).scalarText ?? "\(v)", retain: true)
+            if case .unavailable? = before { logger.info("sensor \(id) reads again") }
+        case .unavailable(let reason):
+            if before != reading { logger.warning("sensor \(id) unavailable: \(reason)") }
+        }
     }
 
     /// The first answer to a request id seen before, or nil for a new id (then marked seen).

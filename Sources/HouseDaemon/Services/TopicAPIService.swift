@@ -35,6 +35,7 @@ struct TopicAPIService: Service {
             switch d.endpoint {
             case .relay(let ref): ref.node == node
             case .mqtt, .none: isPrimary
+            case .sensor: false  // read only: no set topic
             }
         }
     }
@@ -66,6 +67,10 @@ struct TopicAPIService: Service {
             for device in configuration.devices {
                 if case .mqtt(let endpoint) = device.endpoint, let topic = endpoint.stateTopic,
                    let s = await optionalSubscription(topic, .remoteState(device, endpoint), for: "the state of \(device.id)") {
+                    subscriptions.append(s)
+                }
+                if case .sensor(let source) = device.endpoint,
+                   let s = await optionalSubscription(source.stateTopic, .sensor(device), for: "the value of \(device.id)") {
                     subscriptions.append(s)
                 }
             }
@@ -145,6 +150,7 @@ struct TopicAPIService: Service {
         case peerState(Device)
         case nodeStatus
         case remoteState(Device, MQTTDeviceEndpoint)
+        case sensor(Device)
         case peerRelay
         case rule
         case homeAssistantStatus
@@ -159,7 +165,7 @@ struct TopicAPIService: Service {
             switch self {
             case .deviceSet, .modeSet, .intentRequest, .peerRelay, .discoveryEcho: nil
             case .peerState, .nodeStatus, .remoteState, .homeAssistantStatus: .size
-            case .rule: .json
+            case .rule, .sensor: .json
             }
         }
 
@@ -179,6 +185,7 @@ struct TopicAPIService: Service {
         case .peerState(let device): peerState(message, device)
         case .nodeStatus: nodeStatus(message)
         case .remoteState(let device, let endpoint): remoteState(message, device, endpoint)
+        case .sensor(let device): bus.note(.sensorMessage(device: device.id, payload: message.payload))
         case .peerRelay: peerRelay(message)
         case .rule: bus.note(.ruleMessage(message))
         case .homeAssistantStatus:
