@@ -39,9 +39,4 @@ struct MQTTOfflineQueue: Sendable {
         entries.removeAll()
         return (live, expired)
     }
-
-    /// Puts messages that could not be sent back at the front, keeping their order.
-    mutating func requeueFront(_ restored: [Entry]) {
-        entries.insert(contentsOf: restored, at: 0)
-    }
 }

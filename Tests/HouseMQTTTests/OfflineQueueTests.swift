@@ -36,14 +36,4 @@ struct OfflineQueueTests {
         #expect(expired == 1)
         #expect(queue.entries.map(\.message) == [message(2), message(3)])
     }
-
-    @Test func requeuedEntriesGoBackToTheFrontInOrder() throws {
-        var queue = MQTTOfflineQueue(capacity: 5)
-        _ = try queue.enqueue(message(1), now: .zero, timeToLive: nil)
-        _ = try queue.enqueue(message(2), now: .zero, timeToLive: nil)
-        let (live, _) = queue.drain(now: .zero)
-        _ = try queue.enqueue(message(3), now: .zero, timeToLive: nil)
-        queue.requeueFront(live)
-        #expect(queue.entries.map(\.message) == [message(1), message(2), message(3)])
-    }
 }
