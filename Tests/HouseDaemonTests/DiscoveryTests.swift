@@ -22,7 +22,7 @@ import Testing
 
     @Test func eachDeviceIsAHomeAssistantDeviceWithTheDomainPeopleExpect() throws {
         let d = HomeAssistantDiscovery(configuration: Self.config, node: "pi-main", layout: TopicLayout())
-        let messages = d.messages()
+        let messages = d.messages
         let light = try decode(try #require(messages.first { $0.topic == "homeassistant/light/housectl_pi_main/bedroom_light/config" }).payload)
         for key in ["unique_id", "command_topic", "state_topic", "availability", "device", "origin", "default_entity_id"] {
             #expect(light[key] != nil, "missing \(key)")
@@ -64,7 +64,7 @@ import Testing
 
     @Test func secondNodeAnnouncesOnlyItsRelaysAndItself() {
         let d = HomeAssistantDiscovery(configuration: Self.config, node: "pi-garage", layout: TopicLayout())
-        #expect(d.messages().map(\.topic) == ["homeassistant/switch/housectl_pi_garage/garage_door/config",
+        #expect(d.messages.map(\.topic) == ["homeassistant/switch/housectl_pi_garage/garage_door/config",
                                               "homeassistant/binary_sensor/housectl_pi_garage/status/config"])
     }
 
@@ -74,7 +74,7 @@ import Testing
     @Test func whatMQTTMayNotSwitchIsReadOnly() throws {
         let config = try HouseFixtures.exampleConfiguration()
         let garage = HomeAssistantDiscovery(configuration: config, node: "pi-garage", layout: TopicLayout())
-        let door = try decode(try #require(garage.messages().first { $0.topic.hasSuffix("/garage_door/config") }).payload)
+        let door = try decode(try #require(garage.messages.first { $0.topic.hasSuffix("/garage_door/config") }).payload)
         #expect(garage.domain(of: try #require(config.device(id: "garage-door"))) == "binary_sensor")
         #expect(door["command_topic"] == nil)
         let main = HomeAssistantDiscovery(configuration: config, node: "pi-main", layout: TopicLayout())
@@ -89,7 +89,7 @@ import Testing
     @Test func aSensorIsAMeasurementWithItsUnitAndClass() throws {
         let config = try HouseFixtures.exampleConfiguration()
         let main = HomeAssistantDiscovery(configuration: config, node: "pi-main", layout: TopicLayout())
-        let message = try #require(main.messages().first { $0.topic == "homeassistant/sensor/housectl_pi_main/bedroom_temperature/config" })
+        let message = try #require(main.messages.first { $0.topic == "homeassistant/sensor/housectl_pi_main/bedroom_temperature/config" })
         let p = try decode(message.payload)
         #expect(p["unit_of_measurement"] as? String == "°C")
         #expect(p["device_class"] as? String == "temperature")
@@ -102,7 +102,7 @@ import Testing
     @Test func removedDeviceIsCleared() {
         let d = HomeAssistantDiscovery(configuration: Self.config, node: "pi-main", layout: TopicLayout())
         let stale = "homeassistant/switch/housectl_pi_main/old_lamp/config"
-        let seen = Set(d.messages().map(\.topic)).union([stale])
+        let seen = Set(d.messages.map(\.topic)).union([stale])
         #expect(d.clearing(stale: seen) == [.init(topic: stale, payload: "")])
     }
 

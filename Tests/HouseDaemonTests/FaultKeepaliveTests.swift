@@ -62,7 +62,7 @@ import Testing
             let prefix = try #require(f.controller.configuration.mqtt.discoveryPrefix)
             let discovery = HomeAssistantDiscovery(configuration: f.controller.configuration, node: f.controller.node,
                                                    layout: f.controller.layout, prefix: prefix)
-            let switches = discovery.messages().filter { $0.topic.hasPrefix(prefix + "/switch/") && !$0.payload.isEmpty }.count
+            let switches = discovery.messages.filter { $0.topic.hasPrefix(prefix + "/switch/") && !$0.payload.isEmpty }.count
             #expect(switches > 0)
             let configs = try await mqtt.subscribe(to: prefix + "/switch/+/+/config")
             let first = try await withTimeout(.seconds(20), "the retained discovery of every relay") {

@@ -20,12 +20,19 @@ public struct HomeAssistantDiscovery: Sendable {
     public let node: NodeID
     public let layout: TopicLayout
     public let prefix: String
+    /// Every discovery message for the configuration, made once (the configuration does not
+    /// change while the controller runs; discovery is sent again after every reconnect).
+    public private(set) var messages: [Message] = []
+    /// Their topics, which a retained discovery topic of this node must be among to stay.
+    private var currentTopics: Set<String> = []
 
     public init(configuration: HouseConfiguration, node: NodeID, layout: TopicLayout, prefix: String = "homeassistant") {
         self.configuration = configuration
         self.node = node
         self.layout = layout
         self.prefix = prefix
+        messages = makeMessages()
+        currentTopics = Set(messages.map(\.topic))
     }
 
     /// The topic on which Home Assistant announces itself (`online` after a restart).
@@ -34,9 +41,12 @@ public struct HomeAssistantDiscovery: Sendable {
     /// A filter matching every discovery topic this node publishes (to find stale ones).
     public var ownTopicsFilter: String { "\(prefix)/+/\(objectNode)/+/config" }
 
-    private var objectNode: String { "housectl_" + Self.slug(node.rawValue) }
+    /// This node's part of the discovery topics, and its Home Assistant device's identifier.
+    private var objectNode: String { Self.identifier(of: node) }
     private var isFirstNode: Bool { node == (configuration.nodes.first?.id ?? node) }
-    private var nodeIdentifier: String { "housectl_" + Self.slug(node.rawValue) }
+
+    /// `housectl_<node>`: a node's Home Assistant device, and its part of the discovery topics.
+    static func identifier(of node: NodeID) -> String { "housectl_" + slug(node.rawValue) }
 
     /// Relay devices of this node, and MQTT devices when this node is the first node (one announcer).
     public var announcedDevices: [Device] {
@@ -69,8 +79,8 @@ public struct HomeAssistantDiscovery: Sendable {
         }
     }
 
-    /// Every discovery message for the current configuration.
-    public func messages() -> [Message] {
+    /// Every discovery message for the configuration (see `messages`).
+    private func makeMessages() -> [Message] {
         var out: [Message] = []
         let availability = [Availability(topic: layout.nodeStatus(node: node))]
         for device in announcedDevices {
@@ -101,18 +111,18 @@ public struct HomeAssistantDiscovery: Sendable {
             out.append(Message(topic: "\(prefix)/\(domain)/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
         }
         // The node: its status, as a connectivity sensor (no availability of its own: it is one).
-        let nodeDevice = DeviceInfo(identifiers: [nodeIdentifier], name: "housectl \(node)", model: "housectl node")
-        var status = Entity(name: "Status", uniqueID: "\(nodeIdentifier)_status", stateTopic: layout.nodeStatus(node: node),
+        let nodeDevice = DeviceInfo(identifiers: [objectNode], name: "housectl \(node)", model: "housectl node")
+        var status = Entity(name: "Status", uniqueID: "\(objectNode)_status", stateTopic: layout.nodeStatus(node: node),
                             availability: nil, device: nodeDevice)
-        status.defaultEntityID = "binary_sensor.\(nodeIdentifier)_status"
-        status.objectID = "\(nodeIdentifier)_status"
+        status.defaultEntityID = "binary_sensor.\(objectNode)_status"
+        status.objectID = "\(objectNode)_status"
         (status.payloadOn, status.payloadOff) = ("online", "offline")
         (status.deviceClass, status.entityCategory) = ("connectivity", "diagnostic")
         out.append(Message(topic: "\(prefix)/binary_sensor/\(objectNode)/status/config", payload: Self.json(status)))
         if isFirstNode {
             let house = "housectl_" + Self.slug(configuration.house.name)
             let houseDevice = DeviceInfo(identifiers: ["\(house)_house"], name: configuration.house.name, model: "housectl house",
-                                         viaDevice: nodeIdentifier)
+                                         viaDevice: objectNode)
             var mode = Entity(name: "House mode", uniqueID: "\(house)_mode", stateTopic: layout.modeState,
                               availability: availability, device: houseDevice)
             mode.defaultEntityID = "select.housectl_house_mode"
@@ -152,7 +162,7 @@ public struct HomeAssistantDiscovery: Sendable {
                           name: named.prefix(1).uppercased() + named.dropFirst(),
                           model: "\(device.kind.rawValue) (\(Self.connection(of: device)))",
                           suggestedArea: configuration.room(id: device.room)?.name ?? device.room.rawValue,
-                          viaDevice: device.relay.map { "housectl_" + Self.slug($0.node.rawValue) } ?? nodeIdentifier)
+                          viaDevice: device.relay.map { Self.identifier(of: $0.node) } ?? objectNode)
     }
 
     /// How a device is reached, for its model line: its node and channel, or its MQTT topic.
@@ -168,8 +178,7 @@ public struct HomeAssistantDiscovery: Sendable {
     /// Empty retained payloads for discovery topics seen on the broker that the configuration no
     /// longer produces (a removed device).
     public func clearing(stale seenTopics: Set<String>) -> [Message] {
-        let current = Set(messages().map(\.topic))
-        return seenTopics.subtracting(current).sorted().map { Message(topic: $0, payload: "") }
+        seenTopics.subtracting(currentTopics).sorted().map { Message(topic: $0, payload: "") }
     }
 
     static func slug(_ s: String) -> String {

@@ -395,7 +395,7 @@ struct TopicAPIService: Service {
     /// no retained messages across its restarts) while Home Assistant still has the entities.
     func publishDiscovery() {
         guard let discovery else { return }
-        let messages = discovery.messages()
+        let messages = discovery.messages
         let topics = messages.map(\.topic)
         do {
             let previous = try gateway.store.discoveryTopics()
