@@ -28,6 +28,14 @@ struct SensorEndToEndTests {
             #expect(try await ask("t2") == "The bedroom temperature is not available: the payload 'offline' on zigbee2mqtt/bedroom-climate is not JSON.")
             try await mqtt.publish(to: "zigbee2mqtt/bedroom-climate", payload: #"{"temperature":20}"#, qos: .atLeastOnce)
             #expect(try await ask("t3") == "The bedroom temperature is 20 °C.")
+            #expect(try await mirror.next("the mirrored 20").string == "20")
+            // Asked to switch, a sensor refuses, and its mirrored value is not overwritten with a
+            // switch state: the next mirror message is the next reading.
+            try await mqtt.publish(to: "house/intent/request", payload: #"{"id":"t4","text":"turn off the bedroom temperature","reply_to":"test/sensor/replies"}"#,
+                                   qos: .atLeastOnce)
+            #expect(try await replies.nextReply("the refusal").status == .unsupported)
+            try await mqtt.publish(to: "zigbee2mqtt/bedroom-climate", payload: #"{"temperature":21}"#, qos: .atLeastOnce)
+            #expect(try await mirror.next("the mirrored 21").string == "21")
             await mqtt.disconnect()
         }
     }

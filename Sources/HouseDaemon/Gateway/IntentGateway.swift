@@ -208,7 +208,8 @@ public actor IntentGateway {
     /// (Home Assistant's optimistic switch) snaps back; a refusal is also recorded on `events`,
     /// with its reason, for whoever sent it without asking for a reply.
     private func notCarriedOut(_ outcome: IntentOutcome, at now: Date) async {
-        for device in outcome.resolvedDevices(in: configuration) {
+        // A sensor has no switch state to restore: its state topic carries its reading.
+        for device in outcome.resolvedDevices(in: configuration) where device.kind != .sensor {
             let state = await service.state(of: device.id)
             publish(layout.deviceState(room: device.room, device: device.id), state.rawValue, retain: true)
         }
