@@ -22,42 +22,14 @@ extension ConfigurationParser {
         if names.isEmpty, let kind { names = [kind.rawValue] }
         let watts = m["watts"].flatMap { ctx.double($0, expected: "power drawn when on, in watts (0 or more)", range: 0...1_000_000) }
 
-        var endpoint = DeviceEndpoint.none
+        let endpoint: DeviceEndpoint
         if kind == .sensor {
             endpoint = parseSensor(m, what: what) ?? .none
-        } else if let key = ["unit", "device_class"].first(where: { m.has($0) }) {
-            ctx.error("\(key) in \(what) is for sensors (kind: sensor)", at: m.keyNode(key))
-        }
-        if kind == .sensor {
-            // Parsed above.
-        } else if m.has("relay") && m.has("mqtt") {
-            ctx.error("\(what) has both relay and mqtt; give one (relay for our GPIO, mqtt for a device that lives elsewhere)", at: m.keyNode("mqtt"))
-        } else if let r = m["relay"] {
-            if let rm = ctx.map(r, what: "relay of \(what)", allowed: ["node", "channel"]) {
-                let nodeID = rm.require("node", expected: "the id of the node whose board it is on")
-                    .flatMap { reference($0, to: nodeIDs, what: "node") }
-                let channel = rm.require("channel", expected: "a channel number of the node's board")
-                    .flatMap { ctx.int($0, expected: "a channel number (1 or more)", range: 1...64) }
-                if let nodeID, let channel {
-                    endpoint = .relay(RelayRef(node: nodeID, channel: channel))
-                    relayMarks.append((RelayRef(node: nodeID, channel: channel), DeviceID(id ?? "?"), rm["channel"]?.mark))
-                }
+        } else {
+            if let key = ["unit", "device_class"].first(where: { m.has($0) }) {
+                ctx.error("\(key) in \(what) is for sensors (kind: sensor)", at: m.keyNode(key))
             }
-        } else if let q = m["mqtt"] {
-            if let qm = ctx.map(q, what: "mqtt of \(what)", allowed: ["command_topic", "state_topic", "payload_on", "payload_off"]) {
-                let command = qm.string("command_topic", expected: "the topic that switches it, e.g. cmnd/plug/POWER", required: true)
-                if let c = command, let problem = MQTTTopic.topicNameProblem(c) {
-                    ctx.error("expected a command topic without wildcards, found '\(c)': \(problem)", at: qm["command_topic"])
-                }
-                if let command {
-                    endpoint = .mqtt(MQTTDeviceEndpoint(
-                        commandTopic: command,
-                        stateTopic: qm.string("state_topic", expected: "the topic it reports its state on"),
-                        payloadOn: qm.string("payload_on", expected: "the payload that switches it on") ?? "ON",
-                        payloadOff: qm.string("payload_off", expected: "the payload that switches it off") ?? "OFF"
-                    ))
-                }
-            }
+            endpoint = parseSwitchedEndpoint(m, what: what, id: id)
         }
 
         let confirm = m["confirm"].flatMap { ctx.bool($0) } ?? false
@@ -96,6 +68,42 @@ extension ConfigurationParser {
         return Device(id: DeviceID(id), room: room, kind: kind, names: names, watts: watts, endpoint: endpoint, confirm: confirm,
                       powerOn: powerOn, shutdown: shutdown, pulse: pulse, maxOn: maxOn, minInterval: minInterval,
                       interlock: interlock, interlockDeadTime: deadTime, direction: direction)
+    }
+
+    /// Where a device that switches is actuated: `relay` (our GPIO), `mqtt` (a device that
+    /// lives elsewhere), or neither (a virtual device).
+    private func parseSwitchedEndpoint(_ m: MapReader, what: String, id: String?) -> DeviceEndpoint {
+        var endpoint = DeviceEndpoint.none
+        if m.has("relay") && m.has("mqtt") {
+            ctx.error("\(what) has both relay and mqtt; give one (relay for our GPIO, mqtt for a device that lives elsewhere)", at: m.keyNode("mqtt"))
+        } else if let r = m["relay"] {
+            if let rm = ctx.map(r, what: "relay of \(what)", allowed: ["node", "channel"]) {
+                let nodeID = rm.require("node", expected: "the id of the node whose board it is on")
+                    .flatMap { reference($0, to: nodeIDs, what: "node") }
+                let channel = rm.require("channel", expected: "a channel number of the node's board")
+                    .flatMap { ctx.int($0, expected: "a channel number (1 or more)", range: 1...64) }
+                if let nodeID, let channel {
+                    endpoint = .relay(RelayRef(node: nodeID, channel: channel))
+                    relayMarks.append((RelayRef(node: nodeID, channel: channel), DeviceID(id ?? "?"), rm["channel"]?.mark))
+                }
+            }
+        } else if let q = m["mqtt"] {
+            if let qm = ctx.map(q, what: "mqtt of \(what)", allowed: ["command_topic", "state_topic", "payload_on", "payload_off"]) {
+                let command = qm.string("command_topic", expected: "the topic that switches it, e.g. cmnd/plug/POWER", required: true)
+                if let c = command, let problem = MQTTTopic.topicNameProblem(c) {
+                    ctx.error("expected a command topic without wildcards, found '\(c)': \(problem)", at: qm["command_topic"])
+                }
+                if let command {
+                    endpoint = .mqtt(MQTTDeviceEndpoint(
+                        commandTopic: command,
+                        stateTopic: qm.string("state_topic", expected: "the topic it reports its state on"),
+                        payloadOn: qm.string("payload_on", expected: "the payload that switches it on") ?? "ON",
+                        payloadOff: qm.string("payload_off", expected: "the payload that switches it off") ?? "OFF"
+                    ))
+                }
+            }
+        }
+        return endpoint
     }
 
     /// A sensor: `mqtt: {state_topic, json_field}`, `unit`, `device_class`; none of the keys of
