@@ -73,7 +73,10 @@ public final class HouseController<C: WallClock>: Sendable {
         // Relays first, so their lines are at the right level as early as possible. The same
         // boot as the last run: the controller restarted (an upgrade, a crash), the machine did
         // not, so every relay keeps its state; `power_on` is for a new boot (a power cut).
-        let recorded = try store.relayStatesSince()
+        // A cover's windings start off, whatever they were: a run cut short by the restart is
+        // not resumed from a position nobody knows (the cover's position is restored, assumed).
+        let windings = Set(config.devices.flatMap { $0.motor == nil ? [] : $0.relayChannels.map(\.id) })
+        let recorded = try store.relayStatesSince().filter { !windings.contains($0.key) }
         let persisted = recorded.mapValues(\.state)
         let boot = s.bootID ?? Self.currentBootID()
         let lastBoot = try store.bootID()
@@ -83,7 +86,7 @@ public final class HouseController<C: WallClock>: Sendable {
         let restart = sameBoot ? RelayRestart(onFor: recorded.filter { $0.value.state == .on }.mapValues {
             Duration.seconds(max(0, now.timeIntervalSince($0.since)))
         }) : nil
-        if config.devices.contains(where: { $0.relay?.node == nodeID }) {
+        if config.devices.contains(where: { $0.node == nodeID }) {
             let relayLayout = try RelayLayout(configuration: config, node: node)
             let chip: any GPIOChip
             if let given = s.chip {
@@ -174,8 +177,9 @@ public final class HouseController<C: WallClock>: Sendable {
             await service.recordEnergy { edge in store.bufferEnergyEdge(edge) }
         }
         if let relays {
-            for (device, state) in await relays.states() { await service.noteState(device, state) }
+            for (device, state) in await relays.states() where !windings.contains(device) { await service.noteState(device, state) }
         }
+        await service.restoreCovers(try store.coverPositions())
         let snapshot = try store.modes()
         if let snapshot {
             await service.restoreModes(snapshot)

@@ -10,8 +10,9 @@ import Signals
 ///   member with `power_on: on` wins and the restored ones stay off; without one, all stay off.
 /// - Interlock groups: switching one member on first switches the others off and waits the dead
 ///   time; two members are never on together, not even for one edge.
-/// - Pulse (on, then off after the pulse) and max-on (the watchdog switches off after the limit and
-///   says so to the observer: see `observe`).
+/// - Pulse (on, then off after the pulse; a pulse for a relay that is on already and has no pulse
+///   of its own sets when it goes off) and max-on (the watchdog switches off after the limit and says so to the observer: see
+///   `observe`).
 /// - Minimum interval between switchings of one relay: a command that comes too soon is refused or
 ///   coalesced (`ChatterPolicy`). Safety switch-offs at shutdown do not wait.
 /// - Idempotence: a relay already in the wanted state makes no edge.
@@ -186,6 +187,22 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             pulse = d
         }
         let wanted = DeviceState(isOn: target)
+
+        // A pulse for a relay that is on: it stays on and goes off after the new pulse, never
+        // later than its max-on allows (a cover's winding moving on to a new position). A relay
+        // with a pulse of its own (a door opener's button) is never held longer than that.
+        if case .pulse = command, slot.isOn, c.pulse == nil, let pulse {
+            if let p = slot.pending {
+                slots[device]?.pending = nil
+                emit(.cancelled(device: device, wanted: DeviceState(isOn: p.target), reason: "asked to pulse ON, which it is"))
+            }
+            var auto = AutoOff(at: now.advanced(by: pulse), cause: .pulseEnd)
+            if let maxOn = c.maxOn, let since = slot.onSince, since.advanced(by: maxOn) < auto.at {
+                auto = AutoOff(at: since.advanced(by: maxOn), cause: .watchdog)
+            }
+            slots[device]?.autoOff = auto
+            return .retimed(offAfter: now.duration(to: auto.at))
+        }
 
         if target == slot.isOn {
             if let p = slot.pending {

@@ -116,18 +116,30 @@ public struct RelayLayout: Sendable, Equatable {
         var problems: [String] = []
         var channels: [Channel] = []
         var groupDeadTimes: [String: Duration] = [:]
-        for device in configuration.devices {
-            guard let relay = device.relay, relay.node == nodeID else { continue }
+        for device in configuration.devices where device.node == nodeID {
             if let group = device.interlock, let deadTime = device.interlockDeadTime { groupDeadTimes[group] = deadTime }
-            guard let line = board.channels[relay.channel] else {
-                let known = board.channels.keys.sorted().map(String.init).joined(separator: ", ")
-                problems.append("device \"\(device.id)\" uses channel \(relay.channel), but board \"\(board.id)\" has channels \(known)")
-                continue
+            // A cover's windings are one interlock group named after it; each runs at most its
+            // travel and the end margin, and both start and stop off.
+            let motor = device.motor
+            if let motor, let deadTime = motor.deadTime { groupDeadTimes[device.id.rawValue] = deadTime }
+            for (id, relay) in device.relayChannels {
+                guard let line = board.channels[relay.channel] else {
+                    let known = board.channels.keys.sorted().map(String.init).joined(separator: ", ")
+                    problems.append("device \"\(device.id)\" uses channel \(relay.channel), but board \"\(board.id)\" has channels \(known)")
+                    continue
+                }
+                if let motor {
+                    let direction: CoverDirection = relay.channel == motor.upChannel ? .up : .down
+                    channels.append(Channel(
+                        device: id, room: device.room, channel: relay.channel, line: line, activeLow: board.activeLow,
+                        powerOn: .off, shutdown: .off, maxOn: motor.maximumRun(direction), interlock: device.id.rawValue))
+                } else {
+                    channels.append(Channel(
+                        device: id, room: device.room, channel: relay.channel, line: line, activeLow: board.activeLow,
+                        powerOn: device.powerOn, shutdown: device.shutdown, pulse: device.pulse, maxOn: device.maxOn,
+                        minInterval: device.minInterval, interlock: device.interlock))
+                }
             }
-            channels.append(Channel(
-                device: device.id, room: device.room, channel: relay.channel, line: line, activeLow: board.activeLow,
-                powerOn: device.powerOn, shutdown: device.shutdown, pulse: device.pulse, maxOn: device.maxOn,
-                minInterval: device.minInterval, interlock: device.interlock))
         }
         if !problems.isEmpty { throw .invalidLayout(node: nodeID, problems: problems) }
         let used = Set(channels.map(\.channel))

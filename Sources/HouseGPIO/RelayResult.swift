@@ -15,6 +15,9 @@ public enum RelayResult: Sendable, Equatable, CustomStringConvertible {
     case switched(DeviceState)
     /// The relay already was in that state: no edge. Cancels any switch that was still pending.
     case unchanged(DeviceState)
+    /// A pulse for a relay that is on already: no edge; it now goes off after `offAfter` (a
+    /// cover moving on to a new position). The relay's max-on still holds.
+    case retimed(offAfter: Duration)
     /// The relay will switch after a wait, for the reason given.
     case scheduled(DeviceState, after: Duration, because: RelayWaitReason)
     /// The same switch was already pending; this command was merged into it.
@@ -32,6 +35,7 @@ public enum RelayResult: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .switched(let s): "switched \(s.rawValue)"
         case .unchanged(let s): "already \(s.rawValue), nothing to do"
+        case .retimed(let after): "already ON; now goes OFF in \(fmt(after))"
         case .scheduled(let s, let after, let why): "will switch \(s.rawValue) in \(fmt(after)): \(why)"
         case .coalesced(let s, let after): "already switching \(s.rawValue) in \(fmt(after)); merged with that"
         case .refused(let why): "refused: \(why)"

@@ -29,8 +29,9 @@ struct SayCommand: AsyncParsableCommand {
             A floor (floors: in house.yaml): "turn off the upstairs lights", "is anything on on \
             the ground floor", "night mode upstairs".
 
-            A shutter or blind (two interlocked relays with direction: up and down): "open the \
-            blinds", "put the shutters down", "stop the shutter".
+            A cover (kind: cover: a shutter, blind or curtain with a motor): "open the blinds", \
+            "put the shutters down", "set the blinds to 40%", "open the shutter halfway", "stop \
+            the shutter", "is the shutter open".
 
             A mode, for the house or a room, for a while or until changed: "movie mode", "set the \
             living room to movie mode for 2 hours", "we're going out for two hours".

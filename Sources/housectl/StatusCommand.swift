@@ -47,7 +47,7 @@ struct StatusCommand: AsyncParsableCommand {
         for group in Self.byFloor(devices, configuration) {
             if let title = group.title { lines.append(title) }
             for d in group.devices {
-                lines.append(pad(d.device.rawValue, width) + "  " + pad(d.room.rawValue, roomWidth) + "  " + (d.value ?? d.state.rawValue))
+                lines.append(pad(d.device.rawValue, width) + "  " + pad(d.room.rawValue, roomWidth) + "  " + (d.value ?? d.cover.map(Self.coverText) ?? d.state.rawValue))
             }
         }
         lines.append(states.dialog)
@@ -67,5 +67,10 @@ struct StatusCommand: AsyncParsableCommand {
         }
         groups.append((title: "Elsewhere:", devices: devices.filter { floorOf($0) == nil }))
         return groups.filter { !$0.devices.isEmpty }
+    }
+
+    /// A cover's line: `open 100%`, `closing 60%`, `stopped 40% (assumed)`.
+    static func coverText(_ report: CoverReport) -> String {
+        "\(report.state.rawValue) \(report.position)%" + (report.assumed ? " (assumed)" : "")
     }
 }

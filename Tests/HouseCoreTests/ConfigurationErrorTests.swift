@@ -40,7 +40,7 @@ import HouseTesting
             (17, 54, "expected power drawn when on, in watts (0 or more), found 'lots'"),
             (17, 68, "expected a duration such as 500ms, 90s, 30m, 2h or 1h30m, found 'forever'"),
             (18, 59, "unknown node 'pi-shed'"),
-            (20, 101, "interlock group 'blind' spans nodes"),
+            (20, 100, "interlock group 'blind' spans nodes"),
             (21, 5, "missing key 'id' in device"),
             (21, 27, "found 'toaster'"),
             (21, 36, "unknown key 'colour' in device"),
@@ -134,8 +134,8 @@ import HouseTesting
         \(nodes)
         rooms: [{id: hall}]
         devices:
-          - {id: up, room: hall, kind: shutter, relay: {node: pi-main, channel: 1}, interlock: m, interlock_dead_time: 800ms}
-          - {id: down, room: hall, kind: shutter, relay: {node: pi-main, channel: 2}, interlock: m}
+          - {id: up, room: hall, kind: switch, relay: {node: pi-main, channel: 1}, interlock: m, interlock_dead_time: 800ms}
+          - {id: down, room: hall, kind: switch, relay: {node: pi-main, channel: 2}, interlock: m}
         """
         let config = try ConfigurationLoader().load(yaml: good, file: "test.yaml", boards: HouseFixtures.boards())
         #expect(config.device(id: "up")?.interlockDeadTime == .milliseconds(800))
@@ -146,8 +146,8 @@ import HouseTesting
         \(nodes)
         rooms: [{id: hall}]
         devices:
-          - {id: up, room: hall, kind: shutter, relay: {node: pi-main, channel: 1}, interlock: m, interlock_dead_time: 800ms}
-          - {id: down, room: hall, kind: shutter, relay: {node: pi-main, channel: 2}, interlock: m, interlock_dead_time: 1s}
+          - {id: up, room: hall, kind: switch, relay: {node: pi-main, channel: 1}, interlock: m, interlock_dead_time: 800ms}
+          - {id: down, room: hall, kind: switch, relay: {node: pi-main, channel: 2}, interlock: m, interlock_dead_time: 1s}
           - {id: lamp, room: hall, kind: light, relay: {node: pi-main, channel: 3}, interlock_dead_time: 1s}
           - {id: fan, room: hall, kind: fan, relay: {node: pi-main, channel: 4}, interlock: f, interlock_dead_time: 2min}
         """

@@ -23,8 +23,8 @@ import HouseTesting
         #expect(heater.confirm && heater.maxOn == .seconds(7200))
         #expect(config.device(id: "office-plug")?.endpoint == .mqtt(MQTTDeviceEndpoint(
             commandTopic: "cmnd/office-plug/POWER", stateTopic: "stat/office-plug/POWER")))
-        #expect(config.device(id: "living-shutter-up")?.interlock == "living-shutter")
-        #expect(config.device(id: "living-shutter-down")?.interlock == "living-shutter")
+        #expect(config.device(id: "living-shutter")?.motor == CoverMotor(node: "pi-main", upChannel: 3, downChannel: 4,
+                                                                          openTime: .seconds(25), closeTime: .seconds(22)))
         #expect(config.house.timeZone.identifier == "Europe/London")
         #expect(config.permissions.grant(for: .mqtt).denyDevices == ["garage-door"])
         #expect(config.permissions.grant(for: .mqtt).allowConfirmDevices == false)

@@ -29,7 +29,7 @@ import Testing
         await h.service.recordEnergy { edge in seen.withLock { $0.append(edge) } }
         await h.service.noteState("kitchen-light", .on)    // 50 W
         await h.service.noteState("kitchen-light", .on)    // no change
-        await h.service.noteState("living-shutter-up", .on)  // no watts: not metered
+        await h.service.noteState("garage-door", .on)  // no watts: not metered
         h.clock.advance(by: .seconds(60))
         await h.service.noteState("kitchen-light", .off)
         let start = WallInstant(HouseHarness.defaultStart)

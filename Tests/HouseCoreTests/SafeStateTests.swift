@@ -49,8 +49,8 @@ import Testing
         #expect(!heater.isSafe(.on) && !heater.isSafe(.toggle) && !heater.isSafe(.open))
         let door = try #require(h.configuration.device(id: "garage-door"))
         #expect(HouseAction.allCases.allSatisfy { !door.isSafe($0) })
-        let winding = try #require(h.configuration.device(id: "living-shutter-down"))
-        #expect(winding.isSafe(.off))
-        #expect(!winding.isSafe(.close))  // a cover's "close" runs its down winding
+        let cover = try #require(h.configuration.device(id: "living-shutter"))
+        #expect(cover.isSafe(.stop) && cover.isSafe(.off))  // off is a cover's stop
+        #expect(!cover.isSafe(.close) && !cover.isSafe(.open) && !cover.isSafe(.position))  // they run a winding
     }
 }

@@ -13,10 +13,31 @@ import Testing
         #expect(c == DeviceSetCommand(action: .on, id: "a1", replyTo: "me/x"))
     }
 
+    @Test func coverCommands() throws {
+        let cover = "house/living-room/living-shutter/set"
+        #expect(try CommandPayloadParser.deviceCommand(Array("OPEN".utf8), topic: cover).action == .open)
+        #expect(try CommandPayloadParser.deviceCommand(Array("close".utf8), topic: cover).action == .close)
+        #expect(try CommandPayloadParser.deviceCommand(Array("STOP".utf8), topic: cover).action == .stop)
+        #expect(try CommandPayloadParser.deviceCommand(Array(" 40 ".utf8), topic: cover) == DeviceSetCommand(action: .position, position: 40))
+        #expect(try CommandPayloadParser.deviceCommand(Array(#"{"position":0,"id":"p"}"#.utf8), topic: cover)
+                == DeviceSetCommand(action: .position, position: 0, id: "p"))
+        let positionSet = "house/living-room/living-shutter/position/set"
+        #expect(try CommandPayloadParser.positionCommand(Array("100".utf8), topic: positionSet).position == 100)
+        for (payload, reason) in [("101", "whole number from 0 (closed) to 100 (open), got \"101\""), ("-1", "got \"-1\""),
+                                  ("40.5", "whole number"), (#"{"position":"40"}"#, "got \"40\""), ("nan", "got \"nan\"")] {
+            #expect("\(payload)") {
+                _ = try CommandPayloadParser.deviceCommand(Array(payload.utf8), topic: cover)
+            } throws: { "\($0)".contains(reason) }
+        }
+        #expect {
+            _ = try CommandPayloadParser.positionCommand(Array("OPEN".utf8), topic: positionSet)
+        } throws: { "\($0)".contains("expected a position from 0 (closed) to 100 (open)") }
+    }
+
     @Test(arguments: [
         ("", "empty payload"),
         ("BRIGHT", "expected ON, OFF, TOGGLE"),
-        (#"{"state":1}"#, "\"state\" must be ON, OFF or TOGGLE"),
+        (#"{"state":1}"#, "\"state\" must be ON, OFF, TOGGLE, OPEN, CLOSE or STOP"),
         (#"{"id":"x"}"#, "needs a \"state\" field"),
         (#"{"state":"ON""#, "invalid JSON"),
         (#"{"state":"ON","reply_to":"a/#"}"#, "without wildcards"),

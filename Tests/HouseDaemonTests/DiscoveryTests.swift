@@ -99,6 +99,27 @@ import Testing
         #expect((p["device"] as? [String: Any])?["suggested_area"] as? String == "Bedroom")
     }
 
+    @Test func aCoverIsACoverWithItsPositionTopicsAndClass() throws {
+        let config = try HouseFixtures.exampleConfiguration()
+        let main = HomeAssistantDiscovery(configuration: config, node: "pi-main", layout: TopicLayout())
+        let message = try #require(main.messages.first { $0.topic == "homeassistant/cover/housectl_pi_main/living_shutter/config" })
+        let p = try decode(message.payload)
+        #expect(p["device_class"] as? String == "shutter")
+        #expect(p["command_topic"] as? String == "house/living-room/living-shutter/set")
+        #expect(p["state_topic"] as? String == "house/living-room/living-shutter/state")
+        #expect(p["position_topic"] as? String == "house/living-room/living-shutter/position")
+        #expect(p["set_position_topic"] as? String == "house/living-room/living-shutter/position/set")
+        #expect([p["payload_open"], p["payload_close"], p["payload_stop"]] as? [String] == ["OPEN", "CLOSE", "STOP"])
+        #expect([p["state_open"], p["state_opening"], p["state_closed"], p["state_closing"], p["state_stopped"]] as? [String]
+                == CoverState.allCases.map(\.rawValue).sorted { ["open", "opening", "closed", "closing", "stopped"].firstIndex(of: $0)! < ["open", "opening", "closed", "closing", "stopped"].firstIndex(of: $1)! })
+        #expect(p["position_open"] as? Int == 100 && p["position_closed"] as? Int == 0)
+        #expect(p["default_entity_id"] as? String == "cover.housectl_living_shutter")
+        #expect((p["device"] as? [String: Any])?["suggested_area"] as? String == "Living room")
+        #expect((p["device"] as? [String: Any])?["via_device"] as? String == "housectl_pi_main")
+        // The windings are no entities of their own.
+        #expect(!main.messages.contains { $0.topic.contains("living_shutter_") && $0.topic.hasSuffix("/config") && !$0.topic.contains("energy") })
+    }
+
     @Test func removedDeviceIsCleared() {
         let d = HomeAssistantDiscovery(configuration: Self.config, node: "pi-main", layout: TopicLayout())
         let stale = "homeassistant/switch/housectl_pi_main/old_lamp/config"

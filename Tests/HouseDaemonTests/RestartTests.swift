@@ -51,7 +51,7 @@ import Testing
         #expect(configuration.device(id: "bathroom-heater")?.shutdown == .off, "the heater says shutdown: off")
         let layout = try RelayLayout(configuration: configuration, node: "pi-main")
         #expect(layout.channel(device: "hall-light")?.shutdown == .leave)
-        #expect(layout.channel(device: "living-shutter-up")?.shutdown == .off, "a winding with max_on always goes off")
+        #expect(layout.channel(device: "living-shutter/up")?.shutdown == .off, "a cover's winding always goes off")
         #expect(layout.channel(device: "garden-pump")?.shutdown == nil, "not a relay of pi-main")
     }
 

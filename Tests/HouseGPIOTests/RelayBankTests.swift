@@ -157,6 +157,34 @@ import HouseTesting
         #expect(await rig.bank.state(of: "bedroom-light") == .off)
     }
 
+    /// A pulse for a relay that is on (a cover's winding moving on to a new position) keeps it on
+    /// and sets its end anew, never past the max-on counted from when it went on; a relay with a
+    /// pulse of its own (a door button) is never held longer.
+    @Test func aPulseForARelayThatIsOnSetsItsEndAnewWithinTheMaxOn() async throws {
+        let rig = try Rig()
+        // The heater: min interval 60 s (from power-on too), max-on 30 min.
+        await rig.advance(.seconds(60))
+        #expect(await rig.bank.perform(.pulse(.seconds(600)), on: "heater") == .switched(.on))
+        await rig.advance(.seconds(100))
+        #expect(await rig.bank.perform(.pulse(.seconds(120)), on: "heater") == .retimed(offAfter: .seconds(120)))
+        await rig.advance(.milliseconds(119_999))
+        #expect(await rig.bank.state(of: "heater") == .on)
+        await rig.advance(.milliseconds(1))
+        #expect(await rig.bank.state(of: "heater") == .off, "off 120 s after the second pulse, not 600 s after the first")
+        #expect(rig.edges("heater").filter { $0.kind == .set }.map(\.logical) == [true, false], "no edge in between")
+        // A pulse asked 1000 s into a run ends at the 30th minute of it, not 1200 s later.
+        await rig.advance(.seconds(60))
+        _ = await rig.bank.perform(.pulse(.seconds(1200)), on: "heater")
+        await rig.advance(.seconds(1000))
+        #expect(await rig.bank.perform(.pulse(.seconds(1200)), on: "heater") == .retimed(offAfter: .seconds(800)))
+        // The door button (pulse 1 s) pressed again while pressed: unchanged, it ends on time.
+        _ = await rig.bank.set("garage-door", to: .on)
+        await rig.advance(.milliseconds(500))
+        #expect(await rig.bank.perform(.pulse(nil), on: "garage-door") == .unchanged(.on))
+        await rig.advance(.milliseconds(500))
+        #expect(await rig.bank.state(of: "garage-door") == .off)
+    }
+
     /// A restart in the same boot in the middle of a 1 s pulse (0.4 s into it): the button stays
     /// pressed for the 0.6 s left, with no edge at the restart; one past its end is not pressed
     /// again; after a new boot (no `restart`) it never comes on by itself.

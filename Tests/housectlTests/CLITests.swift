@@ -12,7 +12,7 @@ import HouseTesting
         let out = try ConfigCheckCommand.parse([config]).execute()
         #expect(out.exitCode == 0)
         #expect(out.text.hasPrefix("\(config): OK\n"))
-        #expect(out.text.contains("devices: 16 (14 on relays, 1 over MQTT, 1 sensor, 2 need confirmation)"))
+        #expect(out.text.contains("devices: 15 (13 on relays, 1 over MQTT, 1 sensor, 2 need confirmation)"))
         #expect(out.text.contains("good-morning: \"Good morning house\", relevant 06:00-09:00 on weekdays, runs at 06:30"))
     }
 
@@ -28,7 +28,7 @@ import HouseTesting
         #expect(lines.count == 20)
         #expect(lines.allSatisfy { $0.hasPrefix("\(broken):") })
         #expect(lines.contains { $0.hasPrefix("\(broken):15:30: error: unknown room 'bedrom'") })
-        #expect(lines.contains { $0.hasPrefix("\(broken):20:101: error: interlock group 'blind' spans nodes") })
+        #expect(lines.contains { $0.hasPrefix("\(broken):20:100: error: interlock group 'blind' spans nodes") })
         #expect(out.errors.contains("20 errors in the configuration"))
     }
 

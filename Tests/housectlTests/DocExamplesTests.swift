@@ -276,7 +276,10 @@ enum DocExamples {
             ok = (try? CommandPayloadParser.intentRequest(payload, topic: topic)) != nil
         } else if topic.hasPrefix(layout.base + "/node/"), topic.hasSuffix("/relay") {
             let command = try? PeerRelayCommand.parse(payload)
-            ok = command.map { c in configuration.device(id: c.device)?.relay != nil } ?? false
+            ok = command.map { c in configuration.device(id: c.device)?.node != nil } ?? false
+        } else if let (room, device) = layout.parsePositionSet(topic) {
+            #expect(configuration.device(id: device)?.motor != nil, "\(doc): no cover \(device) in room \(room) in config/house.yaml")
+            ok = (try? CommandPayloadParser.positionCommand(payload, topic: topic)) != nil
         } else if let (room, device) = layout.parseDeviceSet(topic) {
             #expect(configuration.device(id: device)?.room == room, "\(doc): no device \(device) in room \(room) in config/house.yaml")
             ok = (try? CommandPayloadParser.deviceCommand(payload, topic: topic)) != nil

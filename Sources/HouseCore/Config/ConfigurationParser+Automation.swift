@@ -9,12 +9,17 @@ extension ConfigurationParser {
         var names = m["names"].flatMap { ctx.strings($0, expected: "names people use for the mode") } ?? []
         if !names.contains(where: { $0.lowercased() == id.lowercased() }) { names.insert(id, at: 0) }
         var states: [DeviceID: DeviceState] = [:]
-        if let d = m.require("devices", expected: "a mapping of device id to ON or OFF"),
+        var covers: [DeviceID: Int] = [:]
+        if let d = m.require("devices", expected: "a mapping of device id to ON or OFF (a cover: open, closed or a position 0-100)"),
            let dm = ctx.map(d, what: "devices of mode '\(id)'", allowed: nil) {
             for (key, value) in dm.mapping {
                 guard let deviceID = reference(key, to: deviceIDs, what: "device") else { continue }
                 if sensorIDs.contains(deviceID) {
                     ctx.error("device '\(deviceID)' in mode '\(id)' is a sensor: a mode can only switch devices", at: key)
+                    continue
+                }
+                if coverIDs.contains(deviceID) {
+                    if let position = coverPosition(value, cover: deviceID) { covers[deviceID] = position }
                     continue
                 }
                 guard let s = ctx.oneOf(value, ["on", "off"], what: "a device state (ON or OFF)") else { continue }
@@ -26,7 +31,24 @@ extension ConfigurationParser {
             rooms = items.compactMap(roomReference)
         }
         let confirm = m["confirm"].flatMap { ctx.bool($0) } ?? false
-        return Mode(id: ModeID(id), names: names, devices: states, rooms: rooms, confirm: confirm)
+        return Mode(id: ModeID(id), names: names, devices: states, covers: covers, rooms: rooms, confirm: confirm)
+    }
+
+    /// A cover's place in a mode: `open` (100), `closed` (0) or a position 0-100 (`40`, `40%`).
+    private func coverPosition(_ node: YNode, cover: DeviceID) -> Int? {
+        let expected = "a position for cover '\(cover)': open, closed, or 0 (closed) to 100 (open)"
+        guard let text = ctx.string(node, expected: expected)?.lowercased() else { return nil }
+        switch text {
+        case "open": return 100
+        case "closed", "close": return 0
+        default:
+            let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
+            guard let n = Int(digits.filter { $0 != " " }), (0...100).contains(n) else {
+                ctx.error("expected \(expected), found '\(text)'", at: node)
+                return nil
+            }
+            return n
+        }
     }
 
     func parseRoutine(_ node: YNode) -> Routine? {

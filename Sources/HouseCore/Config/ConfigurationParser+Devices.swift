@@ -5,10 +5,13 @@ import Yams
 extension ConfigurationParser {
     static let deviceKeys = ["id", "room", "kind", "names", "watts", "relay", "mqtt", "confirm", "power_on",
                              "shutdown", "pulse", "max_on", "min_interval", "interlock", "interlock_dead_time",
-                             "direction", "unit", "device_class"]
+                             "unit", "device_class", "motor", "direction"]
     /// Keys of devices that switch, which a sensor (read from MQTT) cannot have.
     static let switchingKeys = ["watts", "relay", "confirm", "power_on", "shutdown", "pulse", "max_on", "min_interval",
-                                "interlock", "interlock_dead_time", "direction"]
+                                "interlock", "interlock_dead_time", "motor"]
+    /// Keys of a relay's own safety rules, which a cover takes from its motor instead.
+    static let relayOnlyKeys = ["relay", "mqtt", "power_on", "shutdown", "pulse", "max_on", "min_interval", "interlock",
+                                "interlock_dead_time", "unit"]
 
     func parseDevice(_ node: YNode) -> Device? {
         guard let m = ctx.map(node, what: "device", allowed: Self.deviceKeys) else { return nil }
@@ -22,10 +25,18 @@ extension ConfigurationParser {
         if names.isEmpty, let kind { names = [kind.rawValue] }
         let watts = m["watts"].flatMap { ctx.double($0, expected: "power drawn when on, in watts (0 or more)", range: 0...1_000_000) }
 
+        if m.has("direction") {
+            ctx.error("direction in \(what) is gone: a shutter, blind or curtain is now one device, kind: cover with motor: {node: NODE, up: CHANNEL, down: CHANNEL, open_time: 20s} (see docs/CONFIG.md)", at: m.keyNode("direction"))
+        }
         let endpoint: DeviceEndpoint
         if kind == .sensor {
             endpoint = parseSensor(m, what: what) ?? .none
+        } else if kind == .cover {
+            endpoint = parseCover(m, what: what, id: id).map(DeviceEndpoint.cover) ?? .none
         } else {
+            if m.has("motor") {
+                ctx.error("motor in \(what) is for covers (kind: cover); a device that switches has relay: {node, channel}", at: m.keyNode("motor"))
+            }
             if let key = ["unit", "device_class"].first(where: { m.has($0) }) {
                 ctx.error("\(key) in \(what) is for sensors (kind: sensor)", at: m.keyNode(key))
             }
@@ -58,16 +69,62 @@ extension ConfigurationParser {
         if let deadTime, deadTime > .seconds(60) {
             ctx.error("expected an interlock dead time of at most 60s, found \(DurationParser.format(deadTime))", at: m["interlock_dead_time"])
         }
-        let direction = m["direction"].flatMap { ctx.oneOf($0, CoverDirection.allCases.map(\.rawValue), what: "direction") }
-            .flatMap(CoverDirection.init(rawValue:))
-        if m.has("direction"), interlock == nil {
-            ctx.error("direction in \(what) needs an interlock group: it names one winding of a cover motor whose up and down relays are interlocked (interlock: NAME)", at: m.keyNode("direction"))
-        }
 
         guard let id, let room, let kind else { return nil }
         return Device(id: DeviceID(id), room: room, kind: kind, names: names, watts: watts, endpoint: endpoint, confirm: confirm,
                       powerOn: powerOn, shutdown: shutdown, pulse: pulse, maxOn: maxOn, minInterval: minInterval,
-                      interlock: interlock, interlockDeadTime: deadTime, direction: direction)
+                      interlock: interlock, interlockDeadTime: deadTime)
+    }
+
+    /// A cover's motor: `motor: {node, up, down, open_time, close_time, end_margin, dead_time}`
+    /// and `device_class`. Its relays' safety rules come from the motor (the two windings are
+    /// interlocked, each runs at most its travel and the end margin, both start and stop off), so
+    /// the keys of a relay's own rules are refused.
+    private func parseCover(_ m: MapReader, what: String, id: String?) -> CoverMotor? {
+        for key in Self.relayOnlyKeys where m.has(key) {
+            ctx.error("\(key) in \(what) is not for a cover: its two relays are given in motor: {node, up, down, open_time, close_time}, and their interlock, dead time and longest run come from it", at: m.keyNode(key))
+        }
+        let classes = CoverClass.allCases.map(\.rawValue)
+        let deviceClass = m["device_class"].flatMap { ctx.oneOf($0, classes, what: "a cover device class") }.flatMap(CoverClass.init(rawValue:)) ?? .shutter
+        guard let node = m.require("motor", expected: "its motor: motor: {node: NODE, up: CHANNEL, down: CHANNEL, open_time: 20s}"),
+              let mm = ctx.map(node, what: "motor of \(what)", allowed: ["node", "up", "down", "open_time", "close_time", "end_margin", "dead_time"]) else {
+            return nil
+        }
+        let nodeID = mm.require("node", expected: "the id of the node whose board the motor's relays are on")
+            .flatMap { reference($0, to: nodeIDs, what: "node") }
+        let up = mm.require("up", expected: "the board channel of the winding that opens it")
+            .flatMap { ctx.int($0, expected: "a channel number (1 or more)", range: 1...64) }
+        let down = mm.require("down", expected: "the board channel of the winding that closes it")
+            .flatMap { ctx.int($0, expected: "a channel number (1 or more)", range: 1...64) }
+        let travelRange = "between 1s and 10m"
+        func travel(_ key: String, required: Bool) -> Duration? {
+            guard let n = required ? mm.require(key, expected: "the time a full \(key == "open_time" ? "opening" : "closing") takes, e.g. 20s") : mm[key],
+                  let d = ctx.duration(n) else { return nil }
+            guard d >= .seconds(1), d <= .seconds(600) else {
+                ctx.error("expected \(key) \(travelRange), found \(DurationParser.format(d))", at: n)
+                return nil
+            }
+            return d
+        }
+        let openTime = travel("open_time", required: true)
+        let closeTime = travel("close_time", required: false)
+        let endMargin = mm["end_margin"].flatMap(ctx.duration)
+        if let endMargin, endMargin > .seconds(60) {
+            ctx.error("expected an end_margin of at most 60s, found \(DurationParser.format(endMargin))", at: mm["end_margin"])
+        }
+        let deadTime = mm["dead_time"].flatMap(ctx.duration)
+        if let deadTime, deadTime > .seconds(60) {
+            ctx.error("expected a dead_time of at most 60s, found \(DurationParser.format(deadTime))", at: mm["dead_time"])
+        }
+        if let up, let down, up == down {
+            ctx.error("the up and down windings of \(what) are both on channel \(up); a cover's motor has two relays", at: mm["down"])
+        }
+        guard let nodeID, let up, let down, let openTime, up != down else { return nil }
+        let cover = DeviceID(id ?? "?")
+        relayMarks.append((RelayRef(node: nodeID, channel: up), cover, mm["up"]?.mark))
+        relayMarks.append((RelayRef(node: nodeID, channel: down), cover, mm["down"]?.mark))
+        return CoverMotor(node: nodeID, upChannel: up, downChannel: down, openTime: openTime, closeTime: closeTime,
+                          endMargin: endMargin, deadTime: deadTime, deviceClass: deviceClass)
     }
 
     /// Where a device that switches is actuated: `relay` (our GPIO), `mqtt` (a device that
@@ -150,10 +207,8 @@ extension ConfigurationParser {
     func checkInterlocks() {
         var groupNode: [String: (node: NodeID, device: DeviceID)] = [:]
         var groupDeadTime: [String: (deadTime: Duration, device: DeviceID)] = [:]
-        var groupDirections: [String: [(direction: CoverDirection?, device: DeviceID, mark: Mark?)]] = [:]
         for (group, deviceID, mark) in interlockMarks {
             let device = devices.first { $0.id == deviceID }
-            if let device { groupDirections[group, default: []].append((device.direction, deviceID, mark)) }
             if let deadTime = device?.interlockDeadTime {
                 if let first = groupDeadTime[group], first.deadTime != deadTime {
                     ctx.error("interlock group '\(group)' has two dead times: \(DurationParser.format(first.deadTime)) in '\(first.device)' and \(DurationParser.format(deadTime)) in '\(deviceID)'; give one (or set it on one member)", at: mark)
@@ -168,20 +223,6 @@ extension ConfigurationParser {
                 }
             } else {
                 groupNode[group] = (node, deviceID)
-            }
-        }
-        // A cover's windings: one up and one down, and either every member says its direction or none.
-        for (group, members) in groupDirections.sorted(by: { $0.key < $1.key }) {
-            let directed = members.filter { $0.direction != nil }
-            guard !directed.isEmpty else { continue }
-            if let undirected = members.first(where: { $0.direction == nil }) {
-                ctx.error("interlock group '\(group)' is a cover ('\(directed[0].device)' says direction: \(directed[0].direction!.rawValue)) but '\(undirected.device)' gives no direction; give each winding direction: up or direction: down", at: undirected.mark)
-            }
-            for direction in CoverDirection.allCases {
-                let same = directed.filter { $0.direction == direction }
-                if same.count > 1 {
-                    ctx.error("interlock group '\(group)' has two \(direction.rawValue) windings: '\(same[0].device)' and '\(same[1].device)'; a cover has one up and one down", at: same[1].mark)
-                }
             }
         }
     }

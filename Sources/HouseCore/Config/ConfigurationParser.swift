@@ -15,6 +15,8 @@ final class ConfigurationParser {
     var deviceIDs: [DeviceID] = []
     /// The devices of `kind: sensor` (read only), known before modes and rules are read.
     var sensorIDs: Set<DeviceID> = []
+    /// The devices of `kind: cover` (a mode gives them a position), known before modes are read.
+    var coverIDs: Set<DeviceID> = []
     var modeIDs: [ModeID] = []
     var routineIDs: [RoutineID] = []
     var nodeIDs: [NodeID] = []
@@ -96,6 +98,7 @@ final class ConfigurationParser {
             for item in seq {
                 guard let m = item.mapping else { continue }
                 if m["kind"]?.scalar?.string == "sensor", let id = m["id"]?.scalar?.string { sensorIDs.insert(DeviceID(id)) }
+                if m["kind"]?.scalar?.string == "cover", let id = m["id"]?.scalar?.string { coverIDs.insert(DeviceID(id)) }
                 if case .sequence(let a)? = m["names"] { a.compactMap { $0.scalar?.string }.forEach { deviceNames.insert($0.lowercased()) } }
             }
         }

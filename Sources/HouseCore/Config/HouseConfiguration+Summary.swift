@@ -12,7 +12,7 @@ extension HouseConfiguration {
         lines.append("nodes: \(nodes.count)")
         for n in nodes {
             let b = boards[n.board]
-            let used = devices.filter { $0.relay?.node == n.id }.count
+            let used = devices.filter { $0.node == n.id }.map(\.relayChannels.count).reduce(0, +)
             lines.append("  \(n.id): \(b?.name ?? n.board), \(used)/\(b?.channels.count ?? 0) channels used, \(b?.activeLow == true ? "active-low" : "active-high"), chip \(n.chip ?? b?.chip ?? "?")"
                          + (n.room.map { ", in the \($0)" } ?? ""))
         }
@@ -22,7 +22,7 @@ extension HouseConfiguration {
             }.joined(separator: "; ") + ")")
         }
         lines.append("rooms: \(rooms.count) (\(rooms.map(\.id).joined(separator: ", ")))")
-        let relays = devices.filter { $0.relay != nil }.count
+        let relays = devices.filter { !$0.relayChannels.isEmpty }.count
         let remote = devices.filter { if case .mqtt = $0.endpoint { true } else { false } }.count
         let sensors = devices.filter { $0.kind == .sensor }.count
         let sensorText = sensors == 0 ? "" : sensors == 1 ? ", 1 sensor" : ", \(sensors) sensors"

@@ -25,7 +25,7 @@ public enum DeviceCapability: String, Sendable, CaseIterable, Codable {
         case .speed: return "set to a speed"
         case .level:
             if kinds == [.light] { return DeviceCapability.brightness.refusal(for: kinds) }
-            if kinds.isSubset(of: [.shutter, .door, .valve]) { return DeviceCapability.position.refusal(for: kinds) }
+            if kinds.isSubset(of: [.cover, .door, .valve]) { return DeviceCapability.position.refusal(for: kinds) }
             if kinds.isSubset(of: [.fan, .pump]) { return DeviceCapability.speed.refusal(for: kinds) }
             return "set to a level"
         }

@@ -13,4 +13,13 @@ extension HouseConfiguration {
             return (d, s)
         }
     }
+
+    /// The covers `mode` moves in the rooms it applies to, with their positions, by cover id.
+    public func modeCoverTargets(_ mode: Mode, rooms: [Room]) -> [(cover: Device, position: Int)] {
+        let scope = Set(modeRooms(mode, rooms: rooms))
+        return mode.covers.sorted { $0.key < $1.key }.compactMap { id, position in
+            guard let d = device(id: id), scope.contains(d.room) else { return nil }
+            return (d, position)
+        }
+    }
 }

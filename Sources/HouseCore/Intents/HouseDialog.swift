@@ -80,6 +80,9 @@ public enum HouseDialog {
 
     public static func unsupportedAction(_ action: HouseAction, device: String, kind: DeviceKind) -> String {
         if kind == .sensor { return "The \(device) is a sensor: I can tell you its value (\"what's the \(device)\"), but not \(verb(action)) it." }
+        if kind == .cover {
+            return "The \(device) is a cover; I can open, close or stop it, or set it to a position (\"set the \(device) to 40%\"), but not \(verb(action)) it."
+        }
         let can = HouseAction.allCases.filter(kind.supportedActions.contains).map(verb)
         return "The \(device) is a \(kind.rawValue); I can \(list(can)) it, but not \(verb(action)) it."
     }
@@ -88,6 +91,9 @@ public enum HouseDialog {
     /// dimmed or brightened."
     public static func cannot(_ capability: DeviceCapability, devices: [String], kinds: Set<DeviceKind>) -> String {
         let one = devices.count == 1
+        if kinds == [.cover] {
+            return "The \(list(devices, conjunction: "and")) can be opened, closed, stopped or set to a position (\"set \(one ? "it" : "them") to 40%\"), not \(capability == .position || capability == .level ? "moved by an amount or tilted" : capability.refusal(for: kinds))."
+        }
         let opens = kinds.allSatisfy { $0.supportedActions.contains(.open) } && !kinds.allSatisfy { $0.supportedActions.contains(.on) }
         let can = opens ? "opened or closed" : "turned on or off"
         // Many devices of one kind: "The lights are ...".
@@ -163,19 +169,49 @@ public enum HouseDialog {
         return "OK, the \(list(devices, conjunction: "and")) \(verb) \(state == .on ? "on" : "off")."
     }
 
-    /// A cover's winding started: "OK, the living room shutter is going up."
-    public static func coverMoving(_ cover: String, _ direction: CoverDirection) -> String {
-        "OK, the \(cover) is going \(direction.rawValue)."
+    /// A cover set moving: "OK, the living room shutter is opening." / "... is moving to 40%."
+    public static func coverMoving(_ cover: String, toward target: Int) -> String {
+        switch target {
+        case 100: "OK, the \(cover) is opening."
+        case 0: "OK, the \(cover) is closing."
+        default: "OK, the \(cover) is moving to \(target)%."
+        }
     }
 
-    public static func coverStopped(_ cover: String) -> String { "OK, the \(cover) is stopped." }
+    /// "OK, the living room shutter stopped at 35%."
+    public static func coverStopped(_ cover: String, at percent: Int) -> String {
+        "OK, the \(cover) stopped at \(percent)%."
+    }
 
-    /// A cover asked about: its motor's windings are all housectl knows (no position sensor).
-    public static func coverState(_ cover: String, running: CoverDirection?) -> String {
-        guard let running else {
-            return "The \(cover) is stopped; it has no position sensor, so I can't tell whether it is up or down."
+    /// A cover asked to go where it is: "The living room shutter is already open."
+    public static func coverAlready(_ cover: String, at percent: Int) -> String {
+        switch percent {
+        case 100: "The \(cover) is already open."
+        case 0: "The \(cover) is already closed."
+        default: "The \(cover) is already at \(percent)%."
         }
-        return "The \(cover) is going \(running.rawValue)."
+    }
+
+    /// A cover asked about: "The living room shutter is open.", "... is 40% open.", "... is
+    /// closing (now at 60%).", with a word when the position is only assumed (after a restart,
+    /// until it next opens or closes fully).
+    public static func coverState(_ cover: String, _ state: CoverState, percent: Int, assumed: Bool) -> String {
+        let where_: String
+        switch state {
+        case .open: where_ = "is open"
+        case .closed: where_ = "is closed"
+        case .stopped: where_ = "is \(percent)% open"
+        case .opening: where_ = "is opening (now at \(percent)%)"
+        case .closing: where_ = "is closing (now at \(percent)%)"
+        }
+        let doubt = assumed ? ", as far as I know: it has no position sensor, and it has not opened or closed fully since I started" : ""
+        return "The \(cover) \(where_)\(doubt)."
+    }
+
+    /// A position outside 0-100, or none given.
+    public static func positionOutOfRange(_ position: Int?) -> String {
+        guard let position else { return "To what position? Say a percentage from 0 (closed) to 100 (open)." }
+        return "A position is 0 (closed) to 100 (open) percent; \(position) is outside that."
     }
 
     public static func pulsed(_ device: String, action: HouseAction) -> String {
@@ -260,6 +296,8 @@ public enum HouseDialog {
         case .toggle: "toggle"
         case .open: "open"
         case .close: "close"
+        case .stop: "stop"
+        case .position: "set the position of"
         }
     }
 
@@ -270,6 +308,8 @@ public enum HouseDialog {
         case .toggle: "toggle it"
         case .open: "open it"
         case .close: "close it"
+        case .stop: "stop it"
+        case .position: "set its position"
         }
     }
 

@@ -26,9 +26,11 @@ public struct HouseControlIntent: Sendable, Equatable {
     /// Set when the phrase asked for something a relay cannot do ("dim the lights"): the devices
     /// are resolved and the answer says what they can do; nothing is switched.
     public var capability: DeviceCapability?
+    /// For action `position`: where to move a cover, 0 (closed) to 100 (open) percent.
+    public var position: Int?
 
     public init(room: String? = nil, floor: String? = nil, action: HouseAction? = nil, device: String? = nil, plural: Bool = false,
-                wholeHouse: Bool = false, capability: DeviceCapability? = nil) {
+                wholeHouse: Bool = false, capability: DeviceCapability? = nil, position: Int? = nil) {
         self.room = room
         self.floor = floor
         self.action = action
@@ -36,6 +38,7 @@ public struct HouseControlIntent: Sendable, Equatable {
         self.plural = plural
         self.wholeHouse = wholeHouse
         self.capability = capability
+        self.position = position
     }
 }
 
@@ -98,6 +101,10 @@ public struct RunRoutineIntent: Sendable, Equatable {
 /// What to do to a device.
 public enum HouseAction: String, Sendable, Codable, CaseIterable, Hashable {
     case on, off, toggle, open, close
+    /// Stop a cover where it is.
+    case stop
+    /// Move a cover to a position (`HouseControlIntent.position`).
+    case position
 }
 
 /// What a status query asks for.

@@ -24,7 +24,7 @@ public struct IntentPipeline: Sendable {
     public func confirm(_ resolved: ResolvedIntent, source: IntentSource) async -> ConfirmResult {
         let grant = configuration.permissions.grant(for: source)
         switch resolved {
-        case .control(let devices, let action):
+        case .control(let devices, let action, _):
             for d in devices {
                 let label = configuration.label(for: d)
                 if grant.denyDevices.contains(d.id) {
@@ -147,7 +147,7 @@ public struct IntentPipeline: Sendable {
 
 extension ResolvedIntent {
     func deviceLabels(_ config: HouseConfiguration) -> [String] {
-        if case .control(let devices, _) = self { return devices.map(config.label(for:)) }
+        if case .control(let devices, _, _) = self { return devices.map(config.label(for:)) }
         return []
     }
 }

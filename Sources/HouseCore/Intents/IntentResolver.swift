@@ -70,10 +70,6 @@ public struct IntentResolver: Sendable {
 
     /// The device(s) in `scope`: one by name, all of a plural name, or a question when a
     /// singular name is ambiguous; `confirmationRequired` for `confirm: true` devices without a yes.
-    ///
-    /// A cover made of two windings (an interlocked pair whose members give `direction`) is one
-    /// thing to people: "open the blinds" means the up winding, "close" the down one, and "stop
-    /// the shutter" both, so a singular name fitting only a cover's windings asks nothing.
     public func resolveDevice(for intent: HouseControlIntent, scope: DeviceScope, answers: IntentAnswers = .none) -> ResolutionResult<DeviceTarget> {
         /// Only the answers without a device name (or with an unknown one) list the scope.
         var inScope: [Device] { scope.devices(of: configuration) }
@@ -87,40 +83,26 @@ public struct IntentResolver: Sendable {
             let options = scope.roomIDs == nil ? [] : inScope.map(configuration.label(for:))
             return .needsValue(question: HouseDialog.whatDevice(place: scope.place, options: options))
         }
-        var (found, pluralName) = configuration.devices(matching: name, inRooms: scope.roomIDs, plural: intent.plural)
+        let (found, pluralName) = configuration.devices(matching: name, inRooms: scope.roomIDs, plural: intent.plural)
         if found.isEmpty {
             let known = (scope.roomIDs == nil ? [] : inScope).map { $0.names.first ?? $0.id.rawValue }
             return .unsupported(reason: HouseDialog.unknownDevice(
                 HouseConfiguration.normalize(name), place: scope.place, known: known))
         }
-        if let direction = intent.action.flatMap(CoverDirection.init) { found = windings(of: found, toward: direction) }
         if let chosen = answers.choices["device"], found.count > 1, let d = found.first(where: { $0.id.rawValue == chosen }) {
             return confirmingIfNeeded([d], action: intent.action ?? .toggle, answers: answers)
         }
-        // Which one is asked, never guessed: for a singular name several devices have (unless
-        // they are one cover's windings and nothing goes on), and for a plural holding an
-        // interlocked pair (up/down) that cannot both be switched on.
+        // Which one is asked, never guessed: for a singular name several devices have, and for
+        // a plural holding an interlocked pair that cannot both be switched on.
         let plural = pluralName || intent.plural
         let switchesOn = intent.action != .off && intent.capability == nil
-        let ask = plural ? (switchesOn ? Self.interlocked(found) : nil)
-                         : (found.count > 1 && (switchesOn || !Device.areOneCover(found)) ? found : nil)
+        let ask = plural ? (switchesOn ? Self.interlocked(found) : nil) : (found.count > 1 ? found : nil)
         if let ask {
             return .disambiguation(options: ask.map { DeviceTarget([$0]) }, question: HouseDialog.whichDevice(
                 name: HouseConfiguration.normalize(name), options: ask.map { $0.names.first ?? $0.id.rawValue }))
         }
         return confirmingIfNeeded(found, action: intent.action ?? .toggle, answers: answers)
     }
-
-    /// Each cover winding among `devices` replaced by its cover's winding that drives toward
-    /// `direction` ("close the shutter up" closes the shutter); other devices kept.
-    func windings(of devices: [Device], toward direction: CoverDirection) -> [Device] {
-        let ids = devices.map { device in
-            guard device.direction != nil, let group = device.interlock else { return device.id }
-            return configuration.devices.first { $0.interlock == group && $0.direction == direction }?.id ?? device.id
-        }.uniqued()
-        return ids.compactMap(configuration.device(id:))
-    }
-
 
     /// The target, sorted by id; `confirmationRequired` when one of them is a `confirm: true`
     /// device the action does not bring to its safe state (`Device.isSafe`), or they are more
@@ -150,6 +132,15 @@ public struct IntentResolver: Sendable {
 
     func resolveControl(_ intent: HouseControlIntent, answers: IntentAnswers) -> IntentResolution {
         var intent = intent
+        // "Set the blinds to 40%", "open the shutter halfway": a position for a cover (a level
+        // for anything else, which a relay cannot do).
+        if let c = intent.capability, c == .position || c == .level, intent.position != nil, let name = intent.device {
+            let named = configuration.devices(matching: name, inRooms: nil, plural: true).devices
+            if !named.isEmpty, named.allSatisfy({ $0.motor != nil }) {
+                intent.capability = nil
+                intent.action = .position
+            }
+        }
         var room = resolveRoom(for: intent, answers: answers)
         if intent.capability != nil, intent.device != nil {
             // "Dim the lights": nothing will be switched, so no room needs asking; the answer
@@ -189,7 +180,14 @@ public struct IntentResolver: Sendable {
         } ?? resolveAction(for: intent, devices: devices)
         params.append(ParameterResolution(parameter: "action", result: action) { [ParameterResolution.Option(id: $0.rawValue, label: HouseDialog.verb($0))] })
         guard case .success(let a) = action else { return IntentResolution(parameters: params, resolved: nil) }
-        return IntentResolution(parameters: params, resolved: .control(devices: devices, action: a))
+        if a == .position {
+            // "Set the blinds to 40%": a position from 0 to 100, said or asked for.
+            let position: ResolutionResult<Int> = intent.position.map { (0...100).contains($0) ? .success($0) : .unsupported(reason: HouseDialog.positionOutOfRange($0)) }
+                ?? .needsValue(question: HouseDialog.positionOutOfRange(nil))
+            params.append(ParameterResolution(parameter: "position", result: position) { [ParameterResolution.Option(id: "\($0)", label: "\($0)%")] })
+            guard case .success = position else { return IntentResolution(parameters: params, resolved: nil) }
+        }
+        return IntentResolution(parameters: params, resolved: .control(devices: devices, action: a, position: a == .position ? intent.position : nil))
     }
 
     // MARK: Helpers

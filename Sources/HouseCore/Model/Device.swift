@@ -26,9 +26,6 @@ public struct Device: Sendable, Equatable {
     /// The pause between one member of the interlock group going off and another going on (a
     /// motor's run-down time); nil for the default. Members of one group agree on it.
     public var interlockDeadTime: Duration?
-    /// For one winding of a cover motor (an interlocked up/down pair): which way it drives.
-    /// "Open the blinds" switches the `up` member on, "close" the `down` one, "stop" both off.
-    public var direction: CoverDirection?
 
     public init(
         id: DeviceID,
@@ -44,8 +41,7 @@ public struct Device: Sendable, Equatable {
         maxOn: Duration? = nil,
         minInterval: Duration? = nil,
         interlock: String? = nil,
-        interlockDeadTime: Duration? = nil,
-        direction: CoverDirection? = nil
+        interlockDeadTime: Duration? = nil
     ) {
         self.id = id
         self.room = room
@@ -61,14 +57,6 @@ public struct Device: Sendable, Equatable {
         self.minInterval = minInterval
         self.interlock = interlock
         self.interlockDeadTime = interlockDeadTime
-        self.direction = direction
-    }
-
-    /// True when `devices` are windings of a single cover (one interlock group, each with a
-    /// `direction`): people mean the cover, not one relay.
-    public static func areOneCover(_ devices: [Device]) -> Bool {
-        guard let group = devices.first?.interlock else { return false }
-        return devices.allSatisfy { $0.interlock == group && $0.direction != nil }
     }
 
     /// The relay this device is wired to, if it is one of ours.
@@ -76,11 +64,33 @@ public struct Device: Sendable, Equatable {
         if case .relay(let ref) = endpoint { return ref }
         return nil
     }
+
+    /// The motor of a cover.
+    public var motor: CoverMotor? {
+        if case .cover(let motor) = endpoint { return motor }
+        return nil
+    }
+
+    /// The node whose relays switch this device (a relay's, or a cover's motor's); nil for a
+    /// device that lives elsewhere, a virtual device or a sensor.
+    public var node: NodeID? { relay?.node ?? motor?.node }
+
+    /// The relays this device drives, each with the id the relay bank knows it by: the device's
+    /// own id for a relay, one id per winding for a cover (`CoverMotor.windingID`).
+    public var relayChannels: [(id: DeviceID, relay: RelayRef)] {
+        switch endpoint {
+        case .relay(let ref): [(id, ref)]
+        case .cover(let motor): CoverDirection.allCases.map { (CoverMotor.windingID(of: id, $0), motor.winding($0)) }
+        case .mqtt, .none, .sensor: []
+        }
+    }
 }
 
 /// What kind of thing a device is; decides which actions it accepts.
 public enum DeviceKind: String, Sendable, CaseIterable, Codable {
-    case light, fan, heater, plug, outlet, `switch`, pump, door, shutter, valve
+    case light, fan, heater, plug, outlet, `switch`, pump, door, valve
+    /// A shutter, blind, curtain or awning with a position (see `CoverMotor`).
+    case cover
     /// A read-only value from MQTT (a temperature, a humidity): see `SensorSource`.
     case sensor
 
@@ -88,7 +98,8 @@ public enum DeviceKind: String, Sendable, CaseIterable, Codable {
     public var supportedActions: Set<HouseAction> {
         switch self {
         case .door: [.open, .close, .toggle]
-        case .shutter: [.on, .off, .toggle, .open, .close]
+        // Off is stop, the safe state (as Tasmota's shutters take POWER OFF); there is no on.
+        case .cover: [.open, .close, .stop, .off, .position, .toggle]
         case .valve: [.on, .off, .toggle, .open, .close]
         case .sensor: []
         default: [.on, .off, .toggle]
@@ -97,7 +108,7 @@ public enum DeviceKind: String, Sendable, CaseIterable, Codable {
 
     /// The words (singular) every device of this kind answers to without listing them in its
     /// `names`, the kind's own name first: "the lights" are the lights, the lamps among them;
-    /// "the blinds" the shutters.
+    /// "the blinds" the covers.
     public var words: [String] {
         switch self {
         case .light: ["light", "lamp"]
@@ -108,7 +119,7 @@ public enum DeviceKind: String, Sendable, CaseIterable, Codable {
         case .switch: ["switch"]
         case .pump: ["pump"]
         case .door: ["door"]
-        case .shutter: ["shutter", "blind"]
+        case .cover: ["cover", "shutter", "blind", "curtain", "shade", "awning"]
         case .valve: ["valve"]
         case .sensor: ["sensor"]
         }
@@ -125,6 +136,8 @@ public enum DeviceEndpoint: Sendable, Equatable {
     case none
     /// Nothing to actuate either: a value read from an MQTT topic (`kind: sensor`).
     case sensor(SensorSource)
+    /// A cover's motor: two interlocked relays of one node (`kind: cover`).
+    case cover(CoverMotor)
 }
 
 /// A relay channel on a node.

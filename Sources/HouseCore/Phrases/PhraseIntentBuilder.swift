@@ -1,9 +1,10 @@
 /// Maps a template match (hassil intent name and slot values) to a typed `HouseIntent`.
 ///
 /// Intent names and slots understood:
-/// - `HouseControl`: `action` (on/off/toggle/open/close), `device`, `room`, `floor`, `plural` ("true"),
+/// - `HouseControl`: `action` (on/off/toggle/open/close/stop), `device`, `room`, `floor`, `plural` ("true"),
 ///   `whole_house` ("true": "all"/"every" was said), `capability` (brightness, colour,
-///   colour-temperature, temperature, position, speed: asked for, answered with what can be done);
+///   colour-temperature, temperature, position, speed, level: asked for, answered with what can
+///   be done), `position` (a number: with capability position or level, a cover's position);
 /// - `SetHouseMode`: `mode`, `duration` (seconds), `room`, `room_2` ("the kitchen and the hall"),
 ///   `floor`, `here` ("true": the speaker's room);
 /// - `QueryHouseStatus`: `query` (device-states/mode/energy), `time_range`
@@ -32,9 +33,14 @@ public enum PhraseIntentBuilder {
                 guard let parsed = DeviceCapability(rawValue: c) else { return nil }
                 capability = parsed
             }
+            var position: Int? = nil
+            if let p = slot("position") {
+                guard let parsed = Int(p) else { return nil }
+                position = parsed
+            }
             return .control(HouseControlIntent(room: slot("room"), floor: slot("floor"), action: action, device: slot("device"),
                                                plural: slot("plural") == "true", wholeHouse: slot("whole_house") == "true",
-                                               capability: capability))
+                                               capability: capability, position: position))
         case "SetHouseMode":
             var duration: Duration? = nil
             if let d = slot("duration") {

@@ -15,6 +15,8 @@ public struct HouseResponse: Sendable, Equatable {
         public var state: DeviceState
         /// A sensor's reading in words (`19.5 °C`, `unavailable`); nil for a device that switches.
         public var value: String?
+        /// A cover's state and position (its `state` is then ON unless it is closed).
+        public var cover: CoverReport?
 
         public init(device: DeviceID, room: RoomID, state: DeviceState, value: String? = nil) {
             self.device = device

@@ -1,9 +1,14 @@
 /// Planning and issuing commands for control, mode and query intents.
 extension HouseService {
-    func control(_ devices: [Device], action: HouseAction, dryRun: Bool) async -> HouseResponse {
+    func control(_ devices: [Device], action: HouseAction, position: Int? = nil, dryRun: Bool) async -> HouseResponse {
         var targets: [(Device, DeviceState)] = []
         var pulses: [Device] = []
+        var coverMoves: [(commands: [DeviceCommand], dialog: String)] = []
         for d in devices {
+            if d.motor != nil {
+                coverMoves.append(coverCommands(d, target: coverTarget(d, action: action, position: position)))
+                continue
+            }
             if d.pulse != nil, d.relay != nil {
                 pulses.append(d)
                 continue
@@ -12,30 +17,22 @@ extension HouseService {
         }
         var commands = plan(targets)
         for d in pulses { commands += pulseCommand(d) }
-        let labels = devices.map(configuration.label(for:))
+        commands += coverMoves.flatMap(\.commands)
+        let labels = devices.filter { $0.motor == nil }.map(configuration.label(for:))
+        let said = ([targets.isEmpty && pulses.isEmpty ? nil : dialog(targets: targets, pulses: pulses, action: action, labels: labels)]
+            + coverMoves.map(\.dialog)).compactMap { $0 }.joined(separator: " ")
         if dryRun {
-            return HouseResponse(dialog: dialog(targets: targets, pulses: pulses, action: action, labels: labels),
-                                 commands: commands, devices: statuses(targets))
+            return HouseResponse(dialog: said, commands: commands, devices: statuses(targets))
         }
         let execution = await execute(commands)
         if let failure = execution.failure {
             return HouseResponse(code: .failure, dialog: HouseDialog.failed(failure), commands: commands)
         }
-        return HouseResponse(dialog: execution.answer(dialog(targets: targets, pulses: pulses, action: action, labels: labels)),
-                             commands: commands, devices: statuses(targets))
+        return HouseResponse(dialog: execution.answer(said), commands: commands, devices: statuses(targets))
     }
 
     private func dialog(targets: [(Device, DeviceState)], pulses: [Device], action: HouseAction, labels: [String]) -> String {
         if let p = pulses.first, targets.isEmpty { return HouseDialog.pulsed(configuration.label(for: p), action: action) }
-        // A cover's winding set going: the cover moves (its partner's off is part of that).
-        let moving = targets.filter { $0.1 == .on && $0.0.direction != nil }
-        if moving.count == targets.filter({ $0.1 == .on }).count, !moving.isEmpty,
-           action == .open || action == .close || targets.allSatisfy({ $0.0.direction != nil }) {
-            return moving.map { HouseDialog.coverMoving(configuration.coverLabel(for: $0.0), $0.0.direction!) }.joined(separator: " ")
-        }
-        if let first = targets.first?.0, targets.allSatisfy({ $0.1 == .off }), Device.areOneCover(targets.map(\.0)) {
-            return HouseDialog.coverStopped(configuration.coverLabel(for: first))
-        }
         let states = Set(targets.map(\.1))
         if states.count == 1, let s = states.first { return HouseDialog.switched(labels, to: s) }
         return targets.map { HouseDialog.switched([configuration.label(for: $0.0)], to: $0.1) }.joined(separator: " ")
@@ -44,7 +41,8 @@ extension HouseService {
     func setMode(_ mode: Mode, rooms: [Room], duration: Duration?, dryRun: Bool) async -> HouseResponse {
         let roomIDs = configuration.modeRooms(mode, rooms: rooms)
         let targets: [(Device, DeviceState)] = configuration.modeTargets(mode, rooms: rooms).map { ($0.device, $0.state) }
-        let commands = plan(targets)
+        let coverMoves = configuration.modeCoverTargets(mode, rooms: rooms).map { coverCommands($0.cover, target: $0.position) }
+        let commands = plan(targets) + coverMoves.flatMap(\.commands)
         let named = rooms.isEmpty && mode.rooms.isEmpty ? [] : roomIDs.compactMap { configuration.room(id: $0)?.name.lowercased() }
         let answer = HouseDialog.modeSet(mode.id, rooms: named, duration: duration)
         if dryRun { return HouseResponse(dialog: answer, commands: commands, devices: statuses(targets), mode: mode.id) }
@@ -59,14 +57,12 @@ extension HouseService {
 
     func query(_ type: QueryType, range: TimeRange, room: Room?, devices: [Device]?, place: String?) -> HouseResponse {
         let scope = devices ?? (room.map { configuration.devices(inRoom: $0.id) } ?? configuration.devices)
-        let all = scope.map { d in
-            HouseResponse.DeviceStatus(device: d.id, room: d.room, state: state(of: d.id), value: sensorValueText(d))
-        }
+        let all = scope.map(status(of:))
         switch type {
         case .deviceStates:
-            if let devices, Device.areOneCover(devices), let cover = devices.first {
-                let running = devices.first { state(of: $0.id) == .on }?.direction
-                return HouseResponse(dialog: HouseDialog.coverState(configuration.coverLabel(for: cover), running: running), devices: all)
+            if let devices, devices.count == 1, let cover = devices.first, let report = coverReport(of: cover) {
+                return HouseResponse(dialog: HouseDialog.coverState(configuration.label(for: cover), report.state, percent: report.position,
+                                                                    assumed: report.assumed), devices: all)
             }
             if let devices, devices.count == 1, let d = devices.first, case .sensor(let source) = d.endpoint {
                 return HouseResponse(dialog: HouseDialog.sensorReading(configuration.label(for: d), readings[d.id], unit: source.unit),
@@ -97,11 +93,9 @@ extension HouseService {
     // MARK: Planning
 
     func target(for d: Device, action: HouseAction) -> DeviceState {
-        // A cover's winding runs to open or close (the resolver picked the winding of the way).
-        if d.direction != nil, action == .open || action == .close { return .on }
         switch action {
-        case .on, .open: return .on
-        case .off, .close: return .off
+        case .on, .open, .position: return .on
+        case .off, .close, .stop: return .off
         case .toggle: return state(of: d.id) == .on ? .off : .on
         }
     }
@@ -122,7 +116,7 @@ extension HouseService {
             return [.publish(device: d.id, topic: peerTopic(ref), payload: PeerRelayCommand(device: d.id, state: s).json, state: s)]
         case .mqtt(let m):
             return [.publish(device: d.id, topic: m.commandTopic, payload: s == .on ? m.payloadOn : m.payloadOff, state: s)]
-        case .none, .sensor:
+        case .none, .sensor, .cover:
             return []
         }
     }
@@ -150,6 +144,16 @@ extension HouseService {
 
     func statuses(_ targets: [(Device, DeviceState)]) -> [HouseResponse.DeviceStatus] {
         targets.map { .init(device: $0.0.id, room: $0.0.room, state: $0.1) }
+    }
+
+    /// A device's line in a status listing: its state, a sensor's reading, a cover's position.
+    func status(of d: Device) -> HouseResponse.DeviceStatus {
+        var status = HouseResponse.DeviceStatus(device: d.id, room: d.room, state: state(of: d.id), value: sensorValueText(d))
+        if let report = coverReport(of: d) {
+            status.state = report.state == .closed ? .off : .on
+            status.cover = report
+        }
+        return status
     }
 
     // MARK: Issuing

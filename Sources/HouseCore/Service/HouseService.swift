@@ -23,6 +23,8 @@ public actor HouseService {
     /// offline (their relays cannot be switched from here); absent when never reported.
     var nodeOnline: [NodeID: Bool] = [:]
     var ledger = EnergyLedger()
+    /// Each cover's position (see `HouseService+Covers`).
+    var covers: [DeviceID: CoverPosition] = [:]
     /// Each sensor's latest reading.
     var readings: [DeviceID: SensorReading] = [:]
     /// Told every time a metered device starts or stops using energy (see `recordEnergy`).
@@ -146,8 +148,8 @@ public actor HouseService {
     /// them or changing any state.
     public func handle(_ resolved: ResolvedIntent, dryRun: Bool = false) async -> HouseResponse {
         switch resolved {
-        case .control(let devices, let action):
-            return await control(devices, action: action, dryRun: dryRun)
+        case .control(let devices, let action, let position):
+            return await control(devices, action: action, position: position, dryRun: dryRun)
         case .setMode(let mode, let rooms, let duration):
             return await setMode(mode, rooms: rooms, duration: duration, dryRun: dryRun)
         case .query(let type, let range, let room, let devices, let place):
@@ -161,7 +163,15 @@ public actor HouseService {
     /// relay seam and safety rules as this node's own intents. Nil when the device is not a relay
     /// of this node.
     public func handlePeer(_ command: PeerRelayCommand) async -> HouseResponse? {
-        guard let d = configuration.device(id: command.device), let ref = d.relay, node == nil || ref.node == node else { return nil }
+        guard let d = configuration.device(id: command.device), let owner = d.node, node == nil || owner == node else { return nil }
+        if d.motor != nil {
+            guard command.position != nil || command.stop == true else { return nil }
+            let (commands, dialog) = coverCommands(d, target: command.position)
+            let execution = await execute(commands)
+            return HouseResponse(code: execution.failure == nil ? .success : .failure,
+                                 dialog: execution.failure ?? execution.answer(dialog), commands: commands)
+        }
+        guard let ref = d.relay else { return nil }
         let commands: [DeviceCommand] = command.pulse.map { [.pulse(device: d.id, ref, $0)] }
             ?? [.relay(device: d.id, ref, command.state ?? .off)]
         let execution = await execute(commands)
@@ -176,6 +186,7 @@ public actor HouseService {
     public func revertExpiredMode() async -> HouseResponse? {
         let now = clock.now
         var targets: [(Device, DeviceState)] = []
+        var covers: [(Device, Int)] = []
         var ended = false
         for room in timelines.keys.sorted() {
             guard var timeline = timelines[room] else { continue }
@@ -188,9 +199,12 @@ public actor HouseService {
             for (id, s) in back.devices.sorted(by: { $0.key < $1.key }) {
                 if let d = configuration.device(id: id), d.room == room { targets.append((d, s)) }
             }
+            for (id, position) in back.covers.sorted(by: { $0.key < $1.key }) {
+                if let d = configuration.device(id: id), d.room == room { covers.append((d, position)) }
+            }
         }
         guard ended else { return nil }
-        let commands = plan(targets)
+        let commands = plan(targets) + covers.flatMap { coverCommands($0.0, target: $0.1).commands }
         let execution = await execute(commands)
         return HouseResponse(code: execution.failure == nil ? .success : .failure,
                              dialog: execution.failure.map(HouseDialog.failed) ?? execution.answer(HouseDialog.modeIs(currentMode)),

@@ -5,14 +5,14 @@ import HouseGPIO
 /// goes through the bank, which enforces interlocks, pulses, max-on and anti-chatter.
 struct RelayBankDriver<C: Clock>: RelayDriver where C.Duration == Duration {
     let bank: RelayBank<C>
-    /// Device id per relay channel of this node.
+    /// The relay bank's id per relay channel of this node (a device's, or a cover winding's).
     let devices: [RelayRef: DeviceID]
 
     init(bank: RelayBank<C>, configuration: HouseConfiguration, node: NodeID) {
         self.bank = bank
         var devices: [RelayRef: DeviceID] = [:]
-        for d in configuration.devices {
-            if let ref = d.relay, ref.node == node { devices[ref] = d.id }
+        for d in configuration.devices where d.node == node {
+            for (id, ref) in d.relayChannels { devices[ref] = id }
         }
         self.devices = devices
     }
@@ -40,7 +40,7 @@ struct RelayBankDriver<C: Clock>: RelayDriver where C.Duration == Duration {
         case .scheduled, .coalesced:
             // The safety rules defer the switch: the answer says so instead of a plain "done".
             return .later(note: result.description)
-        case .unchanged:
+        case .unchanged, .retimed:
             break
         }
         return .now

@@ -22,6 +22,11 @@ enum HouseCommand: Sendable {
     /// as the device's state (a command's own edge is known already); `rules` says whether the
     /// device-state rules fire.
     case stateChanged(device: DeviceID, state: DeviceState, note: Bool, rules: RuleFiring)
+    /// A winding of a cover of this node went on or off (the relay bank's edge, at `at`): the
+    /// cover starts or stops moving.
+    case coverEdge(relay: DeviceID, on: Bool, at: WallInstant)
+    /// Another node's cover published where it is.
+    case coverReport(device: DeviceID, CoverReport)
     /// A message on a sensor's topic (its reading is taken on the house's clock).
     case sensorMessage(device: DeviceID, payload: [UInt8])
     /// Another node said it is online or offline.

@@ -20,6 +20,7 @@ public enum IntentRequestEncoder {
         var plural: Bool?
         var wholeHouse: Bool?
         var capability: String?
+        var position: Int?
         var mode: String?
         var duration: String?
         var rooms: [String]?
@@ -28,7 +29,7 @@ public enum IntentRequestEncoder {
         var routine: String?
 
         enum CodingKeys: String, CodingKey {
-            case id, answers, confirm, text, intent, limit, room, floor, device, action, plural, capability, mode
+            case id, answers, confirm, text, intent, limit, room, floor, device, action, plural, capability, position, mode
             case duration, rooms, query, routine
             case replyTo = "reply_to", contextRoom = "context_room", wholeHouse = "whole_house", timeRange = "time_range"
         }
@@ -55,6 +56,7 @@ public enum IntentRequestEncoder {
                 if c.plural { o.plural = true }
                 if c.wholeHouse { o.wholeHouse = true }
                 o.capability = c.capability?.rawValue
+                o.position = c.position
             case .setMode(let m):
                 o.intent = "mode"
                 (o.mode, o.rooms, o.floor) = (m.mode, m.rooms, m.floor)

@@ -28,6 +28,8 @@ extension HomeAssistantDiscovery {
         var origin = Origin()
         var retain: Bool?
         var qos: Int?
+        /// A cover's keys (its position and the payloads of its commands and states).
+        var cover: CoverKeys?
 
         init(name: String?, uniqueID: String, stateTopic: String, availability: [Availability]?, device: DeviceInfo) {
             self.name = name
@@ -69,6 +71,32 @@ extension HomeAssistantDiscovery {
             try c.encode(origin, forKey: .origin)
             try c.encodeIfPresent(retain, forKey: .retain)
             try c.encodeIfPresent(qos, forKey: .qos)
+            try cover?.encode(to: encoder)
+        }
+    }
+
+    /// The keys of a cover entity with a position (HA's MQTT cover): OPEN / CLOSE / STOP on the
+    /// command topic, a percentage on the position topics, the states as housectl publishes them.
+    struct CoverKeys: Encodable, Sendable {
+        var positionTopic: String
+        var setPositionTopic: String
+        var payloadOpen = "OPEN"
+        var payloadClose = "CLOSE"
+        var payloadStop = "STOP"
+        var stateOpen = CoverState.open.rawValue
+        var stateOpening = CoverState.opening.rawValue
+        var stateClosed = CoverState.closed.rawValue
+        var stateClosing = CoverState.closing.rawValue
+        var stateStopped = CoverState.stopped.rawValue
+        var positionOpen = 100
+        var positionClosed = 0
+
+        enum CodingKeys: String, CodingKey {
+            case positionTopic = "position_topic", setPositionTopic = "set_position_topic"
+            case payloadOpen = "payload_open", payloadClose = "payload_close", payloadStop = "payload_stop"
+            case stateOpen = "state_open", stateOpening = "state_opening", stateClosed = "state_closed"
+            case stateClosing = "state_closing", stateStopped = "state_stopped"
+            case positionOpen = "position_open", positionClosed = "position_closed"
         }
     }
 

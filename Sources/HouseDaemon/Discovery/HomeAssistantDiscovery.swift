@@ -4,7 +4,8 @@ import HouseCore
 /// Home Assistant MQTT discovery, retained under the discovery prefix. Every housectl device is
 /// a Home Assistant device of its own, named after the device, with its room as suggested area,
 /// hanging off its node; its entity has the domain people expect: a `light` for a light, a `fan`
-/// for a fan, a `switch` for the rest (an `outlet` for plugs), and a read-only `binary_sensor`
+/// for a fan, a `cover` with its position for a cover, a `switch` for the rest (an `outlet` for
+/// plugs), a `sensor` for a sensor, and a read-only `binary_sensor`
 /// for a device MQTT may not switch (Home Assistant is never offered a control housectl would
 /// refuse outright). Each node is a device with a connectivity sensor (its status topic); the
 /// house is a device with the mode `select` and the energy `sensor`.
@@ -52,7 +53,7 @@ public struct HomeAssistantDiscovery: Sendable {
     public var announcedDevices: [Device] {
         configuration.devices.filter { device in
             switch device.endpoint {
-            case .relay(let ref): ref.node == node
+            case .relay, .cover: device.node == node
             case .mqtt, .none, .sensor: isFirstNode
             }
         }
@@ -61,11 +62,11 @@ public struct HomeAssistantDiscovery: Sendable {
     /// Whether Home Assistant (an MQTT source) may switch `device` at all: not denied to MQTT,
     /// and either no yes is needed or MQTT may give it, or off is safe (a heater: HA may switch
     /// it off; on is refused and snaps back). A pulsed `confirm: true` opener that MQTT may not
-    /// confirm has no such command.
+    /// confirm has no such command. A cover always has one: stop.
     public func isControllable(_ device: Device) -> Bool {
         let grant = configuration.permissions.grant(for: .mqtt)
         if grant.denyDevices.contains(device.id) { return false }
-        return !device.confirm || grant.allowConfirmDevices || device.isSafe(.off)
+        return !device.confirm || grant.allowConfirmDevices || device.isSafe(.off) || device.isSafe(.stop)
     }
 
     /// The Home Assistant domain of `device`'s entity.
@@ -75,7 +76,8 @@ public struct HomeAssistantDiscovery: Sendable {
         switch device.kind {
         case .light: return "light"
         case .fan: return "fan"
-        case .heater, .plug, .outlet, .switch, .pump, .door, .shutter, .valve, .sensor: return "switch"
+        case .cover: return "cover"
+        case .heater, .plug, .outlet, .switch, .pump, .door, .valve, .sensor: return "switch"
         }
     }
 
@@ -96,6 +98,14 @@ public struct HomeAssistantDiscovery: Sendable {
                 // The value as the house mirrors it on the device's state topic.
                 (entity.unitOfMeasurement, entity.deviceClass, entity.stateClass) = (source.unit, source.deviceClass?.rawValue, "measurement")
                 out.append(Message(topic: "\(prefix)/sensor/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
+                continue
+            }
+            if let motor = device.motor, domain == "cover" {
+                entity.commandTopic = layout.deviceSet(room: device.room, device: device.id)
+                (entity.retain, entity.qos, entity.deviceClass) = (false, 1, motor.deviceClass.rawValue)
+                entity.cover = CoverKeys(positionTopic: layout.devicePosition(room: device.room, device: device.id),
+                                         setPositionTopic: layout.devicePositionSet(room: device.room, device: device.id))
+                out.append(Message(topic: "\(prefix)/cover/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
                 continue
             }
             (entity.payloadOn, entity.payloadOff) = ("ON", "OFF")
@@ -162,7 +172,7 @@ public struct HomeAssistantDiscovery: Sendable {
                           name: named.prefix(1).uppercased() + named.dropFirst(),
                           model: "\(device.kind.rawValue) (\(Self.connection(of: device)))",
                           suggestedArea: configuration.room(id: device.room)?.name ?? device.room.rawValue,
-                          viaDevice: device.relay.map { Self.identifier(of: $0.node) } ?? objectNode)
+                          viaDevice: device.node.map(Self.identifier(of:)) ?? objectNode)
     }
 
     /// How a device is reached, for its model line: its node and channel, or its MQTT topic.
@@ -172,6 +182,7 @@ public struct HomeAssistantDiscovery: Sendable {
         case .mqtt: "MQTT"
         case .none: "virtual"
         case .sensor(let source): "MQTT \(source.stateTopic)"
+        case .cover(let motor): "motor on \(motor.node) channels \(motor.upChannel) up, \(motor.downChannel) down"
         }
     }
 
@@ -191,7 +202,7 @@ public struct HomeAssistantDiscovery: Sendable {
         case .fan: "mdi:fan"
         case .heater: "mdi:radiator"
         case .door: "mdi:garage"
-        case .shutter: "mdi:window-shutter"
+        case .cover: nil  // Home Assistant's icon for the device class (and its state)
         case .pump: "mdi:pump"
         case .valve: "mdi:valve"
         case .plug, .outlet, .switch: "mdi:power-socket-eu"

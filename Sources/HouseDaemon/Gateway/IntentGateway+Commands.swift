@@ -40,6 +40,14 @@ extension IntentGateway {
                 if isPrimary { await publishEnergy() }
             }
             if rules == .always || (rules == .ifChanged && changed) { await deviceStateChanged(device, to: state) }
+        case .coverEdge(let relay, let on, let at):
+            guard let cover = await service.noteWinding(relay, on: on, at: at) else { return IntentReply(id: "", outcomes: []) }
+            await publishCover(cover)
+            if !on, let report = await service.coverReport(of: cover) {
+                do { try store.saveCoverPosition(cover.id, Double(report.position)) } catch { logger.error("\(error)") }
+            }
+        case .coverReport(let device, let report):
+            await service.noteCoverReport(device, report)
         case .sensorMessage(let device, let payload):
             await sensorMessage(device, payload)
         case .nodeStatus(let node, let online):
@@ -48,6 +56,13 @@ extension IntentGateway {
             await mqttMessage(message)
         }
         return IntentReply(id: "", outcomes: [])
+    }
+
+    /// Publishes a cover's state (`opening`, `open`, ...) and position (0-100), retained.
+    func publishCover(_ cover: Device) async {
+        guard let report = await service.coverReport(of: cover) else { return }
+        publish(layout.deviceState(room: cover.room, device: cover.id), report.state.rawValue, retain: true)
+        publish(layout.devicePosition(room: cover.room, device: cover.id), "\(report.position)", retain: true)
     }
 
     /// A sensor's topic spoke: its reading goes to the house, and a number is mirrored on the

@@ -210,6 +210,10 @@ public actor IntentGateway {
     private func notCarriedOut(_ outcome: IntentOutcome, at now: Date) async {
         // A sensor has no switch state to restore: its state topic carries its reading.
         for device in outcome.resolvedDevices(in: configuration) where device.kind != .sensor {
+            if device.motor != nil {
+                await publishCover(device)
+                continue
+            }
             let state = await service.state(of: device.id)
             publish(layout.deviceState(room: device.room, device: device.id), state.rawValue, retain: true)
         }

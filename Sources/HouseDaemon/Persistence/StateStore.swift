@@ -225,44 +225,62 @@ public final class StateStore: Sendable {
 
     /// When the daemon was last known to run (for the routines' catch-up).
     public func lastActive() throws(DaemonError) -> Date? {
-        let v: String? = try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'last_active'") }
+        let v = try meta("last_active")
         return v.flatMap(Double.init).map { Date(timeIntervalSince1970: $0) }
     }
 
     /// The kernel's boot id recorded by the last run (`/proc/sys/kernel/random/boot_id`).
     public func bootID() throws(DaemonError) -> String? {
-        try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'boot_id'") }
+        try meta("boot_id")
     }
 
     public func saveBootID(_ id: String) throws(DaemonError) {
-        try enqueue { db in
-            try db.run(
-                "INSERT INTO meta(key, value) VALUES ('boot_id', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                [id])
-        }
+        try saveMeta("boot_id", id)
     }
 
     /// The Home Assistant discovery topics the last run published (to clear those the
     /// configuration no longer produces, even when the broker forgot them).
     public func discoveryTopics() throws(DaemonError) -> [String] {
-        let v: String? = try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = 'discovery_topics'") }
-        return v.map { $0.split(separator: "\n").map(String.init) } ?? []
+        try meta("discovery_topics").map { $0.split(separator: "\n").map(String.init) } ?? []
     }
 
     public func saveDiscoveryTopics(_ topics: [String]) throws(DaemonError) {
-        let value = topics.joined(separator: "\n")
-        try enqueue { db in
-            try db.run(
-                "INSERT INTO meta(key, value) VALUES ('discovery_topics', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                [value])
-        }
+        try saveMeta("discovery_topics", topics.joined(separator: "\n"))
     }
 
     public func saveLastActive(_ date: Date) throws(DaemonError) {
+        try saveMeta("last_active", String(date.timeIntervalSince1970))
+    }
+
+    /// Where a cover stopped last (0-100), restored at the next start as an assumed position.
+    public func saveCoverPosition(_ cover: DeviceID, _ position: Double) throws(DaemonError) {
+        try saveMeta(Self.coverKeyPrefix + cover.rawValue, String(position))
+    }
+
+    /// Every cover's last recorded position.
+    public func coverPositions() throws(DaemonError) -> [DeviceID: Double] {
+        let rows: [(String, String)] = try read { db in
+            try Row.fetchAll(db, sql: "SELECT key, value FROM meta WHERE key LIKE ?", arguments: [Self.coverKeyPrefix + "%"])
+                .map { ($0[0], $0[1]) }
+        }
+        var out: [DeviceID: Double] = [:]
+        for (key, value) in rows {
+            if let p = Double(value) { out[DeviceID(String(key.dropFirst(Self.coverKeyPrefix.count)))] = p }
+        }
+        return out
+    }
+
+    private static let coverKeyPrefix = "cover_position."
+
+    /// One value of the `meta` table.
+    private func meta(_ key: String) throws(DaemonError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT value FROM meta WHERE key = ?", arguments: [key]) }
+    }
+
+    /// Sets one value of the `meta` table (written with the next grouped commit).
+    private func saveMeta(_ key: String, _ value: String) throws(DaemonError) {
         try enqueue { db in
-            try db.run(
-                "INSERT INTO meta(key, value) VALUES ('last_active', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                [String(date.timeIntervalSince1970)])
+            try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])
         }
     }
 

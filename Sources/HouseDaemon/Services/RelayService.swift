@@ -37,10 +37,15 @@ struct RelayEdgeFollower: Sendable {
     func follow(_ event: RelayEvent, state current: DeviceState?) {
         switch event {
         case .switched(let device, let state, let cause):
-            do { try store.saveRelayState(device: device, state: state, at: clock.now.date) } catch { logger.error("\(error)") }
-            if let d = configuration.device(id: device) {
-                gateway.publish(gateway.layout.deviceState(room: d.room, device: device), state.rawValue, retain: true)
+            let now = clock.now
+            do { try store.saveRelayState(device: device, state: state, at: now.date) } catch { logger.error("\(error)") }
+            guard let d = configuration.device(id: device) else {
+                // A cover's winding: the cover moves on, in turn with the commands.
+                if cause != .command { logger.info("\(event)") }
+                bus.note(.coverEdge(relay: device, on: state.isOn, at: now))
+                return
             }
+            gateway.publish(gateway.layout.deviceState(room: d.room, device: device), state.rawValue, retain: true)
             if cause != .command { logger.info("\(event)") }
             // A command's edge is already known to the service (each command path notes the state
             // it switched to; the change queued here comes after newer commands already queued,

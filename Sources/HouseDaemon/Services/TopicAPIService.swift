@@ -33,7 +33,7 @@ struct TopicAPIService: Service {
     var ownedDevices: [Device] {
         configuration.devices.filter { d in
             switch d.endpoint {
-            case .relay(let ref): ref.node == node
+            case .relay, .cover: d.node == node
             case .mqtt, .none: isPrimary
             case .sensor: false  // read only: no set topic
             }
@@ -44,8 +44,11 @@ struct TopicAPIService: Service {
         var subscriptions: [MQTTSubscription] = []
         for device in ownedDevices {
             subscriptions.append(try await subscribe(layout.deviceSet(room: device.room, device: device.id), .deviceSet(device)))
+            if device.motor != nil {
+                subscriptions.append(try await subscribe(layout.devicePositionSet(room: device.room, device: device.id), .positionSet(device)))
+            }
         }
-        if configuration.devices.contains(where: { $0.relay?.node == node }) {
+        if configuration.devices.contains(where: { $0.node == node }) {
             subscriptions.append(try await subscribe(PeerRelayCommand.topic(base: layout.base, node: node), .peerRelay))
         }
         if isPrimary {
@@ -58,8 +61,12 @@ struct TopicAPIService: Service {
                 if let ref = device.relay, ref.node != node {
                     subscriptions.append(try await subscribe(layout.deviceState(room: device.room, device: device.id), .peerState(device)))
                 }
+                // Another node's cover: its position topic (retained JSON-free percent) and state.
+                if let motor = device.motor, motor.node != node {
+                    subscriptions.append(try await subscribe(layout.devicePosition(room: device.room, device: device.id), .peerCover(device)))
+                }
             }
-            if configuration.devices.contains(where: { $0.relay.map { $0.node != node } ?? false }) {
+            if configuration.devices.contains(where: { $0.node.map { $0 != node } ?? false }) {
                 subscriptions.append(try await subscribe(layout.nodeStatusFilter, .nodeStatus))
             }
             // Topics outside the house tree may be refused by the broker's ACL: that disables the
@@ -145,9 +152,11 @@ struct TopicAPIService: Service {
 
     enum Handler: Sendable {
         case deviceSet(Device)
+        case positionSet(Device)
         case modeSet
         case intentRequest(IntentSource)
         case peerState(Device)
+        case peerCover(Device)
         case nodeStatus
         case remoteState(Device, MQTTDeviceEndpoint)
         case sensor(Device)
@@ -163,8 +172,8 @@ struct TopicAPIService: Service {
         /// JSON nesting limit (a rule may match a JSON field).
         var limits: Limits? {
             switch self {
-            case .deviceSet, .modeSet, .intentRequest, .peerRelay, .discoveryEcho: nil
-            case .peerState, .nodeStatus, .remoteState, .homeAssistantStatus: .size
+            case .deviceSet, .positionSet, .modeSet, .intentRequest, .peerRelay, .discoveryEcho: nil
+            case .peerState, .peerCover, .nodeStatus, .remoteState, .homeAssistantStatus: .size
             case .rule, .sensor: .json
             }
         }
@@ -179,10 +188,12 @@ struct TopicAPIService: Service {
     func handle(_ message: MQTTMessage, with handler: Handler) {
         guard isWithinLimits(message, for: handler) else { return }
         switch handler {
-        case .deviceSet(let device): deviceSet(message, device)
+        case .deviceSet(let device): deviceSet(message, device, CommandPayloadParser.deviceCommand)
+        case .positionSet(let device): deviceSet(message, device, CommandPayloadParser.positionCommand)
         case .modeSet: modeSet(message)
         case .intentRequest(let source): intentRequest(message, source: source)
         case .peerState(let device): peerState(message, device)
+        case .peerCover(let device): peerCover(message, device)
         case .nodeStatus: nodeStatus(message)
         case .remoteState(let device, let endpoint): remoteState(message, device, endpoint)
         case .sensor(let device): bus.note(.sensorMessage(device: device.id, payload: message.payload))
@@ -232,16 +243,18 @@ struct TopicAPIService: Service {
         return true
     }
 
-    private func deviceSet(_ message: MQTTMessage, _ device: Device) {
-        guard let command = accept(message, CommandPayloadParser.deviceCommand) else { return }
-        // A door or valve worked by ON/OFF switches (Home Assistant's switch) means open/close.
+    private func deviceSet(_ message: MQTTMessage, _ device: Device,
+                           _ parse: ([UInt8], String) throws(DaemonError) -> DeviceSetCommand) {
+        guard let command = accept(message, parse) else { return }
+        // A door, valve or cover worked by ON/OFF switches (Home Assistant's switch) means open/close.
         var action = command.action
         let supported = device.kind.supportedActions
         if !supported.contains(action) {
             if action == .on, supported.contains(.open) { action = .open }
             if action == .off, supported.contains(.close) { action = .close }
         }
-        let intent = HouseIntent.control(HouseControlIntent(room: device.room.rawValue, action: action, device: device.id.rawValue))
+        let intent = HouseIntent.control(HouseControlIntent(room: device.room.rawValue, action: action, device: device.id.rawValue,
+                                                            position: command.position))
         // Most commands are a plain ON or OFF that nobody waits for: no answer to carry (or keep
         // in memory while it waits its turn) unless there is a reply topic or a question to log.
         var answer: (@Sendable (IntentReply) -> Void)? = nil
@@ -339,6 +352,17 @@ struct TopicAPIService: Service {
         bus.note(.stateChanged(device: device.id, state: state, note: true, rules: message.retain ? .never : .ifChanged))
     }
 
+    /// Another node's cover moved: its position (and whether it is assumed, from the JSON the
+    /// owner also publishes there) keeps the primary's answers right.
+    private func peerCover(_ message: MQTTMessage, _ device: Device) {
+        guard let text = message.string?.trimmingCharacters(in: .whitespaces), let position = Int(text), (0...100).contains(position) else {
+            logger.debug("\(device.id): position payload \(message.string?.prefix(40) ?? "") is not 0-100")
+            return
+        }
+        bus.note(.coverReport(device: device.id, CoverReport(state: position == 0 ? .closed : (position == 100 ? .open : .stopped),
+                                                              position: position, assumed: false)))
+    }
+
     /// Another node's status (retained; its birth message and last will): while it is offline,
     /// commands for its relays are refused with that reason instead of answered as done.
     private func nodeStatus(_ message: MQTTMessage) {
@@ -377,6 +401,9 @@ struct TopicAPIService: Service {
             if let d = configuration.device(id: id) {
                 gateway.publish(layout.deviceState(room: d.room, device: id), state.rawValue, retain: true)
             }
+        }
+        for cover in configuration.devices where cover.motor?.node == node {
+            await gateway.publishCover(cover)
         }
         if isPrimary {
             await gateway.publishMode()

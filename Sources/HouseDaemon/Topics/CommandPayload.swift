@@ -1,10 +1,13 @@
 import Foundation
 import HouseCore
 
-/// A device command from a `set` topic: `ON`, `OFF`, `TOGGLE` (any case), or JSON
-/// `{"state":"ON","id":"...","reply_to":"..."}`.
+/// A device command from a `set` topic: `ON`, `OFF`, `TOGGLE`, and for a cover `OPEN`, `CLOSE`,
+/// `STOP` or a position `0`-`100` (any case), or JSON `{"state":"ON","id":"...","reply_to":"..."}`
+/// (a cover's position: `{"position":40}`).
 public struct DeviceSetCommand: Sendable, Equatable {
     public var action: HouseAction
+    /// A cover's position for action `position`, 0 (closed) to 100 (open).
+    public var position: Int?
     /// The sender's command id, for de-duplication of repeated commands.
     public var id: String?
     /// Where the sender wants the answer, if anywhere.
@@ -12,8 +15,9 @@ public struct DeviceSetCommand: Sendable, Equatable {
     /// The explicit yes a `confirm: true` device needs (`"confirm": true`).
     public var confirmed: Bool
 
-    public init(action: HouseAction, id: String? = nil, replyTo: String? = nil, confirmed: Bool = false) {
+    public init(action: HouseAction, position: Int? = nil, id: String? = nil, replyTo: String? = nil, confirmed: Bool = false) {
         self.action = action
+        self.position = position
         self.id = id
         self.replyTo = replyTo
         self.confirmed = confirmed
@@ -85,24 +89,56 @@ public enum CommandPayloadParser {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("{") {
             let object = try jsonObject(trimmed, topic: topic)
-            guard let state = object["state"] else {
-                throw .malformedPayload(topic: topic, reason: "JSON command needs a \"state\" field (ON, OFF or TOGGLE)")
-            }
-            guard let stateText = state.string, let action = action(stateText) else {
-                throw .malformedPayload(topic: topic, reason: "\"state\" must be ON, OFF or TOGGLE")
+            let action: HouseAction
+            var position: Int? = nil
+            if let raw = object["position"] {
+                position = try self.position(raw, topic: topic)
+                action = .position
+            } else {
+                guard let state = object["state"] else {
+                    throw .malformedPayload(topic: topic, reason: "JSON command needs a \"state\" field (\(actionWords)) or a cover's \"position\" (0-100)")
+                }
+                guard let stateText = state.string, let a = self.action(stateText) else {
+                    throw .malformedPayload(topic: topic, reason: "\"state\" must be \(actionWords)")
+                }
+                action = a
             }
             return DeviceSetCommand(
-                action: action,
+                action: action, position: position,
                 id: try boundedID(object, "id", topic: topic),
                 replyTo: try replyTopic(object, topic: topic),
                 confirmed: try flag(object, "confirm", topic: topic)
             )
         }
+        if let number = Double(trimmed) {
+            return DeviceSetCommand(action: .position, position: try position(.number(number), topic: topic))
+        }
         guard let action = action(trimmed) else {
             throw .malformedPayload(
-                topic: topic, reason: "expected ON, OFF, TOGGLE or JSON {\"state\":\"ON\"}, got \(quoted(trimmed))")
+                topic: topic, reason: "expected \(actionWords), a cover's position 0-100, or JSON {\"state\":\"ON\"}, got \(quoted(trimmed))")
         }
         return DeviceSetCommand(action: action)
+    }
+
+    /// A cover's position command on its `position/set` topic (Home Assistant's set position):
+    /// a number from 0 (closed) to 100 (open), or the JSON of a `set` command.
+    public static func positionCommand(_ payload: [UInt8], topic: String) throws(DaemonError) -> DeviceSetCommand {
+        let command = try deviceCommand(payload, topic: topic)
+        guard command.action == .position else {
+            throw .malformedPayload(topic: topic, reason: "expected a position from 0 (closed) to 100 (open)")
+        }
+        return command
+    }
+
+    /// The words a `set` topic takes.
+    static let actionWords = "ON, OFF, TOGGLE, OPEN, CLOSE or STOP"
+
+    /// A whole number from 0 to 100.
+    private static func position(_ raw: JSONValue, topic: String) throws(DaemonError) -> Int {
+        guard case .number(let n) = raw, n.isFinite, n.rounded() == n, (0...100).contains(n) else {
+            throw .malformedPayload(topic: topic, reason: "a position must be a whole number from 0 (closed) to 100 (open), got \(quoted(raw.scalarText ?? "a non-number"))")
+        }
+        return Int(n)
     }
 
     public static func modeCommand(_ payload: [UInt8], topic: String) throws(DaemonError) -> ModeSetCommand {
@@ -189,7 +225,8 @@ public enum CommandPayloadParser {
                 room: try optionalString(o, "room", topic: topic), floor: try optionalString(o, "floor", topic: topic), action: action,
                 device: try optionalString(o, "device", topic: topic),
                 plural: try flag(o, "plural", topic: topic), wholeHouse: try flag(o, "whole_house", topic: topic),
-                capability: try capability(o, topic: topic)))
+                capability: try capability(o, topic: topic),
+                position: try o["position"].map { (raw) throws(DaemonError) in try position(raw, topic: topic) }))
         case "mode":
             var duration: Duration? = nil
             if let raw = o["duration"] { duration = try parseDuration(raw, topic: topic) }
@@ -252,6 +289,9 @@ public enum CommandPayloadParser {
         case "ON": .on
         case "OFF": .off
         case "TOGGLE": .toggle
+        case "OPEN": .open
+        case "CLOSE": .close
+        case "STOP": .stop
         default: nil
         }
     }

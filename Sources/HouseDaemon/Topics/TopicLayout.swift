@@ -6,6 +6,7 @@ import HouseCore
 /// |---|---|
 /// | `<base>/<room>/<device>/set` | in |
 /// | `<base>/<room>/<device>/state` | out, retained |
+/// | `<base>/<room>/<cover>/position`, `.../position/set` | out retained / in (a cover's 0-100) |
 /// | `<base>/mode/set`, `<base>/mode/state` | in / out retained |
 /// | `<base>/intent/request` | in (source `mqtt`) |
 /// | `<base>/intent/cli/request` | in (source `cli`: the command line) |
@@ -19,6 +20,10 @@ public struct TopicLayout: Sendable, Equatable {
 
     public func deviceSet(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/set" }
     public func deviceState(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/state" }
+    /// A cover's position, 0 (closed) to 100 (open), retained.
+    public func devicePosition(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/position" }
+    /// Where a cover is sent to a position (Home Assistant's `set_position_topic`).
+    public func devicePositionSet(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/position/set" }
     /// A metered device's energy today (kWh), retained.
     public func deviceEnergy(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/energy" }
     public var modeSet: String { "\(base)/mode/set" }
@@ -34,6 +39,12 @@ public struct TopicLayout: Sendable, Equatable {
     public func nodeStatus(node: NodeID) -> String { "\(base)/node/\(node.rawValue)/status" }
     /// The filter of every node's status topic.
     public var nodeStatusFilter: String { "\(base)/node/+/status" }
+
+    /// The `(room, cover)` of a cover's `position/set` topic, or nil when `topic` is not one.
+    public func parsePositionSet(_ topic: String) -> (room: RoomID, device: DeviceID)? {
+        guard topic.hasSuffix("/position/set") else { return nil }
+        return parseDeviceSet(String(topic.dropLast("/position/set".count)) + "/set")
+    }
 
     /// The `(room, device)` of a device `set` topic, or nil when `topic` is not one.
     public func parseDeviceSet(_ topic: String) -> (room: RoomID, device: DeviceID)? {

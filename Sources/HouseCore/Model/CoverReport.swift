@@ -1,0 +1,14 @@
+/// A cover's place as its topics carry it and people hear it.
+public struct CoverReport: Sendable, Equatable, Codable {
+    public var state: CoverState
+    /// 0 (closed) to 100 (open).
+    public var position: Int
+    /// True while the position is only worked out, not confirmed by a full travel.
+    public var assumed: Bool
+
+    public init(state: CoverState, position: Int, assumed: Bool) {
+        self.state = state
+        self.position = position
+        self.assumed = assumed
+    }
+}
