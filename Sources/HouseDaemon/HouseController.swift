@@ -34,6 +34,8 @@ public final class HouseController<C: WallClock>: Sendable {
     public let brokerPort: Int
     /// This node's relays; nil when the node has none.
     public let relays: RelayBank<C>?
+    /// This node's inputs (buttons, contacts, motion sensors); nil when the node has none.
+    public let inputs: InputBank?
     /// The GPIO chip the relays are on (a `SimulatedChip` in tests and off a Pi).
     public let chip: (any GPIOChip)?
     public let clock: C
@@ -86,7 +88,9 @@ public final class HouseController<C: WallClock>: Sendable {
         let restart = sameBoot ? RelayRestart(onFor: recorded.filter { $0.value.state == .on }.mapValues {
             Duration.seconds(max(0, now.timeIntervalSince($0.since)))
         }) : nil
-        if config.devices.contains(where: { $0.node == nodeID }) {
+        let hasRelays = config.devices.contains { $0.node == nodeID && !$0.relayChannels.isEmpty }
+        let hasInputs = config.devices.contains { $0.input?.node == nodeID }
+        if hasRelays || hasInputs {
             let relayLayout = try RelayLayout(configuration: config, node: node)
             let chip: any GPIOChip
             if let given = s.chip {
@@ -96,13 +100,26 @@ public final class HouseController<C: WallClock>: Sendable {
                 if let warning = selection.warning { logger.warning("\(warning)") }
                 chip = selection.chip
             }
-            let bank = try RelayBank(layout: relayLayout, chip: chip, clock: s.clock, persisted: persisted, restart: restart)
-            if sameBoot { logger.info("restarted in the same boot (\(boot ?? "?")): relays keep their state") }
-            for decision in bank.powerOnDecisions { logger.info("power-on: \(decision)") }
-            relays = bank
             self.chip = chip
+            if hasRelays {
+                let bank = try RelayBank(layout: relayLayout, chip: chip, clock: s.clock, persisted: persisted, restart: restart)
+                if sameBoot { logger.info("restarted in the same boot (\(boot ?? "?")): relays keep their state") }
+                for decision in bank.powerOnDecisions { logger.info("power-on: \(decision)") }
+                relays = bank
+            } else {
+                relays = nil
+                logger.info("node \(node) has no relays")
+            }
+            if hasInputs {
+                let bank = try InputBank(configuration: config, node: nodeID, chip: chip)
+                for event in bank.initialEvents { logger.info("input \(event)") }
+                inputs = bank
+            } else {
+                inputs = nil
+            }
         } else {
             relays = nil
+            inputs = nil
             chip = nil
             logger.info("node \(node) has no relays")
         }
@@ -179,6 +196,9 @@ public final class HouseController<C: WallClock>: Sendable {
         if let relays {
             for (device, state) in await relays.states() where !windings.contains(device) { await service.noteState(device, state) }
         }
+        for case .level(let device, let active, _, _) in inputs?.initialEvents ?? [] {
+            await service.noteState(device, DeviceState(isOn: active))
+        }
         await service.restoreCovers(try store.coverPositions())
         let snapshot = try store.modes()
         if let snapshot {
@@ -234,6 +254,9 @@ public final class HouseController<C: WallClock>: Sendable {
         if let relays {
             list.append(.init(service: RelayService(bank: relays, logger: logger), serviceName: "relays"))
         }
+        if let inputs {
+            list.append(.init(service: InputService(bank: inputs, bus: bus, logger: logger), serviceName: "inputs"))
+        }
         list.append(.init(service: RetentionService(store: store, clock: clock, retention: historyRetention, logger: logger),
                           serviceName: "retention"))
         if isPrimary {
@@ -254,6 +277,13 @@ public final class HouseController<C: WallClock>: Sendable {
         list.append(.init(service: TopicAPIService(
             gateway: gateway, bus: bus, client: client, node: node, isPrimary: isPrimary, discovery: discovery,
             relayStates: { await relays?.states() ?? [:] },
+            inputStates: { [service, node] in
+                var states: [DeviceID: DeviceState] = [:]
+                for device in service.configuration.devices where device.input?.node == node && device.kind != .button {
+                    states[device.id] = await service.state(of: device.id)
+                }
+                return states
+            },
             deadline: shutdownDeadline,
             logger: logger,
             onReady: {

@@ -1,3 +1,5 @@
+import HouseCore
+
 /// The Raspberry Pi `config.txt` lines that hold every relay line of a node at its OFF level from
 /// power-on until housectl requests the lines (`housectl deploy boot-config`).
 ///
@@ -5,10 +7,13 @@
 /// active-low board on a pulled-down line clicks its relay on at boot.
 public enum BootConfig {
     /// One `gpio=` line per relay line of `layout`: output, driven to the level that means off
-    /// (`dh` for active-low boards, `dl` otherwise), each with a comment naming the device.
-    public static func lines(for layout: RelayLayout) -> [String] {
+    /// (`dh` for active-low boards, `dl` otherwise), each with a comment naming the device; then
+    /// one per input of the node (`inputs`): input, with its pull (`pu`, `pd`, `pn`), so a
+    /// button's line is not floating before housectl requests it.
+    public static func lines(for layout: RelayLayout, inputs: [Device] = []) -> [String] {
         var out: [String] = []
-        out.append("# housectl: hold the relay lines of node \"\(layout.node)\" (board \"\(layout.board)\", chip \(layout.chip)) OFF from power-on.")
+        out.append("# housectl: hold the relay lines of node \"\(layout.node)\" (board \"\(layout.board)\", chip \(layout.chip)) OFF from power-on"
+                   + (inputs.isEmpty ? "." : ", and pull its input lines."))
         out.append("# Add to /boot/firmware/config.txt (/boot/config.txt before bookworm), in the [all] section, and reboot.")
         if !isMainChip(layout.chip) {
             out.append("# WARNING: gpio= only sets the SoC's own lines; chip \(layout.chip) may be an expander that these lines do not reach.")
@@ -29,12 +34,22 @@ public enum BootConfig {
             out.append("# channel \(e.channel): \(e.text), \(how)")
             out.append("gpio=\(e.line)=op,\(level)")
         }
+        for device in inputs.sorted(by: { ($0.input?.line ?? 0) < ($1.input?.line ?? 0) }) {
+            guard let input = device.input else { continue }
+            let pull = switch input.bias {
+            case .pullUp: "pu"
+            case .pullDown: "pd"
+            case .disabled: "pn"
+            }
+            out.append("# input line \(input.line): \(device.id) (\(device.kind.rawValue), room \(device.room)), \(input.bias.rawValue)")
+            out.append("gpio=\(input.line)=ip,\(pull)")
+        }
         return out
     }
 
     /// The lines as one text, newline-terminated.
-    public static func render(_ layout: RelayLayout) -> String {
-        lines(for: layout).joined(separator: "\n") + "\n"
+    public static func render(_ layout: RelayLayout, inputs: [Device] = []) -> String {
+        lines(for: layout, inputs: inputs).joined(separator: "\n") + "\n"
     }
 
     private static func isMainChip(_ chip: String) -> Bool {

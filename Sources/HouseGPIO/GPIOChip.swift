@@ -1,5 +1,7 @@
-/// A GPIO chip as the relay bank sees it: output lines that are requested with their initial
-/// value, driven, inspected and released.
+import HouseCore
+
+/// A GPIO chip as the relay bank and the input bank see it: output lines that are requested with
+/// their initial value, driven, inspected and released; input lines whose edges are waited for.
 ///
 /// Two implementations: `LibgpiodChip` (the kernel's GPIO character device through libgpiod) and
 /// `SimulatedChip` (in memory, for tests, previews and machines without GPIO).
@@ -26,6 +28,37 @@ public protocol GPIOChip: AnyObject, Sendable {
 
     /// Releases a held line (it keeps its level where the hardware allows). No-op when not held.
     func release(line: Int)
+
+    /// Requests `line` as an input reporting both edges, with its active-low flag and pull.
+    func requestInput(line: Int, consumer: String, activeLow: Bool, bias: InputBias) throws(GPIOError)
+
+    /// The logical level of a held input line (true = active: pressed, open, motion).
+    func inputValue(line: Int) throws(GPIOError) -> Bool
+
+    /// Waits up to `timeout` for edges on the held input lines and returns them, oldest first,
+    /// with the kernel's timestamps (empty when none came). It blocks: call it from a thread of
+    /// its own (`InputBank`), never from the Swift concurrency pool.
+    func waitForEdges(timeout: Duration) throws(GPIOError) -> [GPIOEdgeEvent]
+
+    /// Now, on the clock of the edges' timestamps (the kernel's monotonic clock).
+    var edgeClockNow: Duration { get }
+}
+
+/// One edge of an input line, copied out of C: the logical level after it and the kernel's time.
+public struct GPIOEdgeEvent: Sendable, Equatable, CustomStringConvertible {
+    public var line: Int
+    /// True when the line became active (logical high: pressed, open, motion).
+    public var active: Bool
+    /// The kernel's timestamp (CLOCK_MONOTONIC), or the simulated chip's clock.
+    public var at: Duration
+
+    public init(line: Int, active: Bool, at: Duration) {
+        self.line = line
+        self.active = active
+        self.at = at
+    }
+
+    public var description: String { "line \(line) \(active ? "active" : "inactive") at \(at)" }
 }
 
 /// The state of one GPIO line.

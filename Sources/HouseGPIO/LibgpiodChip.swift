@@ -1,5 +1,6 @@
 internal import CGPIOD
 import Foundation
+import HouseCore
 
 // Every libgpiod call of housectl lives in this file, so a libgpiod 2 backend can be added beside it.
 
@@ -17,12 +18,15 @@ final class GPIODLineRequest {
     let chip: GPIODChipHandle
     let line: OpaquePointer
     let activeLow: Bool
+    /// The event file descriptor of an input line (requested for both edges); -1 for an output.
+    let eventFD: Int32
     private(set) var isReleased = false
 
-    init(chip: GPIODChipHandle, line: OpaquePointer, activeLow: Bool) {
+    init(chip: GPIODChipHandle, line: OpaquePointer, activeLow: Bool, eventFD: Int32 = -1) {
         self.chip = chip
         self.line = line
         self.activeLow = activeLow
+        self.eventFD = eventFD
     }
 
     func release() {
@@ -100,21 +104,25 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
     public func requestOutput(line offset: Int, consumer: String, activeLow: Bool, initialValue: Bool) throws(GPIOError) {
         let line = try line(offset, call: "gpiod_chip_get_line")
         let flags: Int32 = activeLow ? Int32(GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW) : 0
-        let call = "gpiod_line_request_output_flags"
         if gpiod_line_request_output_flags(line, consumer, flags, initialValue ? 1 : 0) != 0 {
-            let code = errno
-            switch code {
-            case EBUSY:
-                var holder: String? = nil
-                if gpiod_line_update(line) == 0, let c = gpiod_line_consumer(line) { holder = String(cString: c) }
-                throw .lineBusy(call: call, chip: name, line: offset, holder: holder)
-            case EACCES, EPERM:
-                throw .permissionDenied(call: call, chip: name, line: offset)
-            default:
-                throw .callFailed(call: call, chip: name, line: offset, errno: code, message: String(cString: strerror(code)))
-            }
+            throw requestFailed(errno, call: "gpiod_line_request_output_flags", line: line, offset: offset)
         }
         lock.withLock { requests[offset] = GPIODLineRequest(chip: handle, line: line, activeLow: activeLow) }
+    }
+
+    /// The error of a refused line request (`code` is the errno read right after the call): a
+    /// busy line names its holder.
+    private func requestFailed(_ code: Int32, call: String, line: OpaquePointer, offset: Int) -> GPIOError {
+        switch code {
+        case EBUSY:
+            var holder: String? = nil
+            if gpiod_line_update(line) == 0, let c = gpiod_line_consumer(line) { holder = String(cString: c) }
+            return .lineBusy(call: call, chip: name, line: offset, holder: holder)
+        case EACCES, EPERM:
+            return .permissionDenied(call: call, chip: name, line: offset)
+        default:
+            return .callFailed(call: call, chip: name, line: offset, errno: code, message: String(cString: strerror(code)))
+        }
     }
 
     public func setValue(line offset: Int, to value: Bool) throws(GPIOError) {
@@ -151,6 +159,72 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
     public func release(line offset: Int) {
         let request = lock.withLock { requests.removeValue(forKey: offset) }
         request?.release()
+    }
+
+    // MARK: Inputs
+
+    public func requestInput(line offset: Int, consumer: String, activeLow: Bool, bias: InputBias) throws(GPIOError) {
+        let line = try line(offset, call: "gpiod_chip_get_line")
+        var flags: Int32 = activeLow ? Int32(GPIOD_LINE_REQUEST_FLAG_ACTIVE_LOW) : 0
+        switch bias {
+        case .pullUp: flags |= Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_UP)
+        case .pullDown: flags |= Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_PULL_DOWN)
+        case .disabled: flags |= Int32(GPIOD_LINE_REQUEST_FLAG_BIAS_DISABLE)
+        }
+        if gpiod_line_request_both_edges_events_flags(line, consumer, flags) != 0 {
+            throw requestFailed(errno, call: "gpiod_line_request_both_edges_events_flags", line: line, offset: offset)
+        }
+        let fd = gpiod_line_event_get_fd(line)
+        lock.withLock { requests[offset] = GPIODLineRequest(chip: handle, line: line, activeLow: activeLow, eventFD: fd) }
+    }
+
+    public func inputValue(line offset: Int) throws(GPIOError) -> Bool {
+        guard let request = lock.withLock({ requests[offset] }), request.eventFD >= 0 else { throw .lineNotHeld(chip: name, line: offset) }
+        let v = gpiod_line_get_value(request.line)
+        if v < 0 {
+            let code = errno
+            throw .callFailed(call: "gpiod_line_get_value", chip: name, line: offset, errno: code, message: String(cString: strerror(code)))
+        }
+        return v == 1
+    }
+
+    /// Polls the event descriptors of the input lines, then reads what each has (libgpiod 1.6
+    /// reports the edges in logical terms for an active-low request, with CLOCK_MONOTONIC times).
+    public func waitForEdges(timeout: Duration) throws(GPIOError) -> [GPIOEdgeEvent] {
+        let inputs = lock.withLock { requests.filter { $0.value.eventFD >= 0 }.map { (line: $0.key, fd: $0.value.eventFD) } }
+        let ms = Int32(clamping: max(0, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
+        guard !inputs.isEmpty else {
+            _ = poll(nil, 0, ms)
+            return []
+        }
+        var fds = inputs.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+        let ready = poll(&fds, nfds_t(fds.count), ms)
+        if ready < 0 {
+            let code = errno
+            if code == EINTR { return [] }
+            throw .callFailed(call: "poll", chip: name, line: nil, errno: code, message: String(cString: strerror(code)))
+        }
+        var out: [GPIOEdgeEvent] = []
+        var buffer = [gpiod_line_event](repeating: gpiod_line_event(), count: 16)
+        for (i, input) in inputs.enumerated() where fds[i].revents & Int16(POLLIN) != 0 {
+            let n = gpiod_line_event_read_fd_multiple(input.fd, &buffer, UInt32(buffer.count))
+            if n < 0 {
+                let code = errno
+                throw .callFailed(call: "gpiod_line_event_read_fd_multiple", chip: name, line: input.line, errno: code,
+                                  message: String(cString: strerror(code)))
+            }
+            for e in buffer.prefix(Int(n)) {
+                out.append(GPIOEdgeEvent(line: input.line, active: e.event_type == Int32(GPIOD_LINE_EVENT_RISING_EDGE),
+                                         at: .seconds(e.ts.tv_sec) + .nanoseconds(e.ts.tv_nsec)))
+            }
+        }
+        return out.sorted { $0.at < $1.at }
+    }
+
+    public var edgeClockNow: Duration {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return .seconds(ts.tv_sec) + .nanoseconds(ts.tv_nsec)
     }
 }
 

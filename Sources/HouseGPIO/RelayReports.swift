@@ -61,7 +61,8 @@ public enum RelayReports {
         }
         var sections: [String] = []
         for id in nodes {
-            sections.append(BootConfig.render(try RelayLayout(configuration: configuration, node: id)))
+            let inputs = configuration.devices.filter { $0.input?.node == id }
+            sections.append(BootConfig.render(try RelayLayout(configuration: configuration, node: id), inputs: inputs))
         }
         return sections.joined(separator: "\n")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import HouseCore
 
 /// An in-memory GPIO chip with the kernel's semantics: lines are requested as outputs with their
 /// active-low flag and initial value in one step, a line held by one consumer is busy for the
@@ -36,6 +37,7 @@ public final class SimulatedChip: GPIOChip, @unchecked Sendable {
         var consumer: String?
         var heldByUs = false
         var isOutput = false
+        var isInput = false
         var activeLow = false
         /// Physical level; nil while the line was never driven (an input, floating or pulled).
         var physical: Bool?
@@ -45,8 +47,12 @@ public final class SimulatedChip: GPIOChip, @unchecked Sendable {
     public let label: String
     public let lineCount: Int
 
-    private let lock = NSLock()
+    private let lock = NSCondition()
     private var lines: [Int: Line] = [:]
+    /// Edges of held input lines not yet taken by `waitForEdges`.
+    private var pendingEdges: [GPIOEdgeEvent] = []
+    /// Set by `nudge()`: the next (or current) wait returns at once.
+    private var nudged = false
     private var recorded: [Edge] = []
     private let elapsed: @Sendable () -> Duration
 
@@ -86,25 +92,30 @@ public final class SimulatedChip: GPIOChip, @unchecked Sendable {
     }
 
     public func requestOutput(line: Int, consumer: String, activeLow: Bool, initialValue: Bool) throws(GPIOError) {
-        let call = "SimulatedChip.requestOutput"
+        try request(line, consumer: consumer, activeLow: activeLow, call: "SimulatedChip.requestOutput") { l in
+            l.isOutput = true
+            l.physical = initialValue != activeLow
+            recorded.append(Edge(line: line, kind: .request, logical: initialValue, physical: initialValue != activeLow, at: elapsed()))
+        }
+    }
+
+    /// Takes `line` for this process (a missing or busy line refused as the kernel does), then
+    /// lets `configure` set it up, all under the lock.
+    private func request(_ line: Int, consumer: String, activeLow: Bool, call: String, _ configure: (inout Line) -> Void) throws(GPIOError) {
         guard line >= 0, line < lineCount else {
             throw .lineMissing(call: call, chip: name, line: line, lineCount: lineCount)
         }
         lock.lock()
         defer { lock.unlock() }
-        do {
-            var l = lines[line] ?? Line()
-            if let holder = l.consumer {
-                throw .lineBusy(call: call, chip: name, line: line, holder: holder)
-            }
-            l.consumer = consumer
-            l.heldByUs = true
-            l.isOutput = true
-            l.activeLow = activeLow
-            l.physical = initialValue != activeLow
-            lines[line] = l
-            recorded.append(Edge(line: line, kind: .request, logical: initialValue, physical: initialValue != activeLow, at: elapsed()))
+        var l = lines[line] ?? Line()
+        if let holder = l.consumer {
+            throw .lineBusy(call: call, chip: name, line: line, holder: holder)
         }
+        l.consumer = consumer
+        l.heldByUs = true
+        l.activeLow = activeLow
+        configure(&l)
+        lines[line] = l
     }
 
     public func setValue(line: Int, to value: Bool) throws(GPIOError) {
@@ -135,7 +146,66 @@ public final class SimulatedChip: GPIOChip, @unchecked Sendable {
             guard var l = lines[line], l.heldByUs else { return }
             l.consumer = nil
             l.heldByUs = false
+            l.isInput = false
             lines[line] = l
         }
     }
+
+    // MARK: Inputs
+
+    public func requestInput(line: Int, consumer: String, activeLow: Bool, bias: InputBias) throws(GPIOError) {
+        try request(line, consumer: consumer, activeLow: activeLow, call: "SimulatedChip.requestInput") { l in
+            l.isOutput = false
+            l.isInput = true
+            // Never set from outside (`setFloatingLevel`, `setInput`): the simulated house is at
+            // rest, every input inactive (no button pressed, every door closed).
+            if l.physical == nil { l.physical = activeLow }
+        }
+    }
+
+    public func inputValue(line: Int) throws(GPIOError) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let l = lines[line], l.heldByUs, l.isInput else { throw .lineNotHeld(chip: name, line: line) }
+        return (l.physical ?? false) != l.activeLow
+    }
+
+    /// Drives an input line as the outside world does (a button, a contact): `active` is the
+    /// logical level; an edge is recorded at the clock's time when the level changes.
+    public func setInput(line: Int, active: Bool) {
+        lock.withLock {
+            var l = lines[line] ?? Line()
+            let physical = active != l.activeLow
+            guard l.physical != physical else { return }
+            l.physical = physical
+            lines[line] = l
+            if l.heldByUs && l.isInput {
+                pendingEdges.append(GPIOEdgeEvent(line: line, active: active, at: elapsed()))
+                lock.broadcast()
+            }
+        }
+    }
+
+    /// Makes a waiting `waitForEdges` return now (after a test moved the clock on, so that
+    /// pending decisions are taken at the new time).
+    public func nudge() {
+        lock.withLock {
+            nudged = true
+            lock.broadcast()
+        }
+    }
+
+    public func waitForEdges(timeout: Duration) throws(GPIOError) -> [GPIOEdgeEvent] {
+        lock.lock()
+        defer { lock.unlock() }
+        if pendingEdges.isEmpty && !nudged {
+            let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+            _ = lock.wait(until: Date().addingTimeInterval(max(0, seconds)))
+        }
+        nudged = false
+        defer { pendingEdges = [] }
+        return pendingEdges
+    }
+
+    public var edgeClockNow: Duration { elapsed() }
 }

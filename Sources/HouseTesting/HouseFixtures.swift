@@ -28,4 +28,15 @@ public enum HouseFixtures {
     public static func boards() -> [String: BoardProfile] {
         ConfigurationLoader.loadBoards(directory: devicesDirectory).boards
     }
+
+    /// Loads `yaml` (as `test.yaml`, with the shipped board profiles) and returns its problems as
+    /// `line:column: message`; nil when it is accepted.
+    public static func configurationErrors(_ yaml: String) -> [String]? {
+        do {
+            _ = try ConfigurationLoader().load(yaml: yaml, file: "test.yaml", boards: boards())
+            return nil
+        } catch {
+            return error.diagnostics.map { "\($0.line):\($0.column): \($0.message)" }
+        }
+    }
 }

@@ -77,6 +77,8 @@ struct VMChecks {
         await runner.check("interlock: other member off, dead time, then on") { try await interlock() }
         await runner.check("pulse: on, then off after the pulse") { try await pulseEdges() }
         await runner.check("shutdown switches off and releases the lines") { try await shutdownReleases() }
+        await runner.check("input: edges with the kernel's timestamps, logical with active-low") { try inputEdges() }
+        await runner.check("input bank: a bouncing press is one single press, then a double press") { try await inputPresses() }
     }
 
     /// gpio-sim names the lines after the board's GPIOs, as the Raspberry Pi's chip does.

@@ -16,10 +16,10 @@ import Testing
 /// actuations rise above, the floor recorded here. Raise the floors as the matcher improves.
 @Suite struct PhraseCorpusTests {
     /// The floors: right answers on possible requests, and the most false actuations allowed.
-    static let minimumRight = 769
+    static let minimumRight = 771
     static let maximumFalseActuations = 0
     /// Requests the house cannot do, answered with what it can (never "I don't understand").
-    static let minimumCannot = 57
+    static let minimumCannot = 59
 
     /// What a corpus line expects.
     indirect enum Expectation: Equatable {

@@ -120,6 +120,23 @@ import Testing
         #expect(!main.messages.contains { $0.topic.contains("living_shutter_") && $0.topic.hasSuffix("/config") && !$0.topic.contains("energy") })
     }
 
+    @Test func aButtonIsAnEventAndAContactABinarySensorWithItsClass() throws {
+        let config = try HouseFixtures.exampleConfiguration()
+        let main = HomeAssistantDiscovery(configuration: config, node: "pi-main", layout: TopicLayout())
+        let button = try decode(try #require(main.messages.first { $0.topic == "homeassistant/event/housectl_pi_main/hall_button/config" }).payload)
+        #expect(button["state_topic"] as? String == "house/hall/hall-button/event")
+        #expect(button["event_types"] as? [String] == ["single", "double", "long"])
+        #expect(button["device_class"] as? String == "button" && button["command_topic"] == nil)
+        let door = try decode(try #require(main.messages.first { $0.topic == "homeassistant/binary_sensor/housectl_pi_main/back_door/config" }).payload)
+        #expect(door["state_topic"] as? String == "house/kitchen/back-door/state")
+        #expect(door["device_class"] as? String == "door")
+        #expect(door["payload_on"] as? String == "ON" && door["payload_off"] as? String == "OFF" && door["command_topic"] == nil)
+        #expect((door["device"] as? [String: Any])?["suggested_area"] as? String == "Kitchen")
+        // Announced by the node they are wired to only.
+        let garage = HomeAssistantDiscovery(configuration: config, node: "pi-garage", layout: TopicLayout())
+        #expect(!garage.messages.contains { $0.topic.contains("back_door") || $0.topic.contains("hall_button") })
+    }
+
     @Test func removedDeviceIsCleared() {
         let d = HomeAssistantDiscovery(configuration: Self.config, node: "pi-main", layout: TopicLayout())
         let stale = "homeassistant/switch/housectl_pi_main/old_lamp/config"

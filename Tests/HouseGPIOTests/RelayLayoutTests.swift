@@ -75,6 +75,18 @@ import HouseTesting
         #expect(!lines.contains { $0.contains("WARNING") })
     }
 
+    @Test func inputsGetTheirPull() throws {
+        let layout = try RelayLayout(configuration: GPIOFixtures.configuration(), node: "pi-main")
+        let inputs = [
+            Device(id: "button", room: "hall", kind: .button, endpoint: .input(GPIOInput(node: "pi-main", line: 17))),
+            Device(id: "pir", room: "hall", kind: .motion, endpoint: .input(GPIOInput(node: "pi-main", line: 4, activeLow: false, bias: .pullDown))),
+        ]
+        let lines = BootConfig.lines(for: layout, inputs: inputs)
+        #expect(Array(lines.suffix(4)) == ["# input line 4: pir (motion, room hall), pull-down", "gpio=4=ip,pd",
+                                           "# input line 17: button (button, room hall), pull-up", "gpio=17=ip,pu"])
+        #expect(lines[0].hasSuffix("and pull its input lines."))
+    }
+
     @Test func activeHighBoardsAreDrivenLowAndExpandersWarned() throws {
         let layout = try RelayLayout(node: "n", board: "hat", chip: "gpiochip2", channels: [
             RelayLayout.Channel(device: "lamp", room: "hall", channel: 1, line: 4, activeLow: false),

@@ -109,7 +109,9 @@ bin=$(swift build -c release --static-swift-stdlib --product housectl-gpio-vmtes
 # --- initramfs ------------------------------------------------------------------------------------
 lines=$(awk '/^channels:/ { on = 1; next } on && /^[^ #]/ { on = 0 } on && match($0, /^ +[0-9]+: *[0-9]+/) { split(substr($0, RSTART, RLENGTH), a, ":"); gsub(/ /, "", a[2]); print a[2] }' "$board" | sort -n | tr '\n' ' ')
 [ -n "$lines" ] || die "no channels found in $board"
-max=$(echo "$lines" | tr ' ' '\n' | sort -n | tail -1)
+# The lines the profile leaves for inputs (input_lines: [17, 27, ...]): the chip must have them too.
+inputs=$(sed -n 's/^input_lines: *\[\(.*\)\].*/\1/p' "$board" | tr ',' ' ')
+max=$(echo "$lines $inputs" | tr ' ' '\n' | grep -E '^[0-9]+$' | sort -n | tail -1)
 initrd=$cache/initramfs
 rm -rf "$initrd" && mkdir -p "$initrd"/{bin,modules,proc,sys,dev,tmp}
 cp "$root/bin/busybox" "$initrd/bin/busybox"

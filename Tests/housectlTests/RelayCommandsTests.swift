@@ -26,9 +26,10 @@ import HouseTesting
     @Test func bootConfigHoldsEveryRelayLineAtItsOffLevel() throws {
         let out = try BootConfigCommand.parse(["--node", "pi-main", "--config", config]).execute()
         #expect(out.exitCode == 0)
-        let lines = out.text.split(separator: "\n").filter { $0.hasPrefix("gpio=") }
+        let lines = out.text.split(separator: "\n").filter { $0.hasPrefix("gpio=") && $0.contains("=op,") }
         #expect(lines.count == 8)
         #expect(lines.allSatisfy { $0.hasSuffix("=op,dh") })
+        #expect(out.text.contains("gpio=17=ip,pu") && out.text.contains("gpio=27=ip,pu"), "the inputs' pulls")
         #expect(out.text.contains("# channel 8: bathroom-heater"))
     }
 }

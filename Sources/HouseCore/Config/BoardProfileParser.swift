@@ -2,7 +2,7 @@ import Yams
 
 /// Reads one `devices/<board>.yaml` relay-board profile.
 enum BoardProfileParser {
-    static let keys = ["id", "name", "chip", "active_low", "channels", "notes", "docs"]
+    static let keys = ["id", "name", "chip", "active_low", "channels", "input_lines", "notes", "docs"]
 
     static func parse(_ root: YNode, fileID: String, ctx: ConfigContext) -> BoardProfile? {
         guard let m = ctx.map(root, what: "board profile", allowed: keys) else { return nil }
@@ -30,11 +30,18 @@ enum BoardProfileParser {
         } else if let c = m["channels"] {
             ctx.error("expected channels as a mapping of channel number to GPIO line offset, found \(ConfigContext.describe(c))", at: c)
         }
+        var inputLines: [Int]? = nil
+        if let il = m["input_lines"], let items = ctx.sequence(il, expected: "the GPIO lines free for inputs (BCM numbers)") {
+            inputLines = items.compactMap { ctx.int($0, expected: "a GPIO line offset (BCM number 0...511)", range: 0...511) }
+            for line in inputLines ?? [] where channels.values.contains(line) {
+                ctx.error("input line \(line) is wired to a relay channel of the board", at: il)
+            }
+        }
         var notes = m.string("notes", expected: "wiring notes")
         if let docs = m.string("docs", expected: "a link to the maker's documentation") {
             notes = [notes, "Docs: \(docs)"].compactMap { $0 }.joined(separator: "\n")
         }
         guard let name, let activeLow, !channels.isEmpty else { return nil }
-        return BoardProfile(id: id, name: name, chip: chip, activeLow: activeLow, channels: channels, notes: notes)
+        return BoardProfile(id: id, name: name, chip: chip, activeLow: activeLow, channels: channels, inputLines: inputLines, notes: notes)
     }
 }

@@ -14,8 +14,8 @@ extension ConfigurationParser {
            let dm = ctx.map(d, what: "devices of mode '\(id)'", allowed: nil) {
             for (key, value) in dm.mapping {
                 guard let deviceID = reference(key, to: deviceIDs, what: "device") else { continue }
-                if sensorIDs.contains(deviceID) {
-                    ctx.error("device '\(deviceID)' in mode '\(id)' is a sensor: a mode can only switch devices", at: key)
+                if sensorIDs.contains(deviceID) || inputIDs.contains(deviceID) {
+                    ctx.error("device '\(deviceID)' in mode '\(id)' is \(inputIDs.contains(deviceID) ? "an input" : "a sensor"): a mode can only switch devices", at: key)
                     continue
                 }
                 if coverIDs.contains(deviceID) {
@@ -89,9 +89,19 @@ extension ConfigurationParser {
         let id = m.string("id", expected: "the rule's id") ?? "rule-\(number)"
         let what = "rule '\(id)'"
         var trigger: RuleTrigger?
-        if let w = m.require("when", expected: "a trigger: {topic, payload}, {device, state} or {mode}"),
-           let wm = ctx.map(w, what: "when of \(what)", allowed: ["topic", "payload", "json_field", "json_value", "device", "state", "mode"]) {
-            if let t = wm["topic"] {
+        if let w = m.require("when", expected: "a trigger: {topic, payload}, {device, state}, {button, press} or {mode}"),
+           let wm = ctx.map(w, what: "when of \(what)", allowed: ["topic", "payload", "json_field", "json_value", "device", "state", "mode",
+                                                                 "button", "press"]) {
+            if let b = wm["button"] {
+                let press = wm["press"].flatMap { ctx.oneOf($0, ButtonPress.allCases.map(\.rawValue), what: "a press") }.flatMap(ButtonPress.init(rawValue:))
+                if let button = reference(b, to: deviceIDs, what: "button") {
+                    if let device = devices.first(where: { $0.id == button }), device.kind != .button {
+                        ctx.error("'\(button)' in \(what) is a \(device.kind.rawValue), not a button; a contact or motion sensor is a device: {device: ID, state: ON}", at: b)
+                    } else {
+                        trigger = .button(device: button, press: press)
+                    }
+                }
+            } else if let t = wm["topic"] {
                 if let topic = ctx.string(t, expected: "an MQTT topic filter") {
                     if let problem = MQTTTopic.filterProblem(topic) {
                         ctx.error("expected an MQTT topic filter, found '\(topic)': \(problem)", at: t)
@@ -108,7 +118,7 @@ extension ConfigurationParser {
             } else if let mo = wm["mode"] {
                 trigger = reference(mo, to: modeIDs, what: "mode").map(RuleTrigger.mode)
             } else {
-                ctx.error("expected a trigger in \(what): topic (with payload or json_field/json_value), device (with state) or mode", at: w)
+                ctx.error("expected a trigger in \(what): topic (with payload or json_field/json_value), device (with state), button (with press) or mode", at: w)
             }
         }
         let intent = m.require("intent", expected: "an intent: {mode: ...}, {device: ..., action: ...} or {routine: ...}")

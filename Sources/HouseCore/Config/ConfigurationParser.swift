@@ -17,6 +17,10 @@ final class ConfigurationParser {
     var sensorIDs: Set<DeviceID> = []
     /// The devices of `kind: cover` (a mode gives them a position), known before modes are read.
     var coverIDs: Set<DeviceID> = []
+    /// The inputs (`inputs:`: buttons, contacts, motion sensors), read only, known before modes.
+    var inputIDs: Set<DeviceID> = []
+    /// Input lines as written, with where, for the line checks.
+    var inputMarks: [(node: NodeID, line: Int, device: DeviceID, mark: Mark?)] = []
     var modeIDs: [ModeID] = []
     var routineIDs: [RoutineID] = []
     var nodeIDs: [NodeID] = []
@@ -35,7 +39,7 @@ final class ConfigurationParser {
     /// Interlock memberships as written (group, device id, where).
     var interlockMarks: [(String, DeviceID, Mark?)] = []
 
-    static let topKeys = ["house", "mqtt", "nodes", "floors", "rooms", "devices", "modes", "routines", "rules", "permissions"]
+    static let topKeys = ["house", "mqtt", "nodes", "floors", "rooms", "devices", "inputs", "modes", "routines", "rules", "permissions"]
 
     init(ctx: ConfigContext, boards: [String: BoardProfile], boardsLocation: String) {
         self.ctx = ctx
@@ -54,7 +58,9 @@ final class ConfigurationParser {
         rooms = list(top.require("rooms", expected: "a list of rooms"), what: "room", parse: parseRoom)
         checkFloorNames(top)
         devices = list(top.require("devices", expected: "a list of devices"), what: "device", parse: parseDevice)
+        devices += list(top["inputs"], what: "input", parse: parseInput)
         checkChannels()
+        checkInputLines()
         checkInterlocks()
         let modes = list(top["modes"], what: "mode", parse: parseMode)
         let routines = list(top["routines"], what: "routine", parse: parseRoutine)
@@ -81,6 +87,15 @@ final class ConfigurationParser {
     private func index(_ top: MapReader) {
         roomIDs = ids(top["rooms"], what: "room")
         deviceIDs = ids(top["devices"], what: "device")
+        let inputs: [DeviceID] = ids(top["inputs"], what: "input")
+        inputIDs = Set(inputs)
+        if case .sequence(let seq)? = top["inputs"] {
+            for item in seq {
+                guard let idNode = item.mapping?["id"], let id = idNode.scalar?.string, deviceIDs.contains(DeviceID(id)) else { continue }
+                ctx.error("input id '\(id)' is also a device's id; ids of devices and inputs must be unique", at: idNode)
+            }
+        }
+        deviceIDs += inputs
         modeIDs = ids(top["modes"], what: "mode")
         routineIDs = ids(top["routines"], what: "routine")
         nodeIDs = ids(top["nodes"], what: "node")
@@ -94,7 +109,8 @@ final class ConfigurationParser {
                 for w in words { roomWords[w.lowercased()] = RoomID(id) }
             }
         }
-        if case .sequence(let seq)? = top["devices"] {
+        for section in ["devices", "inputs"] {
+            guard case .sequence(let seq)? = top[section] else { continue }
             for item in seq {
                 guard let m = item.mapping else { continue }
                 if m["kind"]?.scalar?.string == "sensor", let id = m["id"]?.scalar?.string { sensorIDs.insert(DeviceID(id)) }

@@ -13,8 +13,10 @@ extension HouseConfiguration {
         for n in nodes {
             let b = boards[n.board]
             let used = devices.filter { $0.node == n.id }.map(\.relayChannels.count).reduce(0, +)
+            let inputLines = devices.filter { $0.input?.node == n.id }.map { "\($0.input!.line)" }
             lines.append("  \(n.id): \(b?.name ?? n.board), \(used)/\(b?.channels.count ?? 0) channels used, \(b?.activeLow == true ? "active-low" : "active-high"), chip \(n.chip ?? b?.chip ?? "?")"
-                         + (n.room.map { ", in the \($0)" } ?? ""))
+                         + (n.room.map { ", in the \($0)" } ?? "")
+                         + (inputLines.isEmpty ? "" : ", inputs on lines \(inputLines.joined(separator: ", "))"))
         }
         if !floors.isEmpty {
             lines.append("floors: \(floors.count) (" + floors.map { floor in
@@ -26,7 +28,9 @@ extension HouseConfiguration {
         let remote = devices.filter { if case .mqtt = $0.endpoint { true } else { false } }.count
         let sensors = devices.filter { $0.kind == .sensor }.count
         let sensorText = sensors == 0 ? "" : sensors == 1 ? ", 1 sensor" : ", \(sensors) sensors"
-        lines.append("devices: \(devices.count) (\(relays) on relays, \(remote) over MQTT\(sensorText), \(devices.filter(\.confirm).count) need confirmation)")
+        let inputs = devices.filter(\.kind.isInput).count
+        let inputText = inputs == 0 ? "" : inputs == 1 ? ", 1 input" : ", \(inputs) inputs"
+        lines.append("devices: \(devices.count) (\(relays) on relays, \(remote) over MQTT\(sensorText)\(inputText), \(devices.filter(\.confirm).count) need confirmation)")
         lines.append("modes: \(modes.count) (\(modes.map(\.id).joined(separator: ", ")))")
         lines.append("routines: \(routines.count)")
         for r in routines {

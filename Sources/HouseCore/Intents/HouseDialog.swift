@@ -80,6 +80,10 @@ public enum HouseDialog {
 
     public static func unsupportedAction(_ action: HouseAction, device: String, kind: DeviceKind) -> String {
         if kind == .sensor { return "The \(device) is a sensor: I can tell you its value (\"what's the \(device)\"), but not \(verb(action)) it." }
+        if kind.isInput {
+            let what = kind == .button ? "a button: it is pressed, not switched" : "a \(kind == .contact ? "contact" : "motion sensor"): I can tell you whether it is \(kind == .contact ? "open" : "seeing motion") (\"is the \(device) \(kind == .contact ? "open" : "on")\"), not \(verb(action)) it"
+            return "The \(device) is \(what)."
+        }
         if kind == .cover {
             return "The \(device) is a cover; I can open, close or stop it, or set it to a position (\"set the \(device) to 40%\"), but not \(verb(action)) it."
         }
@@ -262,7 +266,21 @@ public enum HouseDialog {
             return "I can't tell whether the \(label) is open: it is worked by a push-button relay, which is \(state == .on ? "pressed" : "released"), and has no position sensor."
         }
         let name = label.prefix(1).uppercased() + label.dropFirst()
-        return "\(name) is \(state == .on ? "on" : "off")."
+        switch kind {
+        case .contact: return "The \(label) is \(state == .on ? "open" : "closed")."
+        case .motion: return "The \(label) \(state == .on ? "sees motion" : "sees no motion")."
+        case .button: return "The \(label) is a button: it has no state, only presses (single, double, long)."
+        default: return "\(name) is \(state == .on ? "on" : "off")."
+        }
+    }
+
+    /// The contacts that are open: "Open: the back door and the kitchen window." / "Everything
+    /// is closed." (`asked`: "windows" when the question named them).
+    public static func contactsOpen(_ open: [String], asked: String? = nil, place: String? = nil) -> String {
+        let at = place.map { " \($0)" } ?? ""
+        if open.isEmpty { return asked.map { "No \($0) are open\(at)." } ?? "Everything is closed\(at)." }
+        let count = open.count > 1 ? " (\(open.count))" : ""
+        return "Open\(at)\(count): \(list(open.map { "the \($0)" }, conjunction: "and"))."
     }
 
     public static func energy(kWh: Double, range: TimeRange) -> String {

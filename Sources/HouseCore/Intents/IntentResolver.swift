@@ -85,7 +85,8 @@ public struct IntentResolver: Sendable {
         }
         let (found, pluralName) = configuration.devices(matching: name, inRooms: scope.roomIDs, plural: intent.plural)
         if found.isEmpty {
-            let known = (scope.roomIDs == nil ? [] : inScope).map { $0.names.first ?? $0.id.rawValue }
+            // What can be switched there (a sensor or an input is read, not switched).
+            let known = (scope.roomIDs == nil ? [] : inScope).filter { !$0.kind.supportedActions.isEmpty }.map { $0.names.first ?? $0.id.rawValue }
             return .unsupported(reason: HouseDialog.unknownDevice(
                 HouseConfiguration.normalize(name), place: scope.place, known: known))
         }

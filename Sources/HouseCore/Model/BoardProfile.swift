@@ -8,10 +8,14 @@ public struct BoardProfile: Sendable, Equatable {
     public var activeLow: Bool
     /// Channel number (1-based) to GPIO line offset (BCM number on a Pi).
     public var channels: [Int: Int]
+    /// GPIO lines left free by the board for inputs (buttons, contacts), when the profile says.
+    public var inputLines: [Int]?
     /// Wiring notes for people.
     public var notes: String?
 
-    public init(id: String, name: String, chip: String, activeLow: Bool, channels: [Int: Int], notes: String? = nil) {
+    public init(id: String, name: String, chip: String, activeLow: Bool, channels: [Int: Int], inputLines: [Int]? = nil,
+                notes: String? = nil) {
+        self.inputLines = inputLines
         self.id = id
         self.name = name
         self.chip = chip

@@ -73,7 +73,13 @@ public struct Device: Sendable, Equatable {
 
     /// The node whose relays switch this device (a relay's, or a cover's motor's); nil for a
     /// device that lives elsewhere, a virtual device or a sensor.
-    public var node: NodeID? { relay?.node ?? motor?.node }
+    public var node: NodeID? { relay?.node ?? motor?.node ?? input?.node }
+
+    /// The GPIO input of a button, contact or motion sensor.
+    public var input: GPIOInput? {
+        if case .input(let input) = endpoint { return input }
+        return nil
+    }
 
     /// The relays this device drives, each with the id the relay bank knows it by: the device's
     /// own id for a relay, one id per winding for a cover (`CoverMotor.windingID`).
@@ -81,7 +87,7 @@ public struct Device: Sendable, Equatable {
         switch endpoint {
         case .relay(let ref): [(id, ref)]
         case .cover(let motor): CoverDirection.allCases.map { (CoverMotor.windingID(of: id, $0), motor.winding($0)) }
-        case .mqtt, .none, .sensor: []
+        case .mqtt, .none, .sensor, .input: []
         }
     }
 }
@@ -93,6 +99,12 @@ public enum DeviceKind: String, Sendable, CaseIterable, Codable {
     case cover
     /// A read-only value from MQTT (a temperature, a humidity): see `SensorSource`.
     case sensor
+    /// Inputs on a GPIO line (`inputs:`, see `GPIOInput`): a wall button (pressed, never
+    /// switched), a door or window contact (open or closed), a motion sensor.
+    case button, contact, motion
+
+    /// Whether this kind is an input read from a GPIO line.
+    public var isInput: Bool { self == .button || self == .contact || self == .motion }
 
     /// Actions this kind of device can do.
     public var supportedActions: Set<HouseAction> {
@@ -101,7 +113,7 @@ public enum DeviceKind: String, Sendable, CaseIterable, Codable {
         // Off is stop, the safe state (as Tasmota's shutters take POWER OFF); there is no on.
         case .cover: [.open, .close, .stop, .off, .position, .toggle]
         case .valve: [.on, .off, .toggle, .open, .close]
-        case .sensor: []
+        case .sensor, .button, .contact, .motion: []
         default: [.on, .off, .toggle]
         }
     }
@@ -122,6 +134,9 @@ public enum DeviceKind: String, Sendable, CaseIterable, Codable {
         case .cover: ["cover", "shutter", "blind", "curtain", "shade", "awning"]
         case .valve: ["valve"]
         case .sensor: ["sensor"]
+        case .button: ["button"]
+        case .contact: ["contact"]
+        case .motion: ["motion", "motion sensor", "motion detector"]
         }
     }
 }
@@ -138,6 +153,8 @@ public enum DeviceEndpoint: Sendable, Equatable {
     case sensor(SensorSource)
     /// A cover's motor: two interlocked relays of one node (`kind: cover`).
     case cover(CoverMotor)
+    /// A GPIO input of a node (`inputs:`): a button, contact or motion sensor.
+    case input(GPIOInput)
 }
 
 /// A relay channel on a node.

@@ -19,6 +19,9 @@ public enum RuleTrigger: Sendable, Equatable {
     case deviceState(device: DeviceID, state: DeviceState?)
     /// The house entering a mode.
     case mode(ModeID)
+    /// A button pressed (a single, double or long press; any press when nil). It runs on the
+    /// node the button is wired to, so that a wall button works while the broker is down.
+    case button(device: DeviceID, press: ButtonPress?)
 }
 
 /// An intent as written in the config (routines and rules), before resolution.

@@ -57,7 +57,7 @@ extension HouseService {
 
     func query(_ type: QueryType, range: TimeRange, room: Room?, devices: [Device]?, place: String?) -> HouseResponse {
         let scope = devices ?? (room.map { configuration.devices(inRoom: $0.id) } ?? configuration.devices)
-        let all = scope.map(status(of:))
+        let all = scope.filter { $0.kind != .button }.map(status(of:))
         switch type {
         case .deviceStates:
             if let devices, devices.count == 1, let cover = devices.first, let report = coverReport(of: cover) {
@@ -72,8 +72,14 @@ extension HouseService {
                 let dialog = HouseDialog.deviceState(configuration.label(for: d), state(of: d.id), kind: d.kind, pulsed: d.pulse != nil)
                 return HouseResponse(dialog: dialog, devices: all)
             }
-            let on = scope.filter { state(of: $0.id) == .on }.map(configuration.label(for:))
             let kinds = Set(scope.map(\.kind))
+            if devices != nil, kinds == [.contact] {
+                // "Which windows are open", "are any doors open".
+                let open = scope.filter { state(of: $0.id) == .on }.map(configuration.label(for:))
+                let asked = devices!.count > 1 ? PhraseVocabulary.pluralize(devices![0].names.first ?? "contact") : nil
+                return HouseResponse(dialog: HouseDialog.contactsOpen(open, asked: asked, place: place), devices: all)
+            }
+            let on = scope.filter { state(of: $0.id) == .on && !$0.kind.isInput }.map(configuration.label(for:))
             let asked = devices != nil && kinds.count == 1 ? PhraseVocabulary.pluralize(scope[0].kind.rawValue) : nil
             return HouseResponse(dialog: HouseDialog.devicesOn(on, asked: asked, place: place), devices: all)
         case .mode:
@@ -116,7 +122,7 @@ extension HouseService {
             return [.publish(device: d.id, topic: peerTopic(ref), payload: PeerRelayCommand(device: d.id, state: s).json, state: s)]
         case .mqtt(let m):
             return [.publish(device: d.id, topic: m.commandTopic, payload: s == .on ? m.payloadOn : m.payloadOff, state: s)]
-        case .none, .sensor, .cover:
+        case .none, .sensor, .cover, .input:
             return []
         }
     }
@@ -149,6 +155,8 @@ extension HouseService {
     /// A device's line in a status listing: its state, a sensor's reading, a cover's position.
     func status(of d: Device) -> HouseResponse.DeviceStatus {
         var status = HouseResponse.DeviceStatus(device: d.id, room: d.room, state: state(of: d.id), value: sensorValueText(d))
+        if d.kind == .contact { status.value = status.state == .on ? "open" : "closed" }
+        if d.kind == .motion { status.value = status.state == .on ? "motion" : "no motion" }
         if let report = coverReport(of: d) {
             status.state = report.state == .closed ? .off : .on
             status.cover = report

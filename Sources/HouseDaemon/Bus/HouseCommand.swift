@@ -1,4 +1,5 @@
 import HouseCore
+import HouseGPIO
 import HouseMQTT
 
 /// Everything that changes the house, as a value on the `CommandBus`: the commands people and
@@ -25,6 +26,8 @@ enum HouseCommand: Sendable {
     /// A winding of a cover of this node went on or off (the relay bank's edge, at `at`): the
     /// cover starts or stops moving.
     case coverEdge(relay: DeviceID, on: Bool, at: WallInstant)
+    /// An input of this node did something (a button press, a contact's new level).
+    case input(InputEvent)
     /// Another node's cover published where it is.
     case coverReport(device: DeviceID, CoverReport)
     /// A message on a sensor's topic (its reading is taken on the house's clock).

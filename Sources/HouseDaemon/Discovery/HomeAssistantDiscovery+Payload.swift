@@ -18,6 +18,8 @@ extension HomeAssistantDiscovery {
         var stateOn: String?
         var stateOff: String?
         var options: [String]?
+        /// An event entity's event types (a button's presses).
+        var eventTypes: [String]?
         var unitOfMeasurement: String?
         var deviceClass: String?
         var stateClass: String?
@@ -45,7 +47,7 @@ extension HomeAssistantDiscovery {
             case commandTopic = "command_topic", stateTopic = "state_topic"
             case payloadOn = "payload_on", payloadOff = "payload_off", stateOn = "state_on", stateOff = "state_off"
             case unitOfMeasurement = "unit_of_measurement", deviceClass = "device_class", stateClass = "state_class"
-            case entityCategory = "entity_category"
+            case entityCategory = "entity_category", eventTypes = "event_types"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -61,6 +63,7 @@ extension HomeAssistantDiscovery {
             try c.encodeIfPresent(stateOn, forKey: .stateOn)
             try c.encodeIfPresent(stateOff, forKey: .stateOff)
             try c.encodeIfPresent(options, forKey: .options)
+            try c.encodeIfPresent(eventTypes, forKey: .eventTypes)
             try c.encodeIfPresent(unitOfMeasurement, forKey: .unitOfMeasurement)
             try c.encodeIfPresent(deviceClass, forKey: .deviceClass)
             try c.encodeIfPresent(stateClass, forKey: .stateClass)

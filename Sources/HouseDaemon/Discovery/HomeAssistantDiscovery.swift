@@ -53,7 +53,7 @@ public struct HomeAssistantDiscovery: Sendable {
     public var announcedDevices: [Device] {
         configuration.devices.filter { device in
             switch device.endpoint {
-            case .relay, .cover: device.node == node
+            case .relay, .cover, .input: device.node == node
             case .mqtt, .none, .sensor: isFirstNode
             }
         }
@@ -72,12 +72,14 @@ public struct HomeAssistantDiscovery: Sendable {
     /// The Home Assistant domain of `device`'s entity.
     public func domain(of device: Device) -> String {
         if device.kind == .sensor { return "sensor" }
+        if device.kind == .button { return "event" }
+        if device.kind.isInput { return "binary_sensor" }
         guard isControllable(device) else { return "binary_sensor" }
         switch device.kind {
         case .light: return "light"
         case .fan: return "fan"
         case .cover: return "cover"
-        case .heater, .plug, .outlet, .switch, .pump, .door, .valve, .sensor: return "switch"
+        case .heater, .plug, .outlet, .switch, .pump, .door, .valve, .sensor, .button, .contact, .motion: return "switch"
         }
     }
 
@@ -98,6 +100,17 @@ public struct HomeAssistantDiscovery: Sendable {
                 // The value as the house mirrors it on the device's state topic.
                 (entity.unitOfMeasurement, entity.deviceClass, entity.stateClass) = (source.unit, source.deviceClass?.rawValue, "measurement")
                 out.append(Message(topic: "\(prefix)/sensor/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
+                continue
+            }
+            if let input = device.input {
+                // A button's presses as an event entity; a contact or motion sensor's level.
+                if device.kind == .button {
+                    entity.stateTopic = layout.deviceEvent(room: device.room, device: device.id)
+                    (entity.eventTypes, entity.deviceClass) = (ButtonPress.allCases.map(\.rawValue), "button")
+                } else {
+                    (entity.payloadOn, entity.payloadOff, entity.deviceClass) = ("ON", "OFF", input.deviceClass)
+                }
+                out.append(Message(topic: "\(prefix)/\(domain)/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
                 continue
             }
             if let motor = device.motor, domain == "cover" {
@@ -183,6 +196,7 @@ public struct HomeAssistantDiscovery: Sendable {
         case .none: "virtual"
         case .sensor(let source): "MQTT \(source.stateTopic)"
         case .cover(let motor): "motor on \(motor.node) channels \(motor.upChannel) up, \(motor.downChannel) down"
+        case .input(let input): "input on \(input.node) line \(input.line)"
         }
     }
 
@@ -203,6 +217,8 @@ public struct HomeAssistantDiscovery: Sendable {
         case .heater: "mdi:radiator"
         case .door: "mdi:garage"
         case .cover: nil  // Home Assistant's icon for the device class (and its state)
+        case .button: "mdi:gesture-tap-button"
+        case .contact, .motion: nil
         case .pump: "mdi:pump"
         case .valve: "mdi:valve"
         case .plug, .outlet, .switch: "mdi:power-socket-eu"

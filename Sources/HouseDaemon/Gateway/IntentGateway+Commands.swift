@@ -1,5 +1,6 @@
 import Foundation
 import HouseCore
+import HouseGPIO
 
 /// Carrying out the commands of the bus. Only `CommandBusService` calls `perform`, one command
 /// at a time, so nothing of another command happens in the middle of one.
@@ -46,6 +47,8 @@ extension IntentGateway {
             if !on, let report = await service.coverReport(of: cover) {
                 do { try store.saveCoverPosition(cover.id, Double(report.position)) } catch { logger.error("\(error)") }
             }
+        case .input(let event):
+            await inputEvent(event)
         case .coverReport(let device, let report):
             await service.noteCoverReport(device, report)
         case .sensorMessage(let device, let payload):

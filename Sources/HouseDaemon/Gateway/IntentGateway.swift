@@ -1,5 +1,6 @@
 import Foundation
 import HouseCore
+import HouseGPIO
 import HouseMQTT
 import Logging
 
@@ -147,10 +148,39 @@ public actor IntentGateway {
     }
 
     /// Rules for a device state change reported by the relays or a state topic. Only the primary
-    /// node runs rules, so that a rule fires once however many nodes see the change.
+    /// node runs rules, so that a rule fires once however many nodes see the change; the rules of
+    /// an input (a contact, a motion sensor) run on the node it is wired to, which hears it first
+    /// and needs no broker for it.
     func deviceStateChanged(_ device: DeviceID, to state: DeviceState) async {
-        guard isPrimary else { return }
+        if let owner = configuration.device(id: device)?.input?.node {
+            guard owner == service.node || service.node == nil else { return }
+        } else {
+            guard isPrimary else { return }
+        }
         await fireRules(for: .deviceState(device, state))
+    }
+
+    /// An input of this node did something: a contact's or motion sensor's new level is the
+    /// device's state (retained on its state topic, rules fire); a button press goes out on the
+    /// button's `event` topic and fires the button's rules, here on the node it is wired to, so
+    /// that a wall button switching a relay of this node works while the broker is down.
+    func inputEvent(_ event: InputEvent) async {
+        guard let device = configuration.device(id: event.device) else { return }
+        switch event {
+        case .level(let id, let active, let chatter, let initial):
+            let state = DeviceState(isOn: active)
+            await service.noteState(id, state)
+            publish(layout.deviceState(room: device.room, device: id), state.rawValue, retain: true)
+            logger.info("input \(event)")
+            if chatter > 0 { logger.info("input \(id): \(chatter) chattering edges debounced") }
+            if !initial { await deviceStateChanged(id, to: state) }
+        case .press(let id, let press):
+            logger.info("input \(event)")
+            publish(layout.deviceEvent(room: device.room, device: id), Self.json(["event_type": press.rawValue]), retain: false)
+            await fireRules(for: .button(id, press))
+        case .chatter:
+            logger.info("input \(event)")
+        }
     }
 
     /// Rules for an MQTT message on a rule topic.
@@ -209,7 +239,7 @@ public actor IntentGateway {
     /// with its reason, for whoever sent it without asking for a reply.
     private func notCarriedOut(_ outcome: IntentOutcome, at now: Date) async {
         // A sensor has no switch state to restore: its state topic carries its reading.
-        for device in outcome.resolvedDevices(in: configuration) where device.kind != .sensor {
+        for device in outcome.resolvedDevices(in: configuration) where device.kind != .sensor && !device.kind.isInput {
             if device.motor != nil {
                 await publishCover(device)
                 continue

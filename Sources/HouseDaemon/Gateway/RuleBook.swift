@@ -12,12 +12,14 @@ struct RuleBook: Sendable {
         case mqtt(topic: String, payload: [UInt8])
         case deviceState(DeviceID, DeviceState)
         case mode(ModeID)
+        case button(DeviceID, ButtonPress)
 
         var description: String {
             switch self {
             case .mqtt(let topic, _): "message on \(topic)"
             case .deviceState(let d, let s): "\(d) \(s.rawValue)"
             case .mode(let m): "mode \(m)"
+            case .button(let d, let p): "\(d) \(p.rawValue) press"
             }
         }
     }
@@ -54,6 +56,8 @@ struct RuleBook: Sendable {
                 return device == d && (state == nil || state == s)
             case (.mode(let mode), .mode(let m)):
                 return mode == m
+            case (.button(let device, let press), .button(let d, let p)):
+                return device == d && (press == nil || press == p)
             default:
                 return false
             }

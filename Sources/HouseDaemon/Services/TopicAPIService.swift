@@ -20,6 +20,8 @@ struct TopicAPIService: Service {
     let isPrimary: Bool
     let discovery: HomeAssistantDiscovery?
     let relayStates: @Sendable () async -> [DeviceID: DeviceState]
+    /// The levels of this node's contacts and motion sensors, published with the relays'.
+    let inputStates: @Sendable () async -> [DeviceID: DeviceState]
     /// Bounds the waits on the broker at shutdown.
     let deadline: ShutdownDeadline
     let logger: Logger
@@ -35,7 +37,7 @@ struct TopicAPIService: Service {
             switch d.endpoint {
             case .relay, .cover: d.node == node
             case .mqtt, .none: isPrimary
-            case .sensor: false  // read only: no set topic
+            case .sensor, .input: false  // read only: no set topic
             }
         }
     }
@@ -59,6 +61,11 @@ struct TopicAPIService: Service {
             // back every state this node publishes, one more message per command).
             for device in configuration.devices {
                 if let ref = device.relay, ref.node != node {
+                    subscriptions.append(try await subscribe(layout.deviceState(room: device.room, device: device.id), .peerState(device)))
+                }
+                // Another node's contact or motion sensor: its level, for the primary's answers
+                // (its rules run on its own node).
+                if let input = device.input, input.node != node, device.kind != .button {
                     subscriptions.append(try await subscribe(layout.deviceState(room: device.room, device: device.id), .peerState(device)))
                 }
                 // Another node's cover: its position topic (retained JSON-free percent) and state.
@@ -396,7 +403,7 @@ struct TopicAPIService: Service {
     /// After every CONNACK: the retained states, the mode and energy (primary), discovery, then
     /// the node's `online` status.
     func publishRetainedState() async {
-        let states = await relayStates()
+        let states = (await relayStates()).merging(await inputStates()) { a, _ in a }
         for (id, state) in states.sorted(by: { $0.key < $1.key }) {
             if let d = configuration.device(id: id) {
                 gateway.publish(layout.deviceState(room: d.room, device: id), state.rawValue, retain: true)

@@ -7,6 +7,7 @@ import HouseCore
 /// | `<base>/<room>/<device>/set` | in |
 /// | `<base>/<room>/<device>/state` | out, retained |
 /// | `<base>/<room>/<cover>/position`, `.../position/set` | out retained / in (a cover's 0-100) |
+/// | `<base>/<room>/<button>/event` | out (a button's presses) |
 /// | `<base>/mode/set`, `<base>/mode/state` | in / out retained |
 /// | `<base>/intent/request` | in (source `mqtt`) |
 /// | `<base>/intent/cli/request` | in (source `cli`: the command line) |
@@ -24,6 +25,8 @@ public struct TopicLayout: Sendable, Equatable {
     public func devicePosition(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/position" }
     /// Where a cover is sent to a position (Home Assistant's `set_position_topic`).
     public func devicePositionSet(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/position/set" }
+    /// A button's presses (`{"event_type":"single"}`), not retained (Home Assistant's event entity).
+    public func deviceEvent(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/event" }
     /// A metered device's energy today (kWh), retained.
     public func deviceEnergy(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/energy" }
     public var modeSet: String { "\(base)/mode/set" }
