@@ -260,7 +260,7 @@ public final class HouseController<C: WallClock>: Sendable {
         list.append(.init(service: RetentionService(store: store, clock: clock, retention: historyRetention, logger: logger),
                           serviceName: "retention"))
         if isPrimary {
-            list.append(.init(service: EnergyService(gateway: gateway, clock: clock, logger: logger), serviceName: "energy"))
+            list.append(.init(service: EnergyService(gateway: gateway, bus: bus, clock: clock, logger: logger), serviceName: "energy"))
             list.append(.init(service: RoutineService(runner: runner, bus: bus, store: store, restoredMode: restoredMode, logger: logger),
                               successTerminationBehavior: .ignore, serviceName: "routines"))
         }

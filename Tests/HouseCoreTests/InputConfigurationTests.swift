@@ -47,6 +47,27 @@ import Testing
         #expect(button.kind.supportedActions.isEmpty, "an input is read, never switched")
     }
 
+    /// A sensor's `stale_after` and a rule on its value crossing a threshold.
+    @Test func sensorStalenessAndThresholdRules() throws {
+        let sensor = """
+              - {id: temp, room: hall, kind: sensor, mqtt: {state_topic: z/t, json_field: t}, stale_after: 30m}
+            inputs:
+            """
+        let house = Self.house.replacingOccurrences(of: "\ninputs:\n", with: "\n" + sensor + "\n")
+            + "\n  - {id: warm, when: {device: temp, above: 25}, intent: {device: hall-light, action: \"on\"}}"
+        let c = try load(house)
+        if case .sensor(let source)? = c.device(id: "temp")?.endpoint { #expect(source.staleAfter == .seconds(1800)) } else { Issue.record("no sensor") }
+        #expect(c.rules.last?.trigger == .sensor(device: "temp", above: 25, below: nil))
+        let notSensor = errors(house.replacingOccurrences(of: "{device: temp, above: 25}", with: "{device: hall-light, above: 25}"))
+        #expect(notSensor.contains { $0.contains("above and below in rule 'warm' are for sensors (kind: sensor); 'hall-light' is not one") }, "\(notSensor)")
+        let empty = errors(house.replacingOccurrences(of: "above: 25}", with: "above: 25, below: 20}"))
+        #expect(empty.contains { $0.contains("above (25.0) must be less than below (20.0) in rule 'warm'") }, "\(empty)")
+        let stale = errors(house.replacingOccurrences(of: "stale_after: 30m", with: "stale_after: 1s"))
+        #expect(stale.contains { $0.contains("expected stale_after between 10s and 7d, found 1s") }, "\(stale)")
+        let onLight = errors(house.replacingOccurrences(of: "names: [light], relay", with: "names: [light], stale_after: 1h, relay"))
+        #expect(onLight.contains { $0.contains("stale_after in device 'hall-light' is for sensors (kind: sensor)") }, "\(onLight)")
+    }
+
     @Test func mistakesAreLocated() {
         let twice = errors(Self.house.replacingOccurrences(of: "line: 22", with: "line: 17"))
         #expect(twice.contains { $0.hasPrefix("9:") && $0.contains("line 17 of node 'pi-main' is used by both inputs 'hall-button' and 'hall-pir'") }, "\(twice)")

@@ -97,6 +97,10 @@ import Testing
         #expect(p["state_topic"] as? String == "house/bedroom/bedroom-temperature/state")
         #expect(p["command_topic"] == nil)
         #expect((p["device"] as? [String: Any])?["suggested_area"] as? String == "Bedroom")
+        // Available while its node is online and it has a fresh value.
+        #expect(p["availability_mode"] as? String == "all")
+        #expect((p["availability"] as? [[String: Any]])?.compactMap { $0["topic"] as? String }
+                == ["house/node/pi-main/status", "house/bedroom/bedroom-temperature/availability"])
     }
 
     @Test func aCoverIsACoverWithItsPositionTopicsAndClass() throws {

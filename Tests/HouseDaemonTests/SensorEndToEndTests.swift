@@ -39,4 +39,44 @@ struct SensorEndToEndTests {
             await mqtt.disconnect()
         }
     }
+
+    /// Its availability topic follows the readings (Home Assistant's sensor shows unavailable),
+    /// a value older than `stale_after` (1h in the example) makes it unavailable, and a value
+    /// crossing 25 °C switches the bedroom fan on (rule bedroom-too-warm), once per crossing.
+    @Test func availabilityStalenessAndAThresholdRule() async throws {
+        try await withController { f in
+            let mqtt = try await f.mqttClient()
+            let availability = try await mqtt.subscribe(to: "house/bedroom/bedroom-temperature/availability", qos: .atLeastOnce)
+            let fan = try await mqtt.subscribe(to: "house/node/pi-bedroom/relay", qos: .atLeastOnce)
+            #expect(try await availability.next("offline before any value").string == "offline")
+            func send(_ celsius: Double) async throws {
+                try await mqtt.publish(to: "zigbee2mqtt/bedroom-climate", payload: #"{"temperature":\#(celsius)}"#, qos: .atLeastOnce)
+            }
+            try await send(24)
+            #expect(try await availability.next("online with a value").string == "online")
+            try await send(26)  // crosses 25: the rule switches the fan (on pi-bedroom, through its relay topic)
+            let on = try await fan.next("the fan's relay command")
+            #expect(on.string == #"{"device":"bedroom-fan","state":"ON"}"#)
+            try await send(27)  // still above: no second command
+            try await send(24)
+            // A request on the same connection comes after them; once it is answered, a marker
+            // published on the fan's topic must be the next message there (no command between).
+            let replies = try await mqtt.subscribe(to: "test/sensor/barrier", qos: .atLeastOnce)
+            try await mqtt.publish(to: "house/intent/request", payload: #"{"id":"b1","intent":"query","query":"mode","reply_to":"test/sensor/barrier"}"#,
+                                   qos: .atLeastOnce)
+            _ = try await replies.nextReply("the barrier")
+            try await mqtt.publish(to: "house/node/pi-bedroom/relay", payload: "marker", qos: .atLeastOnce)
+            #expect(try await fan.next("the marker").string == "marker", "27 and 24 switched nothing")
+            try await send(25.5)  // crosses again
+            #expect(try await fan.next("the second crossing").string == #"{"device":"bedroom-fan","state":"ON"}"#)
+            // An hour and a minute with no value: the minute's check makes it unavailable.
+            f.clock.advance(by: .seconds(3660))
+            #expect(try await availability.next("offline once stale").string == "offline")
+            let asked = try await f.client().send(.text("what's the temperature in the bedroom"))
+            #expect(asked.dialog.contains("not available: no value on zigbee2mqtt/bedroom-climate for more than 1h (stale_after)"), "\(asked.dialog)")
+            try await send(20)
+            #expect(try await availability.next("online again").string == "online")
+            await mqtt.disconnect()
+        }
+    }
 }

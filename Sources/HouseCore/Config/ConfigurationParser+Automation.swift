@@ -91,7 +91,7 @@ extension ConfigurationParser {
         var trigger: RuleTrigger?
         if let w = m.require("when", expected: "a trigger: {topic, payload}, {device, state}, {button, press} or {mode}"),
            let wm = ctx.map(w, what: "when of \(what)", allowed: ["topic", "payload", "json_field", "json_value", "device", "state", "mode",
-                                                                 "button", "press"]) {
+                                                                 "button", "press", "above", "below"]) {
             if let b = wm["button"] {
                 let press = wm["press"].flatMap { ctx.oneOf($0, ButtonPress.allCases.map(\.rawValue), what: "a press") }.flatMap(ButtonPress.init(rawValue:))
                 if let button = reference(b, to: deviceIDs, what: "button") {
@@ -109,6 +109,21 @@ extension ConfigurationParser {
                     trigger = .mqtt(topic: topic, payload: wm.string("payload", expected: "a payload"),
                                     jsonField: wm.string("json_field", expected: "a JSON field name"),
                                     jsonValue: wm.string("json_value", expected: "a JSON field value"))
+                }
+            } else if let d = wm["device"], wm.has("above") || wm.has("below") {
+                // A sensor's value crossing a threshold.
+                let above = wm["above"].flatMap { ctx.double($0, expected: "a number the value must rise above") }
+                let below = wm["below"].flatMap { ctx.double($0, expected: "a number the value must fall below") }
+                if wm.has("state") { ctx.error("state in the when of \(what) is for devices that switch; a sensor's rule takes above and/or below", at: wm.keyNode("state")) }
+                if let above, let below, above >= below {
+                    ctx.error("above (\(above)) must be less than below (\(below)) in \(what): the value is between them", at: wm["below"])
+                }
+                if let device = reference(d, to: deviceIDs, what: "device") {
+                    if !sensorIDs.contains(device) {
+                        ctx.error("above and below in \(what) are for sensors (kind: sensor); '\(device)' is not one", at: d)
+                    } else if above != nil || below != nil {
+                        trigger = .sensor(device: device, above: above, below: below)
+                    }
                 }
             } else if let d = wm["device"] {
                 let state = wm["state"].flatMap { ctx.oneOf($0, ["on", "off"], what: "a device state (ON or OFF)") }

@@ -5,13 +5,13 @@ import Yams
 extension ConfigurationParser {
     static let deviceKeys = ["id", "room", "kind", "names", "watts", "relay", "mqtt", "confirm", "power_on",
                              "shutdown", "pulse", "max_on", "min_interval", "interlock", "interlock_dead_time",
-                             "unit", "device_class", "motor", "direction"]
+                             "unit", "device_class", "motor", "direction", "stale_after"]
     /// Keys of devices that switch, which a sensor (read from MQTT) cannot have.
     static let switchingKeys = ["watts", "relay", "confirm", "power_on", "shutdown", "pulse", "max_on", "min_interval",
                                 "interlock", "interlock_dead_time", "motor"]
     /// Keys of a relay's own safety rules, which a cover takes from its motor instead.
     static let relayOnlyKeys = ["relay", "mqtt", "power_on", "shutdown", "pulse", "max_on", "min_interval", "interlock",
-                                "interlock_dead_time", "unit"]
+                                "interlock_dead_time", "unit", "stale_after"]
 
     func parseDevice(_ node: YNode) -> Device? {
         guard let m = ctx.map(node, what: "device", allowed: Self.deviceKeys) else { return nil }
@@ -37,7 +37,7 @@ extension ConfigurationParser {
             if m.has("motor") {
                 ctx.error("motor in \(what) is for covers (kind: cover); a device that switches has relay: {node, channel}", at: m.keyNode("motor"))
             }
-            if let key = ["unit", "device_class"].first(where: { m.has($0) }) {
+            if let key = ["unit", "device_class", "stale_after"].first(where: { m.has($0) }) {
                 ctx.error("\(key) in \(what) is for sensors (kind: sensor)", at: m.keyNode(key))
             }
             endpoint = parseSwitchedEndpoint(m, what: what, id: id)
@@ -182,7 +182,15 @@ extension ConfigurationParser {
             return nil
         }
         let field = qm.string("json_field", expected: "the JSON field holding the value, e.g. temperature or AM2301.Temperature")
-        return .sensor(SensorSource(stateTopic: topic, jsonField: field, unit: unit, deviceClass: deviceClass))
+        var staleAfter: Duration? = nil
+        if let n = m["stale_after"], let d = ctx.duration(n) {
+            if d < .seconds(10) || d > .seconds(7 * 86_400) {
+                ctx.error("expected stale_after between 10s and 7d, found \(DurationParser.format(d))", at: n)
+            } else {
+                staleAfter = d
+            }
+        }
+        return .sensor(SensorSource(stateTopic: topic, jsonField: field, unit: unit, deviceClass: deviceClass, staleAfter: staleAfter))
     }
 
     /// A channel used by two devices, or outside the node's board.

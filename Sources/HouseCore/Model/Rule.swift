@@ -17,6 +17,9 @@ public enum RuleTrigger: Sendable, Equatable {
     case mqtt(topic: String, payload: String?, jsonField: String?, jsonValue: String?)
     /// A device changing state (to a given state, or any change when nil).
     case deviceState(device: DeviceID, state: DeviceState?)
+    /// A sensor's value crossing into a range: above `above` and/or below `below` (it fires when
+    /// a reading is in the range and the one before it was not; not on the first reading).
+    case sensor(device: DeviceID, above: Double?, below: Double?)
     /// The house entering a mode.
     case mode(ModeID)
     /// A button pressed (a single, double or long press; any press when nil). It runs on the

@@ -9,12 +9,17 @@ public struct SensorSource: Sendable, Equatable {
     public var unit: String?
     /// What it measures, as Home Assistant names it (`temperature`, `humidity`, ...).
     public var deviceClass: SensorClass?
+    /// A value older than this is no value: the sensor is unavailable until the next one (a
+    /// zigbee sensor whose battery died keeps its last retained value for ever).
+    public var staleAfter: Duration?
 
-    public init(stateTopic: String, jsonField: String? = nil, unit: String? = nil, deviceClass: SensorClass? = nil) {
+    public init(stateTopic: String, jsonField: String? = nil, unit: String? = nil, deviceClass: SensorClass? = nil,
+                staleAfter: Duration? = nil) {
         self.stateTopic = stateTopic
         self.jsonField = jsonField
         self.unit = unit
         self.deviceClass = deviceClass
+        self.staleAfter = staleAfter
     }
 }
 

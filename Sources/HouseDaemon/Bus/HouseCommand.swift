@@ -30,6 +30,8 @@ enum HouseCommand: Sendable {
     case input(InputEvent)
     /// Another node's cover published where it is.
     case coverReport(device: DeviceID, CoverReport)
+    /// A minute went by: sensors whose value is older than their `stale_after` become unavailable.
+    case checkSensors
     /// A message on a sensor's topic (its reading is taken on the house's clock).
     case sensorMessage(device: DeviceID, payload: [UInt8])
     /// Another node said it is online or offline.

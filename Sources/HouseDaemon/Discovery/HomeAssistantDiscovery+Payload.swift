@@ -26,6 +26,8 @@ extension HomeAssistantDiscovery {
         var entityCategory: String?
         var icon: String?
         var availability: [Availability]?
+        /// `all`: available only while every availability topic says so.
+        var availabilityMode: String?
         var device: DeviceInfo
         var origin = Origin()
         var retain: Bool?
@@ -47,7 +49,7 @@ extension HomeAssistantDiscovery {
             case commandTopic = "command_topic", stateTopic = "state_topic"
             case payloadOn = "payload_on", payloadOff = "payload_off", stateOn = "state_on", stateOff = "state_off"
             case unitOfMeasurement = "unit_of_measurement", deviceClass = "device_class", stateClass = "state_class"
-            case entityCategory = "entity_category", eventTypes = "event_types"
+            case entityCategory = "entity_category", eventTypes = "event_types", availabilityMode = "availability_mode"
         }
 
         func encode(to encoder: any Encoder) throws {
@@ -70,6 +72,7 @@ extension HomeAssistantDiscovery {
             try c.encodeIfPresent(entityCategory, forKey: .entityCategory)
             try c.encodeIfPresent(icon, forKey: .icon)
             try c.encodeIfPresent(availability, forKey: .availability)
+            try c.encodeIfPresent(availabilityMode, forKey: .availabilityMode)
             try c.encode(device, forKey: .device)
             try c.encode(origin, forKey: .origin)
             try c.encodeIfPresent(retain, forKey: .retain)

@@ -99,6 +99,9 @@ public struct HomeAssistantDiscovery: Sendable {
             if case .sensor(let source) = device.endpoint {
                 // The value as the house mirrors it on the device's state topic.
                 (entity.unitOfMeasurement, entity.deviceClass, entity.stateClass) = (source.unit, source.deviceClass?.rawValue, "measurement")
+                // Available while its node is online and it has a fresh value.
+                entity.availability = availability + [Availability(topic: layout.deviceAvailability(room: device.room, device: device.id))]
+                entity.availabilityMode = "all"
                 out.append(Message(topic: "\(prefix)/sensor/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
                 continue
             }

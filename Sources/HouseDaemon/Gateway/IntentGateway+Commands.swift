@@ -53,6 +53,8 @@ extension IntentGateway {
             await service.noteCoverReport(device, report)
         case .sensorMessage(let device, let payload):
             await sensorMessage(device, payload)
+        case .checkSensors:
+            await checkStaleSensors()
         case .nodeStatus(let node, let online):
             await service.noteNode(node, online: online)
         case .ruleMessage(let message):
@@ -70,7 +72,8 @@ extension IntentGateway {
 
     /// A sensor's topic spoke: its reading goes to the house, and a number is mirrored on the
     /// sensor's state topic (Home Assistant's sensor reads it there). A payload without a number
-    /// makes the sensor unavailable, with the reason in the log once (not at every message).
+    /// makes the sensor unavailable, with the reason in the log once (not at every message). Its
+    /// availability topic follows; a value crossing into a rule's range fires the rule.
     private func sensorMessage(_ id: DeviceID, _ payload: [UInt8]) async {
         guard let device = configuration.device(id: id), case .sensor(let source) = device.endpoint else { return }
         let reading = source.reading(from: payload, at: clock.now)
@@ -80,9 +83,37 @@ extension IntentGateway {
         case .value(let v, _):
             publish(layout.deviceState(room: device.room, device: id), JSONValue.number(v).scalarText ?? "\(v)", retain: true)
             if case .unavailable? = before { logger.info("sensor \(id) reads again") }
+            if !Self.isAvailable(before) { publishAvailability(device, online: true) }
+            var previous: Double? = nil
+            if case .value(let p, _)? = before { previous = p }
+            await fireRules(for: .sensor(id, before: previous, after: v))
         case .unavailable(let reason):
             if before != reading { logger.warning("sensor \(id) unavailable: \(reason)") }
+            if Self.isAvailable(before) || before == nil { publishAvailability(device, online: false) }
         }
+    }
+
+    /// Sensors whose value is older than their `stale_after` become unavailable (once a minute).
+    func checkStaleSensors() async {
+        let now = clock.now
+        for device in configuration.devices {
+            guard case .sensor(let source) = device.endpoint, let limit = source.staleAfter,
+                  case .value(_, let at)? = await service.reading(of: device.id), at.duration(to: now) > limit else { continue }
+            let reason = "no value on \(source.stateTopic) for more than \(DurationParser.format(limit)) (stale_after)"
+            await service.noteReading(device.id, .unavailable(reason: reason))
+            logger.warning("sensor \(device.id) unavailable: \(reason)")
+            publishAvailability(device, online: false)
+        }
+    }
+
+    private static func isAvailable(_ reading: SensorReading?) -> Bool {
+        if case .value? = reading { return true }
+        return false
+    }
+
+    /// A sensor's availability topic (Home Assistant shows the sensor unavailable while it says `offline`).
+    nonisolated func publishAvailability(_ sensor: Device, online: Bool) {
+        publish(layout.deviceAvailability(room: sensor.room, device: sensor.id), online ? "online" : "offline", retain: true)
     }
 
     /// The first answer to a request id seen before, or nil for a new id (then marked seen).

@@ -13,6 +13,8 @@ struct RuleBook: Sendable {
         case deviceState(DeviceID, DeviceState)
         case mode(ModeID)
         case button(DeviceID, ButtonPress)
+        /// A sensor's new value, with the one before it (nil: none before, or unavailable).
+        case sensor(DeviceID, before: Double?, after: Double)
 
         var description: String {
             switch self {
@@ -20,6 +22,7 @@ struct RuleBook: Sendable {
             case .deviceState(let d, let s): "\(d) \(s.rawValue)"
             case .mode(let m): "mode \(m)"
             case .button(let d, let p): "\(d) \(p.rawValue) press"
+            case .sensor(let d, _, let v): "\(d) at \(v)"
             }
         }
     }
@@ -58,6 +61,9 @@ struct RuleBook: Sendable {
                 return mode == m
             case (.button(let device, let press), .button(let d, let p)):
                 return device == d && (press == nil || press == p)
+            case (.sensor(let device, let above, let below), .sensor(let d, let before, let after)):
+                func inRange(_ v: Double) -> Bool { (above.map { v > $0 } ?? true) && (below.map { v < $0 } ?? true) }
+                return device == d && before.map { !inRange($0) } == true && inRange(after)
             default:
                 return false
             }

@@ -8,9 +8,11 @@ import ServiceLifecycle
 ///
 /// It also writes the energy edges buffered since the last minute and records that the
 /// controller runs (`lastActive`), then and when it stops: after a restart, what was on counts
-/// up to that instant (and the routines catch up from it).
+/// up to that instant (and the routines catch up from it). And it puts the minute's sensor check
+/// on the bus (values older than their `stale_after`).
 struct EnergyService: Service {
     let gateway: IntentGateway
+    let bus: CommandBus
     let clock: any WallClock
     let logger: Logger
     /// How often the figures are looked at.
@@ -22,6 +24,7 @@ struct EnergyService: Service {
                 while true {
                     try await clock.sleep(until: clock.now.advanced(by: Self.interval), tolerance: nil)
                     await gateway.publishEnergy(perDevice: true)
+                    bus.note(.checkSensors)
                     stillRunning()
                 }
             }

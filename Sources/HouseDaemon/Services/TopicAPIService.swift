@@ -415,6 +415,14 @@ struct TopicAPIService: Service {
         if isPrimary {
             await gateway.publishMode()
             await gateway.publishEnergy(force: true, perDevice: true)
+            // Each sensor's availability as the house knows it now (offline until a value).
+            for device in configuration.devices where device.kind == .sensor {
+                if case .value? = await gateway.service.reading(of: device.id) {
+                    gateway.publishAvailability(device, online: true)
+                } else {
+                    gateway.publishAvailability(device, online: false)
+                }
+            }
         }
         publishDiscovery()
         // Only now, after the real states (in order behind them): a node that says `online`

@@ -25,6 +25,8 @@ public struct TopicLayout: Sendable, Equatable {
     public func devicePosition(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/position" }
     /// Where a cover is sent to a position (Home Assistant's `set_position_topic`).
     public func devicePositionSet(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/position/set" }
+    /// A sensor's availability (`online` while it has a fresh value, else `offline`), retained.
+    public func deviceAvailability(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/availability" }
     /// A button's presses (`{"event_type":"single"}`), not retained (Home Assistant's event entity).
     public func deviceEvent(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/event" }
     /// A metered device's energy today (kWh), retained.
