@@ -257,6 +257,9 @@ public final class HouseController<C: WallClock>: Sendable {
         if let inputs {
             list.append(.init(service: InputService(bank: inputs, bus: bus, logger: logger), serviceName: "inputs"))
         }
+        if configuration.devices.contains(where: { $0.opener?.node == node }) {
+            list.append(.init(service: OpenerWatchService(gateway: gateway, bus: bus, clock: clock), serviceName: "openers"))
+        }
         list.append(.init(service: RetentionService(store: store, clock: clock, retention: historyRetention, logger: logger),
                           serviceName: "retention"))
         if isPrimary {

@@ -128,7 +128,11 @@ public struct RelayLayout: Sendable, Equatable {
                     problems.append("device \"\(device.id)\" uses channel \(relay.channel), but board \"\(board.id)\" has channels \(known)")
                     continue
                 }
-                if let motor {
+                if let opener = device.opener {
+                    channels.append(Channel(
+                        device: id, room: device.room, channel: relay.channel, line: line, activeLow: board.activeLow,
+                        powerOn: .off, shutdown: .off, pulse: opener.pulse))
+                } else if let motor {
                     let direction: CoverDirection = relay.channel == motor.upChannel ? .up : .down
                     channels.append(Channel(
                         device: id, room: device.room, channel: relay.channel, line: line, activeLow: board.activeLow,

@@ -18,7 +18,8 @@ import HouseTesting
         #expect(night.relevant?.from == .sun(.sunset, offset: .zero))
         #expect(night.intent == .mode("night", duration: nil, rooms: []))
         let door = try #require(config.device(id: "garage-door"))
-        #expect(door.confirm && door.pulse == .seconds(1))
+        #expect(door.confirm && door.opener == CoverOpener(node: "pi-garage", channel: 1, pulse: .seconds(1), travelTime: .seconds(15),
+                                                           openContact: "garage-door-open", closedContact: "garage-door-closed"))
         let heater = try #require(config.device(id: "bathroom-heater"))
         #expect(heater.confirm && heater.maxOn == .seconds(7200))
         #expect(config.device(id: "office-plug")?.endpoint == .mqtt(MQTTDeviceEndpoint(

@@ -87,7 +87,7 @@ import HouseTesting
         #expect(await h.pipeline.process(intent, source: .cli).status == .needsConfirmation)
         let out = await h.pipeline.process(intent, source: .cli, answers: .none.confirming)
         #expect(out.status == .done)
-        #expect(await h.relays.calls == [.pulse(try ref("garage-door"), .seconds(1))])
+        #expect(await h.relays.calls == [.pulse(RelayRef(node: "pi-garage", channel: 1), .seconds(1))])
         // Mid-pulse the door is busy.
         let again = await h.pipeline.process(intent, source: .cli, answers: .none.confirming)
         #expect(again.status == .inProgress)
@@ -359,9 +359,12 @@ import HouseTesting
         #expect(none.status == .needsValue)
         let hall = await h.pipeline.process(.query(QueryHouseStatusIntent(queryType: .deviceStates, device: "hall light")), source: .cli)
         #expect(hall.dialog == "Hall light is on.")
-        // A push-button garage door has no position sensor: the answer says so instead of guessing.
+        // The garage door's contacts say where it is: neither active is part way.
         let door = await h.pipeline.process(.query(QueryHouseStatusIntent(queryType: .deviceStates, device: "garage door")), source: .cli)
-        #expect(door.dialog.contains("can't tell whether the garage door is open"))
+        #expect(door.dialog == "The garage door is neither open nor closed: it stopped part way.")
+        await h.service.noteState("garage-door-closed", .on)
+        let closed = await h.pipeline.process(.query(QueryHouseStatusIntent(queryType: .deviceStates, device: "garage door")), source: .cli)
+        #expect(closed.dialog == "The garage door is closed.")
     }
 }
 

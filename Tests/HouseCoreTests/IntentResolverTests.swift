@@ -59,7 +59,7 @@ import HouseTesting
         let asked = resolver.resolveDevice(for: intent, room: nil)
         guard case .confirmationRequired(let target, let question) = asked else { throw ResolverTestError("expected a confirmation, got \(asked)") }
         // Every device that can switch off; not the garage door, which opens and closes.
-        #expect(target.ids.count == config.devices.filter { $0.kind.supportedActions.contains(.off) }.count)
+        #expect(target.ids.count == config.devices.filter { $0.kind.supportedActions.contains(.off) && $0.opener == nil }.count)
         #expect(!target.ids.contains("garage-door"))
         #expect(question.hasPrefix("Do you want me to turn off \(target.ids.count) devices: the "))
         guard case .success = resolver.resolveDevice(for: intent, room: nil, answers: IntentAnswers(confirmed: true)) else {
@@ -91,7 +91,7 @@ import HouseTesting
         #expect(heat.parameters.last?.reason?.hasSuffix("it can only be turned on or off, not set to a temperature.") == true)
         // A level on a cover is a position; on a door, it opens or closes.
         let door = resolver.resolve(.control(HouseControlIntent(device: "garage door", capability: .level)))
-        #expect(door.parameters.last?.reason == "The garage door is switched by a relay: it can only be opened or closed, not set to a position.")
+        #expect(door.parameters.last?.reason == "The garage door is worked by a push button: I can open, close or stop it, not set it to a position.")
     }
 
     @Test func everyKindAnswersToItsOwnNameFirst() {
@@ -132,7 +132,7 @@ import HouseTesting
             Issue.record("expected unsupported")
             return
         }
-        #expect(reason == "The garage door is a door; I can toggle, open or close it, but not turn on it.")
+        #expect(reason == "The garage door is worked by a push button: I can open, close or stop it, not turn it on.")
     }
 
     @Test func modeDurationLimits() {

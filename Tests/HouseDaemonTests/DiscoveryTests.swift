@@ -75,15 +75,24 @@ import Testing
         let config = try HouseFixtures.exampleConfiguration()
         let garage = HomeAssistantDiscovery(configuration: config, node: "pi-garage", layout: TopicLayout())
         let door = try decode(try #require(garage.messages.first { $0.topic.hasSuffix("/garage_door/config") }).payload)
-        #expect(garage.domain(of: try #require(config.device(id: "garage-door"))) == "binary_sensor")
-        #expect(door["command_topic"] == nil)
+        // The garage door (denied to MQTT): a cover with its state from its contacts, no control.
+        let garageDoor = try #require(config.device(id: "garage-door"))
+        #expect(garage.domain(of: garageDoor) == "cover")
+        #expect(door["command_topic"] == nil && door["device_class"] as? String == "garage")
+        #expect(door["state_topic"] as? String == "house/garage/garage-door/state" && door["position_topic"] == nil)
         let main = HomeAssistantDiscovery(configuration: config, node: "pi-main", layout: TopicLayout())
         #expect(main.domain(of: try #require(config.device(id: "bathroom-heater"))) == "switch")
         #expect(main.domain(of: try #require(config.device(id: "kitchen-light"))) == "light")
         #expect(main.domain(of: try #require(config.device(id: "office-fan"))) == "fan")
-        var opener = try #require(config.device(id: "garage-door"))
+        var opener = garageDoor
         opener.id = "side-gate"
         #expect(!main.isControllable(opener))  // pulsed, confirm: true, and MQTT may not confirm
+        opener.confirm = false
+        #expect(main.isControllable(opener))
+        let gate = HomeAssistantDiscovery(configuration: HouseConfiguration(
+            house: config.house, nodes: config.nodes, boards: config.boards, rooms: config.rooms, devices: [opener]), node: "pi-garage", layout: TopicLayout())
+        let side = try decode(try #require(gate.messages.first { $0.topic.hasSuffix("/side_gate/config") }).payload)
+        #expect(side["command_topic"] as? String == "house/garage/side-gate/set" && side["payload_open"] as? String == "OPEN")
     }
 
     @Test func aSensorIsAMeasurementWithItsUnitAndClass() throws {
@@ -115,7 +124,7 @@ import Testing
         #expect(p["set_position_topic"] as? String == "house/living-room/living-shutter/position/set")
         #expect([p["payload_open"], p["payload_close"], p["payload_stop"]] as? [String] == ["OPEN", "CLOSE", "STOP"])
         #expect([p["state_open"], p["state_opening"], p["state_closed"], p["state_closing"], p["state_stopped"]] as? [String]
-                == CoverState.allCases.map(\.rawValue).sorted { ["open", "opening", "closed", "closing", "stopped"].firstIndex(of: $0)! < ["open", "opening", "closed", "closing", "stopped"].firstIndex(of: $1)! })
+                == ["open", "opening", "closed", "closing", "stopped"])
         #expect(p["position_open"] as? Int == 100 && p["position_closed"] as? Int == 0)
         #expect(p["default_entity_id"] as? String == "cover.housectl_living_shutter")
         #expect((p["device"] as? [String: Any])?["suggested_area"] as? String == "Living room")

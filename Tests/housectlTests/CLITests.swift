@@ -12,7 +12,7 @@ import HouseTesting
         let out = try ConfigCheckCommand.parse([config]).execute()
         #expect(out.exitCode == 0)
         #expect(out.text.hasPrefix("\(config): OK\n"))
-        #expect(out.text.contains("devices: 17 (13 on relays, 1 over MQTT, 1 sensor, 2 inputs, 2 need confirmation)"))
+        #expect(out.text.contains("devices: 19 (13 on relays, 1 over MQTT, 1 sensor, 4 inputs, 2 need confirmation)"))
         #expect(out.text.contains("good-morning: \"Good morning house\", relevant 06:00-09:00 on weekdays, runs at 06:30"))
     }
 

@@ -5,7 +5,7 @@ import Yams
 extension ConfigurationParser {
     static let deviceKeys = ["id", "room", "kind", "names", "watts", "relay", "mqtt", "confirm", "power_on",
                              "shutdown", "pulse", "max_on", "min_interval", "interlock", "interlock_dead_time",
-                             "unit", "device_class", "motor", "direction", "stale_after"]
+                             "unit", "device_class", "motor", "opener", "direction", "stale_after"]
     /// Keys of devices that switch, which a sensor (read from MQTT) cannot have.
     static let switchingKeys = ["watts", "relay", "confirm", "power_on", "shutdown", "pulse", "max_on", "min_interval",
                                 "interlock", "interlock_dead_time", "motor"]
@@ -31,11 +31,13 @@ extension ConfigurationParser {
         let endpoint: DeviceEndpoint
         if kind == .sensor {
             endpoint = parseSensor(m, what: what) ?? .none
+        } else if kind == .cover, m.has("opener") {
+            endpoint = parseOpener(m, what: what, id: id).map(DeviceEndpoint.opener) ?? .none
         } else if kind == .cover {
             endpoint = parseCover(m, what: what, id: id).map(DeviceEndpoint.cover) ?? .none
         } else {
-            if m.has("motor") {
-                ctx.error("motor in \(what) is for covers (kind: cover); a device that switches has relay: {node, channel}", at: m.keyNode("motor"))
+            if let key = ["motor", "opener"].first(where: m.has) {
+                ctx.error("\(key) in \(what) is for covers (kind: cover); a device that switches has relay: {node, channel}", at: m.keyNode(key))
             }
             if let key = ["unit", "device_class", "stale_after"].first(where: { m.has($0) }) {
                 ctx.error("\(key) in \(what) is for sensors (kind: sensor)", at: m.keyNode(key))
@@ -76,6 +78,66 @@ extension ConfigurationParser {
                       interlock: interlock, interlockDeadTime: deadTime)
     }
 
+    /// A cover worked by one push-button relay: `opener: {node, channel, pulse, travel_time,
+    /// open_contact, closed_contact}` and `device_class` (garage, gate, door). The contacts are
+    /// inputs of the same node, of kind contact.
+    private func parseOpener(_ m: MapReader, what: String, id: String?) -> CoverOpener? {
+        for key in Self.relayOnlyKeys + ["motor"] where m.has(key) {
+            ctx.error("\(key) in \(what) is not for an opener: its relay and timing are given in opener: {node, channel, pulse, travel_time}", at: m.keyNode(key))
+        }
+        let classes = [CoverClass.garage, .gate, .door].map(\.rawValue)
+        let deviceClass = m["device_class"].flatMap { ctx.oneOf($0, classes, what: "an opener's device class") }.flatMap(CoverClass.init(rawValue:)) ?? .garage
+        guard let node = m["opener"],
+              let om = ctx.map(node, what: "opener of \(what)", allowed: ["node", "channel", "pulse", "travel_time", "open_contact", "closed_contact"]) else {
+            return nil
+        }
+        let nodeID = om.require("node", expected: "the id of the node whose board the opener's relay is on")
+            .flatMap { reference($0, to: nodeIDs, what: "node") }
+        let channel = om.require("channel", expected: "the board channel of the relay across the opener's button")
+            .flatMap { ctx.int($0, expected: "a channel number (1 or more)", range: 1...64) }
+        var pulse = Duration.seconds(1)
+        if let p = om["pulse"], let d = ctx.duration(p) {
+            if d < .milliseconds(100) || d > .seconds(10) {
+                ctx.error("expected pulse between 100ms and 10s, found \(DurationParser.format(d))", at: p)
+            } else {
+                pulse = d
+            }
+        }
+        var travel: Duration?
+        if let t = om.require("travel_time", expected: "how long a full opening or closing takes, e.g. 15s"), let d = ctx.duration(t) {
+            if d < .seconds(1) || d > .seconds(600) {
+                ctx.error("expected travel_time between 1s and 10m, found \(DurationParser.format(d))", at: t)
+            } else {
+                travel = d
+            }
+        }
+        func contact(_ key: String) -> DeviceID? {
+            guard let n = om[key], let contact = reference(n, to: deviceIDs, what: "input") else { return nil }
+            guard let input = inputDevices[contact] else {
+                ctx.error("\(key) of \(what) must be an input of kind contact (inputs:), and '\(contact)' is not one", at: n)
+                return nil
+            }
+            if input.kind != .contact {
+                ctx.error("\(key) of \(what) must be an input of kind contact, and '\(contact)' is a \(input.kind.rawValue)", at: n)
+                return nil
+            }
+            if let nodeID, input.node != nodeID {
+                ctx.error("\(key) of \(what) is wired to node '\(input.node ?? "?")', the opener to '\(nodeID)'; the contacts must be on the opener's node", at: n)
+                return nil
+            }
+            return contact
+        }
+        let open = contact("open_contact")
+        let closed = contact("closed_contact")
+        if let open, open == closed {
+            ctx.error("open_contact and closed_contact of \(what) are the same input '\(open)'", at: om["closed_contact"])
+        }
+        guard let nodeID, let channel, let travel else { return nil }
+        relayMarks.append((RelayRef(node: nodeID, channel: channel), DeviceID(id ?? "?"), om["channel"]?.mark))
+        return CoverOpener(node: nodeID, channel: channel, pulse: pulse, travelTime: travel, openContact: open, closedContact: closed,
+                           deviceClass: deviceClass)
+    }
+
     /// A cover's motor: `motor: {node, up, down, open_time, close_time, end_margin, dead_time}`
     /// and `device_class`. Its relays' safety rules come from the motor (the two windings are
     /// interlocked, each runs at most its travel and the end margin, both start and stop off), so
@@ -84,9 +146,9 @@ extension ConfigurationParser {
         for key in Self.relayOnlyKeys where m.has(key) {
             ctx.error("\(key) in \(what) is not for a cover: its two relays are given in motor: {node, up, down, open_time, close_time}, and their interlock, dead time and longest run come from it", at: m.keyNode(key))
         }
-        let classes = CoverClass.allCases.map(\.rawValue)
+        let classes = [CoverClass.shutter, .blind, .curtain, .shade, .awning, .window].map(\.rawValue)
         let deviceClass = m["device_class"].flatMap { ctx.oneOf($0, classes, what: "a cover device class") }.flatMap(CoverClass.init(rawValue:)) ?? .shutter
-        guard let node = m.require("motor", expected: "its motor: motor: {node: NODE, up: CHANNEL, down: CHANNEL, open_time: 20s}"),
+        guard let node = m.require("motor", expected: "its motor (motor: {node: NODE, up: CHANNEL, down: CHANNEL, open_time: 20s}) or its opener (opener: {node: NODE, channel: N, travel_time: 15s})"),
               let mm = ctx.map(node, what: "motor of \(what)", allowed: ["node", "up", "down", "open_time", "close_time", "end_margin", "dead_time"]) else {
             return nil
         }

@@ -19,6 +19,8 @@ final class ConfigurationParser {
     var coverIDs: Set<DeviceID> = []
     /// The inputs (`inputs:`: buttons, contacts, motion sensors), read only, known before modes.
     var inputIDs: Set<DeviceID> = []
+    /// The inputs parsed, by id (an opener's contacts are looked up here).
+    var inputDevices: [DeviceID: Device] = [:]
     /// Input lines as written, with where, for the line checks.
     var inputMarks: [(node: NodeID, line: Int, device: DeviceID, mark: Mark?)] = []
     var modeIDs: [ModeID] = []
@@ -57,8 +59,11 @@ final class ConfigurationParser {
         nodes = list(top["nodes"], what: "node", parse: parseNode)
         rooms = list(top.require("rooms", expected: "a list of rooms"), what: "room", parse: parseRoom)
         checkFloorNames(top)
+        // Inputs first: an opener names its contacts.
+        let inputs = list(top["inputs"], what: "input", parse: parseInput)
+        inputDevices = Dictionary(inputs.map { ($0.id, $0) }) { first, _ in first }
         devices = list(top.require("devices", expected: "a list of devices"), what: "device", parse: parseDevice)
-        devices += list(top["inputs"], what: "input", parse: parseInput)
+        devices += inputs
         checkChannels()
         checkInputLines()
         checkInterlocks()

@@ -40,7 +40,7 @@ extension HouseConfiguration {
     /// Words a device answers to: id, id with spaces, names, and "<room> <name>" combinations.
     func words(for device: Device) -> Set<String> {
         var w: Set<String> = [device.id.rawValue.lowercased(), device.id.rawValue.replacingOccurrences(of: "-", with: " ")]
-        let names = device.names.map(Self.normalize).flatMap { [$0] + Self.kindVariants(of: $0, kind: device.kind) }
+        let names = device.names.map(Self.normalize).flatMap { [$0] + Self.kindVariants(of: $0, kindWords: device.kindWords) }
         w.formUnion(names)
         if let room = room(id: device.room) {
             for r in Self.spokenNames(of: room) { for n in names { w.insert("\(r) \(n)") } }
@@ -76,7 +76,7 @@ extension HouseConfiguration {
         } else {
             let exact = scope.filter { words(for: $0).contains(t) }
             if !exact.isEmpty { return (exact, false) }
-            let ofKind = scope.filter { $0.kind.words.contains(t) }
+            let ofKind = scope.filter { $0.kindWords.contains(t) }
             if !ofKind.isEmpty { return (ofKind, false) }
         }
         for singular in Self.singulars(of: t) {
@@ -90,19 +90,19 @@ extension HouseConfiguration {
     /// kind ("kitchen light") counts for the devices of that kind in that room.
     private func ofNameOrKind(_ word: String, in scope: [Device]) -> [Device] {
         scope.filter { device in
-            if words(for: device).contains(word) || device.kind.words.contains(word) { return true }
+            if words(for: device).contains(word) || device.kindWords.contains(word) { return true }
             guard let room = room(id: device.room) else { return false }
-            return Self.spokenNames(of: room).contains { r in device.kind.words.contains { "\(r) \($0)" == word } }
+            return Self.spokenNames(of: room).contains { r in device.kindWords.contains { "\(r) \($0)" == word } }
         }
     }
 
     /// A name ending in one of its kind's words, with the kind's other words instead
     /// ("bedside lamp" -> "bedside light"); none for a name that is a kind word alone.
-    static func kindVariants(of name: String, kind: DeviceKind) -> [String] {
+    static func kindVariants(of name: String, kindWords: [String]) -> [String] {
         let words = name.split(separator: " ")
-        guard words.count > 1, let last = words.last, kind.words.contains(String(last)) else { return [] }
+        guard words.count > 1, let last = words.last, kindWords.contains(String(last)) else { return [] }
         let head = words.dropLast().joined(separator: " ")
-        return kind.words.filter { $0 != last }.map { "\(head) \($0)" }
+        return kindWords.filter { $0 != last }.map { "\(head) \($0)" }
     }
 
     static func singulars(of word: String) -> [String] {

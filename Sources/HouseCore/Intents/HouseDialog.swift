@@ -207,9 +207,51 @@ public enum HouseDialog {
         case .stopped: where_ = "is \(percent)% open"
         case .opening: where_ = "is opening (now at \(percent)%)"
         case .closing: where_ = "is closing (now at \(percent)%)"
+        case .unknown, .obstructed: where_ = "is \(state.rawValue)"
         }
         let doubt = assumed ? ", as far as I know: it has no position sensor, and it has not opened or closed fully since I started" : ""
         return "The \(cover) \(where_)\(doubt)."
+    }
+
+    /// What an opener cannot do: "The garage door is worked by a push button: I can open, close
+    /// or stop it, not turn it on."
+    public static func openerCannot(_ action: HouseAction, device: String) -> String {
+        "The \(device) is worked by a push button: I can open, close or stop it, not \(action == .position ? "set it to a position" : verbPhrase(action))."
+    }
+
+    /// An opener's place as its contacts (and the last press) say.
+    public static func openerState(_ cover: String, _ state: CoverState) -> String {
+        switch state {
+        case .open: "The \(cover) is open."
+        case .closed: "The \(cover) is closed."
+        case .opening: "The \(cover) is opening."
+        case .closing: "The \(cover) is closing."
+        case .stopped: "The \(cover) is neither open nor closed: it stopped part way."
+        case .obstructed: "The \(cover) did not reach its end in time after the last press: it may be obstructed. Have a look before you press again."
+        case .unknown: "I can't tell whether the \(cover) is open: it has no contact to say."
+        }
+    }
+
+    /// What pressing an opener's button did (or why it was not pressed).
+    public static func openerAnswer(_ cover: String, pressed: Bool, state: CoverState, toward: CoverDirection?) -> String {
+        guard pressed else {
+            switch state {
+            case .open: return "The \(cover) is already open."
+            case .closed: return "The \(cover) is already closed."
+            case .opening: return "The \(cover) is already opening."
+            case .closing: return "The \(cover) is already closing."
+            default: return "The \(cover) is not moving."
+            }
+        }
+        switch (state, toward) {
+        case (.opening, .down?), (.closing, .up?):
+            return "The \(cover) was \(state.rawValue): I pressed its button, which stops it (or turns it round, as this opener does). Ask again once it has stopped."
+        case (.opening, nil), (.closing, nil):
+            return "OK, I pressed the \(cover)'s button to stop it."
+        case (_, .up?): return "OK, the \(cover) is opening."
+        case (_, .down?): return "OK, the \(cover) is closing."
+        case (_, nil): return "OK, I pressed the \(cover)'s button."
+        }
     }
 
     /// A position outside 0-100, or none given.

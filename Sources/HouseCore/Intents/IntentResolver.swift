@@ -77,7 +77,8 @@ public struct IntentResolver: Sendable {
             // "Turn everything off in the kitchen": every device of the room that can be switched
             // off. Only off: "everything on" would start heaters and motors, so it asks instead.
             if intent.plural, intent.action == .off, scope.roomIDs != nil || intent.wholeHouse {
-                let all = inScope.filter { $0.kind.supportedActions.contains(.off) }
+                // Not an opener: its "off" (stop) is a press of its button, which may move it.
+                let all = inScope.filter { $0.kind.supportedActions.contains(.off) && $0.opener == nil }
                 if !all.isEmpty { return confirmingIfNeeded(all, action: .off, answers: answers) }
             }
             let options = scope.roomIDs == nil ? [] : inScope.map(configuration.label(for:))
@@ -124,6 +125,9 @@ public struct IntentResolver: Sendable {
             let kinds = Set(devices.map(\.kind))
             let actions = HouseAction.allCases.filter { a in kinds.allSatisfy { $0.supportedActions.contains(a) } }
             return .needsValue(question: HouseDialog.whatAction(device: label, actions: actions))
+        }
+        if let d = devices.first(where: { $0.opener != nil }), ![.open, .close, .stop, .off, .toggle].contains(action) {
+            return .unsupported(reason: HouseDialog.openerCannot(action, device: configuration.label(for: d)))
         }
         if let d = devices.first(where: { !$0.kind.supportedActions.contains(action) }) {
             return .unsupported(reason: HouseDialog.unsupportedAction(action, device: configuration.label(for: d), kind: d.kind))
@@ -177,7 +181,9 @@ public struct IntentResolver: Sendable {
         default: return IntentResolution(parameters: params, resolved: nil)
         }
         let action: ResolutionResult<HouseAction> = intent.capability.map { capability in
-            .unsupported(reason: HouseDialog.cannot(capability, devices: devices.map(configuration.label(for:)), kinds: Set(devices.map(\.kind))))
+            devices.allSatisfy { $0.opener != nil }
+                ? .unsupported(reason: HouseDialog.openerCannot(.position, device: devices.map(configuration.label(for:)).joined(separator: " and ")))
+                : .unsupported(reason: HouseDialog.cannot(capability, devices: devices.map(configuration.label(for:)), kinds: Set(devices.map(\.kind))))
         } ?? resolveAction(for: intent, devices: devices)
         params.append(ParameterResolution(parameter: "action", result: action) { [ParameterResolution.Option(id: $0.rawValue, label: HouseDialog.verb($0))] })
         guard case .success(let a) = action else { return IntentResolution(parameters: params, resolved: nil) }

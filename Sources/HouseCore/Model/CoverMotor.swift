@@ -64,4 +64,6 @@ public struct CoverMotor: Sendable, Equatable {
 /// What a cover is, as Home Assistant's cover device classes name it.
 public enum CoverClass: String, Sendable, Equatable, CaseIterable {
     case shutter, blind, curtain, shade, awning, window
+    /// Worked by an opener (`CoverOpener`).
+    case garage, gate, door
 }

@@ -5,7 +5,7 @@ extension Device {
     /// heater off. A pulsed device (a garage door opener) has no safe action: every pulse moves
     /// the door. A denied device (`permissions.<source>.deny_devices`) stays denied.
     public func isSafe(_ action: HouseAction) -> Bool {
-        guard pulse == nil else { return false }
+        guard pulse == nil, opener == nil else { return false }
         switch action {
         case .off, .stop: return true
         case .close: return kind != .cover

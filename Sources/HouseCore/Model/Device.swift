@@ -73,7 +73,24 @@ public struct Device: Sendable, Equatable {
 
     /// The node whose relays switch this device (a relay's, or a cover's motor's); nil for a
     /// device that lives elsewhere, a virtual device or a sensor.
-    public var node: NodeID? { relay?.node ?? motor?.node ?? input?.node }
+    public var node: NodeID? { relay?.node ?? motor?.node ?? input?.node ?? opener?.node }
+
+    /// The opener of a cover worked by one push-button relay.
+    public var opener: CoverOpener? {
+        if case .opener(let opener) = endpoint { return opener }
+        return nil
+    }
+
+    /// The words (singular) this device answers to without listing them in its `names`: its
+    /// kind's, except for a cover worked by an opener, which answers to its class ("door",
+    /// "gate"), never to "blind" or "shutter".
+    public var kindWords: [String] {
+        guard let opener else { return kind.words }
+        switch opener.deviceClass {
+        case .gate: return ["gate"]
+        default: return ["door"]
+        }
+    }
 
     /// The GPIO input of a button, contact or motion sensor.
     public var input: GPIOInput? {
@@ -87,6 +104,7 @@ public struct Device: Sendable, Equatable {
         switch endpoint {
         case .relay(let ref): [(id, ref)]
         case .cover(let motor): CoverDirection.allCases.map { (CoverMotor.windingID(of: id, $0), motor.winding($0)) }
+        case .opener(let opener): [(id, opener.relay)]
         case .mqtt, .none, .sensor, .input: []
         }
     }
@@ -155,6 +173,8 @@ public enum DeviceEndpoint: Sendable, Equatable {
     case cover(CoverMotor)
     /// A GPIO input of a node (`inputs:`): a button, contact or motion sensor.
     case input(GPIOInput)
+    /// A cover worked by a push-button opener relay (`kind: cover` with `opener:`).
+    case opener(CoverOpener)
 }
 
 /// A relay channel on a node.

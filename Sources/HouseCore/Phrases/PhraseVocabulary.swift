@@ -32,13 +32,11 @@ public enum PhraseVocabulary {
                 addDevice(name)
                 // "bedside lamp" is also the "bedside light": a name ending in a kind word
                 // answers to the kind's other words.
-                for variant in HouseConfiguration.kindVariants(of: name, kind: device.kind) { addDevice(variant) }
+                for variant in HouseConfiguration.kindVariants(of: name, kindWords: device.kindWords) { addDevice(variant) }
             }
         }
         // Every device answers to its kind's words (its name, "lamp", "blind"), listed or not.
-        for kind in Set(house.devices.map(\.kind)).sorted(by: { $0.rawValue < $1.rawValue }) {
-            for word in kind.words { addDevice(word) }
-        }
+        for word in Set(house.devices.flatMap(\.kindWords)).sorted() { addDevice(word) }
         for device in house.devices where !isRoomPlusName(device, in: house) { addDevice(device.id.rawValue) }
 
         var modes = ListBuilder()

@@ -9,6 +9,10 @@ extension HouseService {
                 coverMoves.append(coverCommands(d, target: coverTarget(d, action: action, position: position)))
                 continue
             }
+            if d.opener != nil {
+                coverMoves.append(openerCommands(d, action: action))
+                continue
+            }
             if d.pulse != nil, d.relay != nil {
                 pulses.append(d)
                 continue
@@ -18,7 +22,7 @@ extension HouseService {
         var commands = plan(targets)
         for d in pulses { commands += pulseCommand(d) }
         commands += coverMoves.flatMap(\.commands)
-        let labels = devices.filter { $0.motor == nil }.map(configuration.label(for:))
+        let labels = devices.filter { $0.motor == nil && $0.opener == nil }.map(configuration.label(for:))
         let said = ([targets.isEmpty && pulses.isEmpty ? nil : dialog(targets: targets, pulses: pulses, action: action, labels: labels)]
             + coverMoves.map(\.dialog)).compactMap { $0 }.joined(separator: " ")
         if dryRun {
@@ -60,6 +64,9 @@ extension HouseService {
         let all = scope.filter { $0.kind != .button }.map(status(of:))
         switch type {
         case .deviceStates:
+            if let devices, devices.count == 1, let cover = devices.first, cover.opener != nil {
+                return HouseResponse(dialog: HouseDialog.openerState(configuration.label(for: cover), openerState(of: cover)), devices: all)
+            }
             if let devices, devices.count == 1, let cover = devices.first, let report = coverReport(of: cover) {
                 return HouseResponse(dialog: HouseDialog.coverState(configuration.label(for: cover), report.state, percent: report.position,
                                                                     assumed: report.assumed), devices: all)
@@ -122,7 +129,7 @@ extension HouseService {
             return [.publish(device: d.id, topic: peerTopic(ref), payload: PeerRelayCommand(device: d.id, state: s).json, state: s)]
         case .mqtt(let m):
             return [.publish(device: d.id, topic: m.commandTopic, payload: s == .on ? m.payloadOn : m.payloadOff, state: s)]
-        case .none, .sensor, .cover, .input:
+        case .none, .sensor, .cover, .input, .opener:
             return []
         }
     }
@@ -157,6 +164,11 @@ extension HouseService {
         var status = HouseResponse.DeviceStatus(device: d.id, room: d.room, state: state(of: d.id), value: sensorValueText(d))
         if d.kind == .contact { status.value = status.state == .on ? "open" : "closed" }
         if d.kind == .motion { status.value = status.state == .on ? "motion" : "no motion" }
+        if d.opener != nil {
+            let s = openerState(of: d)
+            status.state = s == .closed ? .off : .on
+            status.value = s == .unknown ? "unknown" : s.rawValue
+        }
         if let report = coverReport(of: d) {
             status.state = report.state == .closed ? .off : .on
             status.cover = report
@@ -190,6 +202,7 @@ extension HouseService {
                 case .pulse(let d, let ref, let t):
                     guard let relays else { throw HouseServiceError.noRelays(node: ref.node) }
                     busyUntil[d] = clock.now.advanced(by: t)
+                    if let cover = configuration.device(id: d), cover.opener != nil { notePress(cover) }
                     let timing = try await relays.pulseRelay(ref, for: t)
                     note(timing, of: d, into: &execution)
                 case .publish(let d, let topic, let payload, let state):

@@ -25,6 +25,11 @@ public actor HouseService {
     var ledger = EnergyLedger()
     /// Each cover's position (see `HouseService+Covers`).
     var covers: [DeviceID: CoverPosition] = [:]
+    /// The last press of each opener of this node still under way, the openers that did not
+    /// reach their end in time, and other nodes' openers' states (see `HouseService+Openers`).
+    var openerPresses: [DeviceID: OpenerPress] = [:]
+    var openerObstructed: Set<DeviceID> = []
+    var openerReports: [DeviceID: CoverState] = [:]
     /// Each sensor's latest reading.
     var readings: [DeviceID: SensorReading] = [:]
     /// Told every time a metered device starts or stops using energy (see `recordEnergy`).
@@ -171,7 +176,7 @@ public actor HouseService {
             return HouseResponse(code: execution.failure == nil ? .success : .failure,
                                  dialog: execution.failure ?? execution.answer(dialog), commands: commands)
         }
-        guard let ref = d.relay else { return nil }
+        guard let ref = d.relay ?? d.opener?.relay else { return nil }
         let commands: [DeviceCommand] = command.pulse.map { [.pulse(device: d.id, ref, $0)] }
             ?? [.relay(device: d.id, ref, command.state ?? .off)]
         let execution = await execute(commands)

@@ -28,6 +28,12 @@ enum HouseCommand: Sendable {
     case coverEdge(relay: DeviceID, on: Bool, at: WallInstant)
     /// An input of this node did something (a button press, a contact's new level).
     case input(InputEvent)
+    /// An opener of this node was pressed or released (its relay's edge), or a press ran out of
+    /// time (`checkOpeners`).
+    case openerEdge(device: DeviceID)
+    case checkOpeners
+    /// Another node's opener published its state.
+    case openerReport(device: DeviceID, CoverState)
     /// Another node's cover published where it is.
     case coverReport(device: DeviceID, CoverReport)
     /// A minute went by: sensors whose value is older than their `stale_after` become unavailable.

@@ -84,8 +84,9 @@ extension HomeAssistantDiscovery {
     /// The keys of a cover entity with a position (HA's MQTT cover): OPEN / CLOSE / STOP on the
     /// command topic, a percentage on the position topics, the states as housectl publishes them.
     struct CoverKeys: Encodable, Sendable {
-        var positionTopic: String
-        var setPositionTopic: String
+        /// Nil for an opener (no position).
+        var positionTopic: String?
+        var setPositionTopic: String?
         var payloadOpen = "OPEN"
         var payloadClose = "CLOSE"
         var payloadStop = "STOP"
@@ -96,6 +97,24 @@ extension HomeAssistantDiscovery {
         var stateStopped = CoverState.stopped.rawValue
         var positionOpen = 100
         var positionClosed = 0
+
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(positionTopic, forKey: .positionTopic)
+            try c.encodeIfPresent(setPositionTopic, forKey: .setPositionTopic)
+            try c.encode(payloadOpen, forKey: .payloadOpen)
+            try c.encode(payloadClose, forKey: .payloadClose)
+            try c.encode(payloadStop, forKey: .payloadStop)
+            try c.encode(stateOpen, forKey: .stateOpen)
+            try c.encode(stateOpening, forKey: .stateOpening)
+            try c.encode(stateClosed, forKey: .stateClosed)
+            try c.encode(stateClosing, forKey: .stateClosing)
+            try c.encode(stateStopped, forKey: .stateStopped)
+            if positionTopic != nil {
+                try c.encode(positionOpen, forKey: .positionOpen)
+                try c.encode(positionClosed, forKey: .positionClosed)
+            }
+        }
 
         enum CodingKeys: String, CodingKey {
             case positionTopic = "position_topic", setPositionTopic = "set_position_topic"

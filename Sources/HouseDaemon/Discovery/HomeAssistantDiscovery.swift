@@ -53,7 +53,7 @@ public struct HomeAssistantDiscovery: Sendable {
     public var announcedDevices: [Device] {
         configuration.devices.filter { device in
             switch device.endpoint {
-            case .relay, .cover, .input: device.node == node
+            case .relay, .cover, .input, .opener: device.node == node
             case .mqtt, .none, .sensor: isFirstNode
             }
         }
@@ -74,6 +74,8 @@ public struct HomeAssistantDiscovery: Sendable {
         if device.kind == .sensor { return "sensor" }
         if device.kind == .button { return "event" }
         if device.kind.isInput { return "binary_sensor" }
+        // A cover without a command topic is read only: its state, no control.
+        if device.opener != nil { return "cover" }
         guard isControllable(device) else { return "binary_sensor" }
         switch device.kind {
         case .light: return "light"
@@ -114,6 +116,16 @@ public struct HomeAssistantDiscovery: Sendable {
                     (entity.payloadOn, entity.payloadOff, entity.deviceClass) = ("ON", "OFF", input.deviceClass)
                 }
                 out.append(Message(topic: "\(prefix)/\(domain)/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
+                continue
+            }
+            if let opener = device.opener {
+                if isControllable(device) {
+                    entity.commandTopic = layout.deviceSet(room: device.room, device: device.id)
+                    (entity.retain, entity.qos) = (false, 1)
+                }
+                entity.deviceClass = opener.deviceClass.rawValue
+                entity.cover = CoverKeys(positionTopic: nil, setPositionTopic: nil)
+                out.append(Message(topic: "\(prefix)/cover/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
                 continue
             }
             if let motor = device.motor, domain == "cover" {
@@ -200,6 +212,7 @@ public struct HomeAssistantDiscovery: Sendable {
         case .sensor(let source): "MQTT \(source.stateTopic)"
         case .cover(let motor): "motor on \(motor.node) channels \(motor.upChannel) up, \(motor.downChannel) down"
         case .input(let input): "input on \(input.node) line \(input.line)"
+        case .opener(let opener): "opener on \(opener.node) channel \(opener.channel)"
         }
     }
 

@@ -49,6 +49,19 @@ extension IntentGateway {
             }
         case .input(let event):
             await inputEvent(event)
+        case .openerEdge(let device):
+            if let cover = configuration.device(id: device) { await publishOpener(cover) }
+        case .checkOpeners:
+            for (cover, state) in await service.expireOpenerPresses() {
+                await publishOpener(cover)
+                guard state == .obstructed else { continue }
+                let text = "The \(configuration.label(for: cover)) did not reach its end within \(DurationParser.format(cover.opener!.deadline)) of the press: it may be obstructed."
+                logger.warning("\(cover.id): \(text)")
+                publish(layout.events, Self.json(["event": "obstructed", "device": cover.id.rawValue, "text": text]), retain: false)
+            }
+            openerWake.signal()
+        case .openerReport(let device, let state):
+            await service.noteOpenerReport(device, state)
         case .coverReport(let device, let report):
             await service.noteCoverReport(device, report)
         case .sensorMessage(let device, let payload):
@@ -61,6 +74,13 @@ extension IntentGateway {
             await mqttMessage(message)
         }
         return IntentReply(id: "", outcomes: [])
+    }
+
+    /// Publishes an opener's state (`open`, `closing`, `obstructed`, `None` when unknown), retained.
+    func publishOpener(_ cover: Device) async {
+        let state = await service.openerState(of: cover)
+        publish(layout.deviceState(room: cover.room, device: cover.id), state.rawValue, retain: true)
+        openerWake.signal()
     }
 
     /// Publishes a cover's state (`opening`, `open`, ...) and position (0-100), retained.

@@ -2,6 +2,7 @@ import Foundation
 import HouseCore
 import HouseGPIO
 import HouseMQTT
+import Signals
 import Logging
 
 /// The one path into the house. The CLI (through `intent/request`), MQTT `set` topics, routines
@@ -32,6 +33,8 @@ public actor IntentGateway {
     /// The latest replies by request id, oldest first in `recentReplyOrder` (see `perform`).
     var recentReplies: [String: IntentReply] = [:]
     var recentReplyOrder: [String] = []
+    /// Told when an opener's state is published (a press may have set a new deadline).
+    nonisolated let openerWake = WakeSignal()
     /// A request id seen within this window is a repeat.
     static let commandWindow: Duration = .seconds(600)
 
@@ -170,6 +173,7 @@ public actor IntentGateway {
         case .level(let id, let active, let chatter, let initial):
             let state = DeviceState(isOn: active)
             await service.noteState(id, state)
+            if let cover = await service.noteOpenerContact(id) { await publishOpener(cover) }
             publish(layout.deviceState(room: device.room, device: id), state.rawValue, retain: true)
             logger.info("input \(event)")
             if chatter > 0 { logger.info("input \(id): \(chatter) chattering edges debounced") }
@@ -242,6 +246,10 @@ public actor IntentGateway {
         for device in outcome.resolvedDevices(in: configuration) where device.kind != .sensor && !device.kind.isInput {
             if device.motor != nil {
                 await publishCover(device)
+                continue
+            }
+            if device.opener != nil {
+                await publishOpener(device)
                 continue
             }
             let state = await service.state(of: device.id)

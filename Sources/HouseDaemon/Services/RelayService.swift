@@ -45,8 +45,13 @@ struct RelayEdgeFollower: Sendable {
                 bus.note(.coverEdge(relay: device, on: state.isOn, at: now))
                 return
             }
-            gateway.publish(gateway.layout.deviceState(room: d.room, device: device), state.rawValue, retain: true)
             if cause != .command { logger.info("\(event)") }
+            if d.opener != nil {
+                // An opener's state topic says where the cover is, not whether its button is pressed.
+                bus.note(.openerEdge(device: device))
+                return
+            }
+            gateway.publish(gateway.layout.deviceState(room: d.room, device: device), state.rawValue, retain: true)
             // A command's edge is already known to the service (each command path notes the state
             // it switched to; the change queued here comes after newer commands already queued,
             // and noting it could undo one of them). What the bank did on its own (pulse end,

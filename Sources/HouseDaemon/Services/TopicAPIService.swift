@@ -35,7 +35,7 @@ struct TopicAPIService: Service {
     var ownedDevices: [Device] {
         configuration.devices.filter { d in
             switch d.endpoint {
-            case .relay, .cover: d.node == node
+            case .relay, .cover, .opener: d.node == node
             case .mqtt, .none: isPrimary
             case .sensor, .input: false  // read only: no set topic
             }
@@ -67,6 +67,10 @@ struct TopicAPIService: Service {
                 // (its rules run on its own node).
                 if let input = device.input, input.node != node, device.kind != .button {
                     subscriptions.append(try await subscribe(layout.deviceState(room: device.room, device: device.id), .peerState(device)))
+                }
+                // Another node's opener: its state (open, closing, ...), for the primary's answers.
+                if let opener = device.opener, opener.node != node {
+                    subscriptions.append(try await subscribe(layout.deviceState(room: device.room, device: device.id), .peerOpener(device)))
                 }
                 // Another node's cover: its position topic (retained JSON-free percent) and state.
                 if let motor = device.motor, motor.node != node {
@@ -164,6 +168,7 @@ struct TopicAPIService: Service {
         case intentRequest(IntentSource)
         case peerState(Device)
         case peerCover(Device)
+        case peerOpener(Device)
         case nodeStatus
         case remoteState(Device, MQTTDeviceEndpoint)
         case sensor(Device)
@@ -180,7 +185,7 @@ struct TopicAPIService: Service {
         var limits: Limits? {
             switch self {
             case .deviceSet, .positionSet, .modeSet, .intentRequest, .peerRelay, .discoveryEcho: nil
-            case .peerState, .peerCover, .nodeStatus, .remoteState, .homeAssistantStatus: .size
+            case .peerState, .peerCover, .peerOpener, .nodeStatus, .remoteState, .homeAssistantStatus: .size
             case .rule, .sensor: .json
             }
         }
@@ -201,6 +206,9 @@ struct TopicAPIService: Service {
         case .intentRequest(let source): intentRequest(message, source: source)
         case .peerState(let device): peerState(message, device)
         case .peerCover(let device): peerCover(message, device)
+        case .peerOpener(let device):
+            guard let state = message.string.flatMap({ CoverState(rawValue: $0.trimmingCharacters(in: .whitespaces)) }) else { return }
+            bus.note(.openerReport(device: device.id, state))
         case .nodeStatus: nodeStatus(message)
         case .remoteState(let device, let endpoint): remoteState(message, device, endpoint)
         case .sensor(let device): bus.note(.sensorMessage(device: device.id, payload: message.payload))
@@ -411,6 +419,9 @@ struct TopicAPIService: Service {
         }
         for cover in configuration.devices where cover.motor?.node == node {
             await gateway.publishCover(cover)
+        }
+        for cover in configuration.devices where cover.opener?.node == node {
+            await gateway.publishOpener(cover)
         }
         if isPrimary {
             await gateway.publishMode()
