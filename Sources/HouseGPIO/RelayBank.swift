@@ -282,17 +282,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     public func run() async {
         while !isShutDown && !Task.isCancelled {
             fireDueTimers()
-            let deadline = nextDeadline
-            let clock = self.clock
-            let wake = self.wake
-            await withTaskGroup(of: Void.self) { group in
-                if let deadline {
-                    group.addTask { try? await clock.sleep(until: deadline, tolerance: nil) }
-                }
-                group.addTask { await wake.wait() }
-                await group.next()
-                group.cancelAll()
-            }
+            await wake.wait(until: nextDeadline, on: clock)
         }
     }
 

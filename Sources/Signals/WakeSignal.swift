@@ -51,4 +51,18 @@ public final class WakeSignal: Sendable {
             waiter?.resume()
         }
     }
+
+    /// Returns at the next `signal()` or when `clock` reaches `deadline` (nil: no deadline),
+    /// whichever comes first, or when the waiting task is cancelled: the loop of a timer that
+    /// new work may bring forward (the relay bank's timers, the openers' deadlines).
+    public func wait<C: Clock>(until deadline: C.Instant?, on clock: C) async {
+        await withTaskGroup(of: Void.self) { group in
+            if let deadline {
+                group.addTask { try? await clock.sleep(until: deadline, tolerance: nil) }
+            }
+            group.addTask { await self.wait() }
+            await group.next()
+            group.cancelAll()
+        }
+    }
 }

@@ -14,15 +14,8 @@ struct OpenerWatchService: Service {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 let deadline = await gateway.service.nextOpenerDeadline
-                let (clock, wake) = (clock, gateway.openerWake)
-                await withTaskGroup(of: Void.self) { group in
-                    if let deadline {
-                        group.addTask { try? await clock.sleep(until: deadline, tolerance: nil) }
-                    }
-                    group.addTask { await wake.wait() }
-                    await group.next()
-                    group.cancelAll()
-                }
+                let wake = gateway.openerWake
+                await wake.wait(until: deadline, on: clock)
                 if let deadline, clock.now >= deadline {
                     // The gateway signals the wake once it has looked (so the same deadline is
                     // not noted again in a loop).
