@@ -34,6 +34,12 @@ clean:
 test-vm:
 	@./Tests/VM/run.sh
 
+# The example house against a real Home Assistant (Tests/HA/README.md): installs homeassistant
+# from PyPI into .cache/ha/venv once (Python 3.13, about 6 minutes); not part of `make test`.
+.PHONY: test-ha
+test-ha: deps
+	@./Tests/HA/run.sh
+
 # Benchmarks against the peers (mosquitto, hassil, amqtt) in one run; see docs/BENCHMARKS.md.
 bench: deps
 	@./bench/run.sh
