@@ -87,4 +87,22 @@ import Testing
         #expect(await h.service.openerState(of: door) == .open)
         #expect(await h.service.expireOpenerPresses().map(\.1) == [.open])
     }
+
+    /// The primary answers from what the owner node published, and says so when it has not.
+    @Test func anotherNodesOpenerIsAnsweredFromItsReport() async throws {
+        let main = try HouseHarness(node: "pi-main")
+        let ask = QueryHouseStatusIntent(queryType: .deviceStates, device: "garage door")
+        let unknown = await main.pipeline.process(.query(ask), source: .cli)
+        #expect(unknown.dialog == "I don't know where the garage door is: node pi-garage, which it is wired to, has not said.")
+        await main.service.noteOpenerReport("garage-door", .open)
+        #expect(await main.pipeline.process(.query(ask), source: .cli).dialog == "The garage door is open.")
+        // Open already: nothing is sent to pi-garage.
+        let open = await main.pipeline.process(.control(HouseControlIntent(action: .open, device: "garage door")), source: .cli,
+                                               answers: .none.confirming)
+        #expect(open.commands.isEmpty && open.dialog == "The garage door is already open.")
+        let close = await main.pipeline.process(.control(HouseControlIntent(action: .close, device: "garage door")), source: .cli,
+                                                answers: .none.confirming)
+        #expect(close.commands == [.publish(device: "garage-door", topic: "house/node/pi-garage/relay",
+                                            payload: #"{"device":"garage-door","pulse_ms":1000}"#, state: nil)])
+    }
 }

@@ -64,8 +64,14 @@ extension HouseService {
         let all = scope.filter { $0.kind != .button }.map(status(of:))
         switch type {
         case .deviceStates:
-            if let devices, devices.count == 1, let cover = devices.first, cover.opener != nil {
-                return HouseResponse(dialog: HouseDialog.openerState(configuration.label(for: cover), openerState(of: cover)), devices: all)
+            if let devices, devices.count == 1, let cover = devices.first, let opener = cover.opener {
+                let state = openerState(of: cover)
+                let label = configuration.label(for: cover)
+                // Another node's opener it has not heard of: say who should have told.
+                if state == .unknown, opener.hasContacts, let node, opener.node != node {
+                    return HouseResponse(dialog: "I don't know where the \(label) is: node \(opener.node), which it is wired to, has not said.", devices: all)
+                }
+                return HouseResponse(dialog: HouseDialog.openerState(label, state), devices: all)
             }
             if let devices, devices.count == 1, let cover = devices.first, let report = coverReport(of: cover) {
                 return HouseResponse(dialog: HouseDialog.coverState(configuration.label(for: cover), report.state, percent: report.position,
