@@ -11,7 +11,7 @@ struct OpenerWatchService: Service {
     let clock: any WallClock
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 let deadline = await gateway.service.nextOpenerDeadline
                 let wake = gateway.openerWake
