@@ -160,16 +160,27 @@ logger:
             step = ha.request("POST", f"/api/config/config_entries/flow/{flow['flow_id']}", {"broker": "127.0.0.1", "port": broker})
         check("MQTT integration added", step.get("type") == "create_entry", json.dumps(step)[:300])
 
+        # Every device of the example house, with the domain, device name and area a Home
+        # Assistant user expects, and the house's own entities.
         expected = {
+            "light.housectl_living_ceiling_light": ("Living room", "Ceiling light"),
+            "light.housectl_living_floor_lamp": ("Living room", "Floor lamp"),
             "light.housectl_kitchen_light": ("Kitchen", "Ceiling light"),
+            "light.housectl_hall_light": ("Hall", "Light"),
+            "light.housectl_bedroom_ceiling_light": ("Bedroom", "Ceiling light"),
             "light.housectl_bedroom_bedside_lamp": ("Bedroom", "Bedside lamp"),
+            "light.housectl_garage_light": ("Garage", "Light"),
             "fan.housectl_office_fan": ("Office", "Fan"),
+            "fan.housectl_bedroom_fan": ("Bedroom", "Fan"),
             "cover.housectl_living_shutter": ("Living room", "Shutter"),
             "cover.housectl_garage_door": ("Garage", "Garage door"),
             "switch.housectl_bathroom_heater": ("Bathroom", "Heater"),
+            "switch.housectl_garden_pump": ("Garden", "Pump"),
             "switch.housectl_office_plug": ("Office", "Desk plug"),
             "sensor.housectl_bedroom_temperature": ("Bedroom", "Temperature"),
             "binary_sensor.housectl_back_door": ("Kitchen", "Back door"),
+            "binary_sensor.housectl_garage_door_open": ("Garage", "Garage door open contact"),
+            "binary_sensor.housectl_garage_door_closed": ("Garage", "Garage door closed contact"),
             "event.housectl_hall_button": ("Hall", "Wall button"),
             "select.housectl_house_mode": (None, "Maple Cottage"),
             "sensor.housectl_energy_today": (None, "Maple Cottage"),
