@@ -85,6 +85,34 @@ import Testing
         #expect(reply.id == "r7")
     }
 
+    /// The group commit's linger: a command that comes within the time is taken, none is nil,
+    /// and a command handed over just as the time runs out is never lost: over many short
+    /// lingers racing many offers, every offered command is taken exactly once, in order.
+    @Test(.timeLimit(.minutes(1))) func aLingerTakesWhatComesAndNeverLosesOne() async throws {
+        let bus = CommandBus()
+        #expect(await bus.next(within: .milliseconds(1)) == nil, "nothing came")
+        let late = Task { await bus.submit(Self.intent(1), id: "r1") }
+        let taken = await bus.next(within: .seconds(10))
+        #expect(taken.flatMap { Self.requestID($0.command) } == "r1")
+        taken?.answer?(IntentReply(id: "r1", outcomes: []))
+        _ = await late.value
+
+        let count = 2000
+        let producer = Task.detached {
+            for n in 0..<count {
+                _ = bus.offer(Self.intent(n), answer: nil)
+                if n % 7 == 0 { await Task.yield() }
+            }
+        }
+        var seen: [String] = []
+        while seen.count < count {
+            if let job = await bus.next(within: .microseconds(50)), let id = Self.requestID(job.command) { seen.append(id) }
+        }
+        await producer.value
+        #expect(seen == (0..<count).map { "r\($0)" })
+        #expect(bus.nextIfWaiting() == nil)
+    }
+
     /// Intents sent together, many times over: each reply speaks of its own intent, and every
     /// intent has exactly its own donation on `house/events` (the gateway, an actor, used to
     /// read the donation of whichever intent had finished last).

@@ -124,17 +124,46 @@ final class CommandBus: Sendable {
         return true
     }
 
-    /// The next command, waiting for one; nil once `finish()` was called and the queue is empty.
+    /// The next command, waiting for one; nil once `finish()` was called and the queue is empty,
+    /// or when the waiting task is cancelled (a command that comes at that moment is either
+    /// returned or left in the queue, never lost).
     func next() async -> Job? {
-        await withCheckedContinuation { (c: CheckedContinuation<Job?, Never>) in
-            let (ready, admit): (Job??, [CheckedContinuation<Void, Never>]) = state.withLock { s in
-                if let (job, admit) = s.pop(capacity: capacity) { return (.some(job), admit) }
-                if s.finished { return (.some(nil), []) }
-                s.consumer = c
-                return (.none, [])
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (c: CheckedContinuation<Job?, Never>) in
+                let (ready, admit): (Job??, [CheckedContinuation<Void, Never>]) = state.withLock { s in
+                    if let (job, admit) = s.pop(capacity: capacity) { return (.some(job), admit) }
+                    if s.finished || Task.isCancelled { return (.some(nil), []) }
+                    s.consumer = c
+                    return (.none, [])
+                }
+                for waiter in admit { waiter.resume() }
+                if let ready { c.resume(returning: ready) }
             }
-            for waiter in admit { waiter.resume() }
-            if let ready { c.resume(returning: ready) }
+        } onCancel: {
+            // Whoever takes the continuation under the lock resumes it: a command handed to it
+            // (`enqueue`) or nil here, never both.
+            let waiting = state.withLock { s -> CheckedContinuation<Job?, Never>? in
+                defer { s.consumer = nil }
+                return s.consumer
+            }
+            waiting?.resume(returning: nil)
+        }
+    }
+
+    /// The next command if one comes within `linger`, else nil (also once the bus has finished).
+    func next(within linger: Duration) async -> Job? {
+        if let job = nextIfWaiting() { return job }
+        return await withTaskGroup(of: Job?.self) { group in
+            group.addTask { await self.next() }
+            group.addTask {
+                try? await ContinuousClock().sleep(for: linger)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            // The other child's result too: a command handed over as the time ran out is kept.
+            let second = await group.next() ?? nil
+            return first ?? second
         }
     }
 

@@ -20,17 +20,29 @@ struct CommandBusService: Service {
     let logger: Logger
     /// The most commands answered after one commit.
     static let batch = 256
+    /// Under load (the last group held more than one command), a group also takes the commands
+    /// that come within this of each other before it is committed: fewer, larger commits. A
+    /// command alone is committed at once (its answer does not wait), and no state waits for a
+    /// commit (states go out at the relay's edge).
+    static let linger: Duration = .milliseconds(2)
 
     func run() async throws {
         await withGracefulShutdownHandler {
             // The commit of the previous batch: at most one is in flight, so the commands done and
             // not yet answered stay within two batches however far the disk falls behind.
             var inFlight: OneShot<Void>? = nil
+            var underLoad = false
             while let first = await bus.next() {
                 var done = [(first, await gateway.perform(first.command))]
                 while done.count < Self.batch, let job = bus.nextIfWaiting() {
                     done.append((job, await gateway.perform(job.command)))
                 }
+                if underLoad || done.count > 1 {
+                    while done.count < Self.batch, let job = await bus.next(within: Self.linger) {
+                        done.append((job, await gateway.perform(job.command)))
+                    }
+                }
+                underLoad = done.count > 1
                 if let inFlight { _ = await inFlight.wait() }
                 let batch = done, committed = OneShot<Void>()
                 committer.commit {
