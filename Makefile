@@ -13,14 +13,21 @@ build: deps
 	$(SWIFT) build
 
 # Every test: the Swift tests (unit, in-process end to end, real mosquitto, short fault
-# scenarios, the release-build broker under hostile clients), each libFuzzer target briefly on
-# its committed seeds, then the libgpiod backend against a kernel gpio-sim chip in a VM (about
-# 2 minutes from a cold cache).
+# scenarios, the release-build broker under hostile clients), the page in a real browser
+# (headless chromium), each libFuzzer target briefly on its committed seeds, then the libgpiod
+# backend against a kernel gpio-sim chip in a VM (about 2 minutes from a cold cache).
 test: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product housectl
 	SWIFT=$(SWIFT) ./scripts/swift-test.sh
+	@./Tests/Browser/run.sh
 	fuzz/run.sh 10 --ci
 	@./Tests/VM/run.sh
+
+# The page at phone and desktop width, each tab, into docs/screenshots (README shows one).
+.PHONY: screenshots
+screenshots: deps
+	$(SWIFT) build -c release --static-swift-stdlib --product housectl
+	@./Tests/Browser/run.sh --screenshots docs/screenshots
 
 # The example house on this machine: embedded MQTT broker on 127.0.0.1:1883, simulated relays.
 run: build

@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "HouseBroker", targets: ["HouseBroker"]),
         .library(name: "HouseGPIO", targets: ["HouseGPIO"]),
         .library(name: "HouseDaemon", targets: ["HouseDaemon"]),
+        .library(name: "HouseWeb", targets: ["HouseWeb"]),
         .library(name: "HouseBrokerTesting", targets: ["HouseBrokerTesting"]),
         .library(name: "HouseTesting", targets: ["HouseTesting"]),
     ],
@@ -27,6 +28,10 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        // The page on the Pi (HouseWeb): Hummingbird 2 without its optional traits, and bcrypt.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // MARK: C libraries (system-library targets with shim.h)
@@ -88,6 +93,19 @@ let package = Package(
             ]
         ),
 
+        // MARK: The page on the Pi: the house, a phrase box, the day as a picture (Hummingbird)
+        .target(
+            name: "HouseWeb",
+            dependencies: [
+                "HouseCore", "HouseDaemon",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
         // MARK: Fakes and fixtures shared by the tests
         // The broker's inspection and fault injection, on its `package` hooks (not shipped in HouseBroker).
         .target(name: "HouseBrokerTesting", dependencies: ["HouseBroker"]),
@@ -103,8 +121,9 @@ let package = Package(
         .executableTarget(
             name: "housectl",
             dependencies: [
-                "HouseDaemon", "HouseCore", "HouseGPIO", "HouseMQTT", "HouseBroker",
+                "HouseDaemon", "HouseCore", "HouseGPIO", "HouseMQTT", "HouseBroker", "HouseWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -143,6 +162,13 @@ let package = Package(
             ]
         ),
         .testTarget(name: "HouseDaemonTests", dependencies: ["HouseDaemon", "HouseTesting"]),
+        .testTarget(
+            name: "HouseWebTests",
+            dependencies: [
+                "HouseWeb", "HouseTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
         .testTarget(name: "housectlTests", dependencies: ["housectl", "HouseTesting", "Signals"]),
         .testTarget(name: "housectl-benchTests", dependencies: ["housectl-bench", "HouseTesting"]),
     ]

@@ -26,6 +26,9 @@ public final class HouseController<C: WallClock>: Sendable {
     public let gateway: IntentGateway
     /// The one serial command path (see `CommandBus`).
     let bus = CommandBus()
+    /// Told after every command the bus carried out: what watches the house (the page's live
+    /// view) looks again.
+    public let changes = ChangeFeed()
     public let client: MQTTClient
     /// The embedded broker, when this controller started one.
     public let broker: HouseBroker?
@@ -43,7 +46,7 @@ public final class HouseController<C: WallClock>: Sendable {
     let runner: RoutineRunner<C, SystemRandomNumberGenerator>
     let restoredMode: Bool
     let historyRetention: Duration
-    let logger: Logger
+    public let logger: Logger
     /// Fulfilled once the controller is connected and has published its retained state.
     private let readiness: OneShot<Void>
     /// The time the graceful shutdown may take; see `run(signals:exitIfStuck:)`.
@@ -250,7 +253,7 @@ public final class HouseController<C: WallClock>: Sendable {
         let committer = StateCommitter(store: store, logger: logger)
         list.append(.init(service: StateRecorderService(store: store, committer: committer), serviceName: "state-recorder"))
         // Started before every source of commands, stopped after them all.
-        list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, committer: committer, logger: logger), serviceName: "command-bus"))
+        list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, committer: committer, changes: changes, logger: logger), serviceName: "command-bus"))
         if let relays {
             list.append(.init(service: RelayService(bank: relays, logger: logger), serviceName: "relays"))
         }
@@ -314,7 +317,10 @@ public final class HouseController<C: WallClock>: Sendable {
     ///   still be going when the budget is up, or a second SIGTERM/SIGINT come, commit the state,
     ///   release the relay lines per their shutdown policy and exit the process with
     ///   `ShutdownDeadline.forcedExitStatus`. Never in tests that run the controller in-process.
-    public func run(signals: [UnixSignal] = [.sigterm, .sigint], exitIfStuck: Bool = false) async throws {
+    /// - Parameter adding: services of this node built on the controller (the page), started after
+    ///   the controller's own sources of commands and stopped before them.
+    public func run(signals: [UnixSignal] = [.sigterm, .sigint], exitIfStuck: Bool = false,
+                    adding extra: [ServiceGroupConfiguration.ServiceConfiguration] = []) async throws {
         if exitIfStuck {
             let (relays, store, clock, logger) = (self.relays, self.store, self.clock, self.logger)
             shutdownDeadline.enforce(signals: signals.map(\.rawValue)) {
@@ -326,8 +332,11 @@ public final class HouseController<C: WallClock>: Sendable {
                 do { try store.flushPending() } catch { logger.error("\(error)") }
             }
         }
+        var list = services
+        // Before the systemd notifier and the shutdown deadline, which stay last.
+        list.insert(contentsOf: extra, at: max(0, list.count - 2))
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services, gracefulShutdownSignals: signals, logger: logger))
+            services: list, gracefulShutdownSignals: signals, logger: logger))
         groupBox.set(group)
         defer {
             do { try store.saveLastActive(clock.now.date) } catch { logger.error("\(error)") }
@@ -350,6 +359,12 @@ public final class HouseController<C: WallClock>: Sendable {
     /// answers it: the way in for code that holds the controller (the CLI goes through MQTT).
     public func submit(_ intent: HouseIntent, source: IntentSource, answers: IntentAnswers = .none) async -> IntentReply {
         await bus.submit(.intent(intent, source: source, answers: answers, requestID: nil))
+    }
+
+    /// Carries out an `intent/request` (a phrase, a typed intent, a history query) as a command on
+    /// the bus, as if it came on the request topic from `source`, and answers it.
+    public func submit(_ request: IntentRequest, source: IntentSource) async -> IntentReply {
+        await bus.submit(.request(request, source: source), id: request.id)
     }
 
     /// Starts a graceful shutdown (as SIGTERM does).

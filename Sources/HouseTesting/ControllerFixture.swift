@@ -22,6 +22,14 @@ public struct ControllerFixture: Sendable {
         return chip.physicalLevel(line: line)
     }
 
+    /// Whether a device's relay is energised (its line's level read through the board's
+    /// active-low setting); nil when it is not a relay of this node.
+    public func relayIsOn(_ device: DeviceID) -> Bool? {
+        guard let channel = controller.relays?.layout.channels.first(where: { $0.device == device }),
+              let level = chip.physicalLevel(line: channel.line) else { return nil }
+        return level != channel.activeLow
+    }
+
     /// The recorded edges (writes after the power-on request) of a device's relay line.
     public func edges(of device: DeviceID) -> [SimulatedChip.Edge] {
         guard let line = controller.relays?.layout.channels.first(where: { $0.device == device })?.line else { return [] }

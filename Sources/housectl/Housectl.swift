@@ -11,7 +11,7 @@ struct Housectl: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, SayCommand.self, StatusCommand.self, ControlCommand.self, ModeCommand.self,
             HistoryCommand.self, ShortcutsCommand.self, RoutinesCommand.self, RelaysCommand.self,
-            ConfigCommand.self, DeployCommand.self, BrokerCommand.self,
+            ConfigCommand.self, DeployCommand.self, BrokerCommand.self, WebCommand.self,
         ]
     )
 }

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
+import HouseCore
 import HouseDaemon
+import HouseWeb
 import Logging
+import ServiceLifecycle
 
 /// `housectl serve`: the daemon.
 struct ServeCommand: AsyncParsableCommand {
@@ -17,6 +20,8 @@ struct ServeCommand: AsyncParsableCommand {
             within 5 s whatever the broker does, with status 0; a step still stuck after 4.5 s, or a
             second SIGTERM/SIGINT, commits the state, releases the relay lines per their shutdown
             policy and exits at once with status 70.
+            With `web:` in house.yaml (or --web-port) the primary node also serves the page: the house \
+            at a glance, a phrase box, the day as a picture, history and energy (see docs/WEB.md).
             Example: housectl serve --config config/house.yaml --gpio sim
             """
     )
@@ -29,6 +34,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Use this MQTT broker (HOST:PORT) instead of the configured one.") var broker: String?
     @Option(help: "Phrase templates to add to config/phrases.yaml (Home Assistant sentence syntax); repeatable.")
     var phrases: [String] = []
+    @Option(name: .customLong("web-port"), help: "Serve the page on this port (0: any free port), whatever web.port says; turns the page on for 127.0.0.1 when house.yaml has no web section.")
+    var webPort: Int?
+    @Flag(name: .customLong("no-web"), help: "Do not serve the page, whatever house.yaml says.") var noWeb = false
     @Flag(name: .shortAndLong, help: "Log more (debug).") var verbose = false
     @OptionGroup var options: ConfigOptions
 
@@ -54,11 +62,41 @@ struct ServeCommand: AsyncParsableCommand {
             brokerOverride: override, phrases: phraseSet, logger: logger)
         do {
             let controller = try await HouseController.build(settings)
-            try await controller.run(exitIfStuck: true)
+            var extra: [ServiceGroupConfiguration.ServiceConfiguration] = []
+            if let web = webSettings(configuration) {
+                if controller.isPrimary {
+                    let app = try WebApp(controller: controller, settings: web)
+                    extra.append(.init(service: WebService(app: app), serviceName: "web"))
+                } else {
+                    logger.info("web: the page is served by the primary node, \(configuration.nodes.first?.id.rawValue ?? "?")")
+                }
+            }
+            try await controller.run(exitIfStuck: true, adding: extra)
         } catch let error as DaemonError {
             logger.critical("\(error)")
             throw ExitCode(1)
+        } catch let error as WebError {
+            logger.critical("\(error)")
+            throw ExitCode(1)
         }
+    }
+}
+
+extension ServeCommand {
+    /// The page's settings: house.yaml's, with the port from --web-port; none with --no-web.
+    func webSettings(_ configuration: HouseConfiguration) -> WebSettings? {
+        if noWeb { return nil }
+        var web = configuration.web
+        if let webPort {
+            if web == nil { web = WebSettings() }
+            web?.port = webPort
+        }
+        return web
+    }
+
+    mutating func validate() throws {
+        if let webPort, !(0...65535).contains(webPort) { throw ValidationError("--web-port expects a TCP port, 0...65535 (0: any free port)") }
+        if noWeb && webPort != nil { throw ValidationError("--no-web and --web-port contradict each other") }
     }
 }
 

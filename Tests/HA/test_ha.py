@@ -103,7 +103,7 @@ def main():
         procs[name] = subprocess.Popen(args, stdout=logs[name], stderr=subprocess.STDOUT, cwd=ROOT)
 
     def node_args(node):
-        return [HOUSECTL, "serve", "--config", "config/house.yaml", "--node", node, "--gpio", "sim",
+        return [HOUSECTL, "serve", "--no-web", "--config", "config/house.yaml", "--node", node, "--gpio", "sim",
                 "--broker", f"127.0.0.1:{broker}", "--state-dir", os.path.join(work, node)]
 
     def cli(*args):

@@ -63,7 +63,7 @@ struct DocCommand: Sendable, CustomStringConvertible {
 
 enum DocExamples {
     static let root = HouseFixtures.repositoryRoot
-    static let files = ["README.md", "docs/CONFIG.md", "docs/MQTT.md", "docs/ARCHITECTURE.md"]
+    static let files = ["README.md", "docs/CONFIG.md", "docs/MQTT.md", "docs/ARCHITECTURE.md", "docs/WEB.md"]
 
     static func blocks(in file: String) throws -> [DocBlock] {
         let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)

@@ -48,7 +48,7 @@ import Testing
         init(config: String, port: Int, stateDirectory: String, log: URL) throws {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: KillDaemonTests.binary)
-            p.arguments = ["serve", "--config", config, "--broker", "127.0.0.1:\(port)", "--gpio", "sim",
+            p.arguments = ["serve", "--no-web", "--config", config, "--broker", "127.0.0.1:\(port)", "--gpio", "sim",
                            "--state-dir", stateDirectory, "--node", "pi-main"]
             if !FileManager.default.fileExists(atPath: log.path) {
                 _ = FileManager.default.createFile(atPath: log.path, contents: nil)

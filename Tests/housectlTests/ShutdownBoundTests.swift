@@ -123,7 +123,7 @@ final class ServeProcess: Sendable {
     init(config: String, port: Int, stateDirectory: String, log: URL) throws {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: KillDaemonTests.binary)
-        p.arguments = ["serve", "--config", config, "--broker", "127.0.0.1:\(port)", "--gpio", "sim",
+        p.arguments = ["serve", "--no-web", "--config", config, "--broker", "127.0.0.1:\(port)", "--gpio", "sim",
                        "--state-dir", stateDirectory, "--node", "pi-main"]
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let out = try FileHandle(forWritingTo: log)

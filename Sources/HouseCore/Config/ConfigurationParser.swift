@@ -41,7 +41,7 @@ final class ConfigurationParser {
     /// Interlock memberships as written (group, device id, where).
     var interlockMarks: [(String, DeviceID, Mark?)] = []
 
-    static let topKeys = ["house", "mqtt", "nodes", "floors", "rooms", "devices", "inputs", "modes", "routines", "rules", "permissions"]
+    static let topKeys = ["house", "mqtt", "nodes", "floors", "rooms", "devices", "inputs", "modes", "routines", "rules", "permissions", "web"]
 
     init(ctx: ConfigContext, boards: [String: BoardProfile], boardsLocation: String) {
         self.ctx = ctx
@@ -75,13 +75,14 @@ final class ConfigurationParser {
             return self.parseRule(node, number: ruleIndex)
         }
         let permissions = top["permissions"].flatMap(parsePermissions) ?? Permissions()
+        let web = top["web"].flatMap(parseWeb)
 
         guard let house else { return nil }
         let usedBoards = Set(nodes.map(\.board))
         let configuration = HouseConfiguration(
             house: house, mqtt: mqtt, nodes: nodes, boards: boards.filter { usedBoards.contains($0.key) },
             floors: floors, rooms: rooms, devices: devices, modes: modes, routines: routines, rules: rules,
-            permissions: permissions
+            permissions: permissions, web: web
         )
         checkRoutineConfirmations(configuration, nodes: top["routines"])
         return configuration
@@ -245,6 +246,19 @@ final class ConfigurationParser {
             }
         }
         s.keepalive = m["keepalive"].flatMap { ctx.int($0, expected: "seconds, 5...3600", range: 5...3600) } ?? s.keepalive
+        return s
+    }
+
+    private func parseWeb(_ node: YNode) -> WebSettings? {
+        guard let m = ctx.map(node, what: "web", allowed: ["port", "bind", "password_file"]) else { return nil }
+        var s = WebSettings()
+        s.port = m["port"].flatMap { ctx.int($0, expected: "a TCP port, 1...65535", range: 1...65535) } ?? s.port
+        s.bind = m.string("bind", expected: "an address to listen on, e.g. 127.0.0.1 or 0.0.0.0") ?? s.bind
+        s.passwordFile = m.string("password_file", expected: "a path to a file of user:bcrypt-hash lines (housectl web passwd makes one)")
+        if !s.isLoopback && s.passwordFile == nil {
+            ctx.error("web.bind \(s.bind) reaches beyond this machine, so the page needs a password: set web.password_file (housectl web passwd --file FILE makes one), or bind to 127.0.0.1",
+                      at: m.keyNode("bind")?.mark ?? m.mark)
+        }
         return s
     }
 

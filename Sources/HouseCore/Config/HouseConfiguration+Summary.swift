@@ -9,6 +9,11 @@ extension HouseConfiguration {
         case .external(let host, let port):
             lines.append("mqtt: broker \(host):\(port)\(mqtt.tls != nil ? " (TLS)" : ""), base topic \(mqtt.baseTopic)")
         }
+        if let web {
+            let host = web.bind.contains(":") ? "[\(web.bind)]" : web.bind
+            lines.append("web: the page on http://\(host):\(web.port)/ (primary node), " +
+                         (web.passwordFile.map { "users in \($0)" } ?? "no password: this machine only"))
+        }
         lines.append("nodes: \(nodes.count)")
         for n in nodes {
             let b = boards[n.board]

@@ -379,6 +379,7 @@ public enum HouseDialog {
         case .mqtt: "MQTT"
         case .routine: "routines"
         case .rule: "automation rules"
+        case .web: "the web page"
         }
     }
 

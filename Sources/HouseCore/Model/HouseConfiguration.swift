@@ -19,6 +19,8 @@ public struct HouseConfiguration: Sendable, Equatable {
     public var routines: [Routine]
     public var rules: [Rule]
     public var permissions: Permissions
+    /// The page on the Pi, when configured (`web:`).
+    public var web: WebSettings?
 
     public init(
         house: HouseInfo,
@@ -31,7 +33,8 @@ public struct HouseConfiguration: Sendable, Equatable {
         modes: [Mode] = [],
         routines: [Routine] = [],
         rules: [Rule] = [],
-        permissions: Permissions = Permissions()
+        permissions: Permissions = Permissions(),
+        web: WebSettings? = nil
     ) {
         self.house = house
         self.mqtt = mqtt
@@ -44,6 +47,7 @@ public struct HouseConfiguration: Sendable, Equatable {
         self.routines = routines
         self.rules = rules
         self.permissions = permissions
+        self.web = web
     }
 
     public func room(id: RoomID) -> Room? { rooms.first { $0.id == id } }

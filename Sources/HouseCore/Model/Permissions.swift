@@ -1,6 +1,8 @@
 /// Where a request came from. Every path into the house names its source.
 public enum IntentSource: String, Sendable, Codable, CaseIterable, Hashable {
     case cli, mqtt, routine, rule
+    /// The page served by `housectl serve` (`web:` in house.yaml).
+    case web
 }
 
 /// Who may do what: per source, devices it may not touch, and whether it may actuate

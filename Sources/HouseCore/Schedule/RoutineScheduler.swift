@@ -292,3 +292,16 @@ extension RoutineScheduler where RNG == SystemRandomNumberGenerator {
                   rng: SystemRandomNumberGenerator())
     }
 }
+
+extension RoutineScheduler where RNG == SeededJitterGenerator {
+    /// A scheduler of the nominal runs of a configured house: no random delay drawn (it is shown
+    /// as a bound, by `housectl routines` and the day's picture).
+    public init(nominal configuration: HouseConfiguration) {
+        let routines = configuration.routines.map { r -> Routine in
+            var copy = r
+            copy.jitter = nil
+            return copy
+        }
+        self.init(routines: routines, calendar: HouseCalendar(house: configuration.house), rng: SeededJitterGenerator(seed: 0))
+    }
+}

@@ -29,12 +29,7 @@ public enum ScheduleReport {
         }
         guard limit > 0 else { throw ScheduleError.invalidCount(limit) }
         // Jitter is described, not drawn: plan the nominal runs.
-        let nominal = configuration.routines.map { r -> Routine in
-            var copy = r
-            copy.jitter = nil
-            return copy
-        }
-        let scheduler = RoutineScheduler(routines: nominal, calendar: calendar, rng: SeededJitterGenerator(seed: 0))
+        let scheduler = RoutineScheduler(nominal: configuration)
         let runs = scheduler.upcoming(from: from, to: end, limit: limit)
         let zone = configuration.house.timeZone.identifier
         var out = to == nil && limit != .max

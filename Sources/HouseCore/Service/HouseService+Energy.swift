@@ -20,3 +20,31 @@ extension HouseService {
         configuration.devices.filter { ($0.watts ?? 0) > 0 }.map { ($0, energyUsed(in: .today, devices: [$0])) }
     }
 }
+
+extension HouseService {
+    /// One local day's energy per metered device.
+    public struct EnergyDay: Sendable, Equatable, Codable {
+        /// `YYYY-MM-DD` in the house's zone.
+        public var day: String
+        /// Kilowatt-hours per device id (every metered device, 0 included).
+        public var kWh: [DeviceID: Double]
+    }
+
+    /// Kilowatt-hours per metered device for each of the last `days` local days, oldest first,
+    /// today (so far) last; as far back as the ledger reaches (35 days of recorded edges).
+    public func energyByDay(days: Int) -> [EnergyDay] {
+        let calendar = HouseCalendar(house: configuration.house)
+        let now = clock.now
+        let today = calendar.localDate(of: now.date)
+        let metered = configuration.devices.filter { ($0.watts ?? 0) > 0 }
+        let midnight = TimeOfDay(hour: 0, minute: 0)
+        return (0..<max(1, min(days, 35))).reversed().map { back in
+            let day = today.adding(days: -back)
+            let start = WallInstant(calendar.resolve(midnight, on: day).earliest)
+            let end = min(now, WallInstant(calendar.resolve(midnight, on: day.adding(days: 1)).earliest))
+            var kWh: [DeviceID: Double] = [:]
+            for device in metered { kWh[device.id] = ledger.kilowattHours([device], from: start, to: end, now: now) }
+            return EnergyDay(day: day.description, kWh: kWh)
+        }
+    }
+}

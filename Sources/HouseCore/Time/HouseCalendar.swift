@@ -38,7 +38,7 @@ public struct HouseCalendar: Sendable, Hashable {
     public func dateTimeText(_ date: Date, zone: Bool = false) -> String {
         let (d, _) = localDateAndMinute(of: date)
         var text = "\(d) \(clockText(date))"
-        if zone, let abbreviation = timeZone.abbreviation(for: date) { text += " \(abbreviation)" }
+        if zone { text += " \(timeZone.localName(for: date))" }
         return text
     }
 

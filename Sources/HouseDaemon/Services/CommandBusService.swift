@@ -17,6 +17,8 @@ struct CommandBusService: Service {
     let bus: CommandBus
     let gateway: IntentGateway
     let committer: StateCommitter
+    /// Told after every command (the page's live view watches it).
+    let changes: ChangeFeed
     let logger: Logger
     /// The most commands answered after one commit.
     static let batch = 256
@@ -33,13 +35,13 @@ struct CommandBusService: Service {
             var inFlight: OneShot<Void>? = nil
             var underLoad = false
             while let first = await bus.next() {
-                var done = [(first, await gateway.perform(first.command))]
+                var done = [(first, await perform(first))]
                 while done.count < Self.batch, let job = bus.nextIfWaiting() {
-                    done.append((job, await gateway.perform(job.command)))
+                    done.append((job, await perform(job)))
                 }
                 if underLoad || done.count > 1 {
                     while done.count < Self.batch, let job = await bus.next(within: Self.linger) {
-                        done.append((job, await gateway.perform(job.command)))
+                        done.append((job, await perform(job)))
                     }
                 }
                 underLoad = done.count > 1
@@ -57,5 +59,11 @@ struct CommandBusService: Service {
             bus.finish()
         }
         if bus.waiting > 0 { logger.warning("command bus stopped with \(bus.waiting) commands waiting") }
+    }
+
+    private func perform(_ job: CommandBus.Job) async -> IntentReply {
+        let reply = await gateway.perform(job.command)
+        changes.changed()
+        return reply
     }
 }

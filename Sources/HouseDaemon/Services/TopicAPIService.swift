@@ -261,15 +261,7 @@ struct TopicAPIService: Service {
     private func deviceSet(_ message: MQTTMessage, _ device: Device,
                            _ parse: ([UInt8], String) throws(DaemonError) -> DeviceSetCommand) {
         guard let command = accept(message, parse) else { return }
-        // A door, valve or cover worked by ON/OFF switches (Home Assistant's switch) means open/close.
-        var action = command.action
-        let supported = device.kind.supportedActions
-        if !supported.contains(action) {
-            if action == .on, supported.contains(.open) { action = .open }
-            if action == .off, supported.contains(.close) { action = .close }
-        }
-        let intent = HouseIntent.control(HouseControlIntent(room: device.room.rawValue, action: action, device: device.id.rawValue,
-                                                            position: command.position))
+        let intent = command.intent(for: device)
         // Most commands are a plain ON or OFF that nobody waits for: no answer to carry (or keep
         // in memory while it waits its turn) unless there is a reply topic or a question to log.
         var answer: (@Sendable (IntentReply) -> Void)? = nil
@@ -287,7 +279,7 @@ struct TopicAPIService: Service {
 
     private func modeSet(_ message: MQTTMessage) {
         guard let command = accept(message, CommandPayloadParser.modeCommand) else { return }
-        let intent = HouseIntent.setMode(SetHouseModeIntent(mode: command.mode, duration: command.duration, rooms: command.rooms))
+        let intent = command.intent
         var answer: (@Sendable (IntentReply) -> Void)? = nil
         if let replyTo = command.replyTo {
             answer = { (reply: IntentReply) in self.reply(reply, id: command.id, to: replyTo) }

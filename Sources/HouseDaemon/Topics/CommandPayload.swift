@@ -24,6 +24,20 @@ public struct DeviceSetCommand: Sendable, Equatable {
     }
 }
 
+extension DeviceSetCommand {
+    /// The intent this command asks of `device` (from its `set` topic or the page): a door,
+    /// valve or cover worked by ON/OFF switches (Home Assistant's switch) means open/close.
+    public func intent(for device: Device) -> HouseIntent {
+        var action = self.action
+        let supported = device.kind.supportedActions
+        if !supported.contains(action) {
+            if action == .on, supported.contains(.open) { action = .open }
+            if action == .off, supported.contains(.close) { action = .close }
+        }
+        return .control(HouseControlIntent(room: device.room.rawValue, action: action, device: device.id.rawValue, position: position))
+    }
+}
+
 /// A mode command from `mode/set`: a mode id, or JSON `{"mode":"away","duration":"2h","rooms":[...],"id":...}`.
 public struct ModeSetCommand: Sendable, Equatable {
     public var mode: String
@@ -39,6 +53,9 @@ public struct ModeSetCommand: Sendable, Equatable {
         self.id = id
         self.replyTo = replyTo
     }
+
+    /// The intent this command asks for.
+    public var intent: HouseIntent { .setMode(SetHouseModeIntent(mode: mode, duration: duration, rooms: rooms)) }
 }
 
 /// A request on `intent/request`: free text or a typed intent, with an id and a reply topic.

@@ -1,0 +1,269 @@
+"""The page of `housectl serve` in a real browser (headless chromium through Selenium).
+
+Starts the example house (config/house.yaml with free ports, simulated relays, the embedded
+broker) and checks, each with a bounded wait on what the page shows:
+  0. a foreign Host header and a POST without the page's token are refused;
+  1. the page lists the rooms;
+  2. tapping the kitchen light switches the simulated relay (its retained state topic says ON)
+     and the page shows it on;
+  3. a relay switched from elsewhere (MQTT) shows on the page through the live events;
+  4. the heater (confirm: true) asks before acting, and "Yes" switches it;
+  5. a phrase that needs disambiguation shows its choices, and a click finishes it;
+  6. the Today picture contains the morning routine's relevance window;
+  7. History lists what was done.
+With --screenshots DIR, each tab is written at phone and desktop width.
+"""
+import argparse
+import http.client
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as EC
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+WAIT = 15  # seconds, the bound of every wait
+checks = []
+
+
+def check(name, ok, detail=""):
+    checks.append((name, ok))
+    print(("PASS " if ok else "FAIL ") + name + (f": {detail}" if detail and not ok else ""), flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Daemon:
+    """`housectl serve` on a temporary copy of the example house; its log lines are read as they
+    come, so a wait is for a line, never a sleep."""
+
+    def __init__(self, housectl, tmp):
+        self.mqtt_port, self.web_port = free_port(), free_port()
+        config = open(os.path.join(ROOT, "config", "house.yaml")).read()
+        config = re.sub(r"\n  port: 1883\n", f"\n  port: {self.mqtt_port}\n", config, count=1)
+        os.makedirs(os.path.join(tmp, "config"))
+        self.config = os.path.join(tmp, "config", "house.yaml")
+        open(self.config, "w").write(config)
+        shutil.copy(os.path.join(ROOT, "config", "phrases.yaml"), os.path.join(tmp, "config"))
+        self.lines = []
+        self.cond = threading.Condition()
+        self.proc = subprocess.Popen(
+            [housectl, "serve", "--config", self.config, "--devices-dir", os.path.join(ROOT, "devices"),
+             "--gpio", "sim", "--node", "pi-main", "--state-dir", os.path.join(tmp, "state"),
+             "--web-port", str(self.web_port)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.proc.stdout:
+            with self.cond:
+                self.lines.append(line.rstrip("\n"))
+                self.cond.notify_all()
+        with self.cond:
+            self.cond.notify_all()
+
+    def wait_for(self, pattern, timeout=WAIT):
+        deadline = time.monotonic() + timeout
+        with self.cond:
+            while True:
+                for line in self.lines:
+                    if re.search(pattern, line):
+                        return line
+                left = deadline - time.monotonic()
+                if left <= 0 or self.proc.poll() is not None:
+                    return None
+                self.cond.wait(left)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def retained(self, topic):
+        out = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(self.mqtt_port), "-t", topic, "-C", "1", "-W", "5"],
+                             capture_output=True, text=True)
+        return out.stdout.strip()
+
+    def publish(self, topic, payload):
+        subprocess.run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(self.mqtt_port), "-t", topic, "-m", payload], check=True)
+
+
+def browser(width, height, tmp):
+    options = webdriver.ChromeOptions()
+    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
+                f"--window-size={width},{height}", f"--user-data-dir={os.path.join(tmp, f'chrome-{width}')}"]:
+        options.add_argument(arg)
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+
+
+def wait(driver, condition, timeout=WAIT):
+    try:
+        return WebDriverWait(driver, timeout).until(condition)
+    except TimeoutException:
+        return None
+
+
+def device_state(driver, device):
+    def probe(d):
+        rows = d.find_elements(By.CSS_SELECTOR, f'div.device[data-device="{device}"]')
+        return rows[0].get_attribute("data-state") if rows else None
+    return probe
+
+
+def http_status(port, method, path, headers):
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
+    try:
+        conn.request(method, path, body="{}" if method == "POST" else None, headers=headers)
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+def run_checks(daemon, driver, url):
+    port = daemon.web_port
+    check("a foreign Host header is refused (DNS rebinding)", http_status(port, "GET", "/api/state", {"Host": "evil.example"}) == 403)
+    check("a POST without the page's token is refused",
+          http_status(port, "POST", "/api/devices/kitchen-light", {"Content-Type": "application/json"}) == 403)
+    driver.get(url)
+    rooms = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "article.room") or None)
+    names = sorted(r.get_attribute("data-room") for r in rooms or [])
+    check("the page lists the rooms", {"kitchen", "living-room", "bedroom", "garage"} <= set(names), f"rooms: {names}")
+
+    switch = driver.find_element(By.CSS_SELECTOR, 'div.device[data-device="kitchen-light"] button.switch')
+    switch.click()
+    shown = wait(driver, lambda d: device_state(d, "kitchen-light")(d) == "ON")
+    relay = daemon.retained("house/kitchen/kitchen-light/state")
+    check("tapping the kitchen light switches the relay and the page shows it", bool(shown) and relay == "ON",
+          f"page ON: {bool(shown)}, retained state: {relay!r}")
+
+    daemon.publish("house/hall/hall-light/set", "ON")
+    check("a relay switched over MQTT shows on the page (live events)",
+          bool(wait(driver, lambda d: device_state(d, "hall-light")(d) == "ON")))
+
+    driver.find_element(By.CSS_SELECTOR, 'div.device[data-device="bathroom-heater"] button.switch').click()
+    asked = wait(driver, EC.visibility_of_element_located((By.ID, "ask")))
+    still_off = device_state(driver, "bathroom-heater")(driver) == "OFF"
+    yes = driver.find_elements(By.CSS_SELECTOR, '#ask-choices button[data-option="yes"]')
+    if yes:
+        yes[0].click()
+    on = wait(driver, lambda d: device_state(d, "bathroom-heater")(d) == "ON")
+    check("the heater asks before acting, and Yes switches it", bool(asked) and still_off and bool(yes) and bool(on),
+          f"asked {bool(asked)}, off while asked {still_off}, on after yes {bool(on)}")
+
+    driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="say"]').click()
+    box = wait(driver, EC.element_to_be_clickable((By.ID, "say-text")))
+    box.send_keys("turn on the lamp", Keys.ENTER)
+    wait(driver, EC.visibility_of_element_located((By.ID, "ask")))
+    choices = driver.find_elements(By.CSS_SELECTOR, "#ask-choices button.choice")
+    labels = [c.text for c in choices]
+    # "Which room: Living room or Bedroom?": the living room's lamp is this node's.
+    living = [c for c in choices if c.get_attribute("data-option") == "living-room"]
+    if living:
+        living[0].click()
+    done = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#say-log p.status-done") or None)
+    lamp_on = bool(living) and bool(wait(driver, lambda d: device_state(d, "living-floor-lamp")(d) == "ON"))
+    check("a phrase that needs a choice shows the choices and a click finishes it", len(choices) >= 2 and bool(done) and lamp_on,
+          f"choices {labels}, done {bool(done)}, floor lamp on {lamp_on}")
+
+    driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="today"]').click()
+    window = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#day-picture svg rect.window[data-routine="good-morning"]') or None)
+    check("the Today picture contains the morning routine's window", bool(window))
+    # The day after shows its own day.
+    date = driver.find_element(By.ID, "day").get_attribute("value")
+    driver.find_element(By.ID, "day-next").click()
+    moved = wait(driver, lambda d: (d.find_elements(By.CSS_SELECTOR, "#day-picture svg") or [None])[0] is not None and
+                 d.find_element(By.CSS_SELECTOR, "#day-picture svg").get_attribute("data-date") not in (None, date))
+    check("the day picker draws another day", bool(moved))
+    driver.find_element(By.ID, "day-today").click()
+
+    driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="history"]').click()
+    rows = wait(driver, lambda d: [r for r in d.find_elements(By.CSS_SELECTOR, "#history-table tbody tr") if "kitchen-light" in r.text] or None)
+    check("History lists what the page did", bool(rows))
+
+
+def screenshots(daemon, tmp, url, directory):
+    os.makedirs(directory, exist_ok=True)
+    for label, (w, h) in {"phone": (390, 844), "desktop": (1280, 900)}.items():
+        driver = browser(w, h, tmp)
+        try:
+            for tab in ["house", "say", "today", "history"]:
+                driver.get(url + "#" + tab)
+                if tab == "house":
+                    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "article.room") or None)
+                if tab == "say":
+                    box = wait(driver, EC.element_to_be_clickable((By.ID, "say-text")))
+                    box.send_keys("turn on the lamp", Keys.ENTER)
+                    wait(driver, EC.visibility_of_element_located((By.ID, "ask")))
+                if tab == "today":
+                    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#day-picture svg") or None)
+                if tab == "history":
+                    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#energy-chart svg") or None)
+                if label == "phone":
+                    height = driver.execute_script("return document.body.scrollHeight")
+                    driver.set_window_size(w, min(max(h, height + 20), 2400))
+                path = os.path.join(directory, f"web-{tab}-{label}.png")
+                driver.save_screenshot(path)
+                driver.set_window_size(w, h)
+                print("wrote " + os.path.relpath(path, ROOT))
+        finally:
+            driver.quit()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--housectl", required=True)
+    parser.add_argument("--screenshots")
+    args = parser.parse_args()
+    if not shutil.which("chromium") or not shutil.which("chromedriver"):
+        print("browser test: chromium or chromedriver missing")
+        return 1
+    tmp = tempfile.mkdtemp(prefix="housectl-browser-")
+    daemon = Daemon(os.path.abspath(args.housectl), tmp)
+    driver = None
+    try:
+        if not daemon.wait_for(r"web: the page is on") or not daemon.wait_for(r"ready: connected"):
+            print("browser test: the controller did not start:\n" + "\n".join(daemon.lines[-30:]))
+            return 1
+        url = f"http://127.0.0.1:{daemon.web_port}/"
+        driver = browser(1280, 900, tmp)
+        run_checks(daemon, driver, url)
+        driver.quit()
+        driver = None
+        if args.screenshots:
+            screenshots(daemon, tmp, url, os.path.abspath(args.screenshots))
+    finally:
+        if driver:
+            driver.quit()
+        daemon.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    failed = [name for name, ok in checks if not ok]
+    print(f"browser test: {len(checks) - len(failed)} of {len(checks)} checks passed")
+    if failed:
+        print("\n".join(daemon.lines[-40:]))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
