@@ -135,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "housectl-bench",
             dependencies: [
-                "HouseDaemon", "HouseTesting",
+                "HouseDaemon", "HouseTesting", "HouseMQTT", "Signals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -169,7 +169,7 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
-        .testTarget(name: "housectlTests", dependencies: ["housectl", "HouseTesting", "Signals"]),
+        .testTarget(name: "housectlTests", dependencies: ["housectl", "HouseTesting", "HouseWeb", "Signals"]),
         .testTarget(name: "housectl-benchTests", dependencies: ["housectl-bench", "HouseTesting"]),
     ]
 )

@@ -29,7 +29,7 @@ struct TableCommand: AsyncParsableCommand {
         let env = ProcessInfo.processInfo.environment
         let root = FileManager.default.currentDirectoryPath
         let rounds = max(1, Int(env["BENCH_ROUNDS"] ?? "") ?? 5)
-        let only = Set((env["BENCH_ONLY"] ?? "1,2,3,4,5,6").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+        let only = Set((env["BENCH_ONLY"] ?? "1,2,3,4,5,6,8").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
         let selfDir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
         let housectl = env["HOUSECTL"] ?? selfDir + "/housectl"
         let venv = env["BENCH_VENV"] ?? root + "/bench/.venv"
@@ -60,6 +60,9 @@ struct TableCommand: AsyncParsableCommand {
         }
         if only.contains(5) {
             rows += await FootprintBench.run(rounds: rounds, commands: 10_000, housectl: housectl, root: root)
+        }
+        if only.contains(8) {
+            rows += await WebBench.run(rounds: min(rounds, 3), loads: 100, updates: 200, commands: 10_000, housectl: housectl, root: root)
         }
         if only.contains(6) {
             var times: [Double] = []

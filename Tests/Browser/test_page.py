@@ -10,7 +10,8 @@ broker) and checks, each with a bounded wait on what the page shows:
   4. the heater (confirm: true) asks before acting, and "Yes" switches it;
   5. a phrase that needs disambiguation shows its choices, and a click finishes it;
   6. the Today picture contains the morning routine's relevance window;
-  7. History lists what was done.
+  7. History lists what was done;
+  8. SIGTERM with a page open stops the controller cleanly (exit 0, well within its 5 s).
 With --screenshots DIR, each tab is written at phone and desktop width.
 """
 import argparse
@@ -249,10 +250,16 @@ def main():
         url = f"http://127.0.0.1:{daemon.web_port}/"
         driver = browser(1280, 900, tmp)
         run_checks(daemon, driver, url)
-        driver.quit()
-        driver = None
         if args.screenshots:
             screenshots(daemon, tmp, url, os.path.abspath(args.screenshots))
+        # SIGTERM with the page open (its live events stream held): a prompt, clean stop.
+        driver.get(url)
+        wait(driver, lambda d: "on" in d.find_element(By.ID, "live").get_attribute("class").split())
+        started = time.monotonic()
+        daemon.stop()
+        took = time.monotonic() - started
+        check("SIGTERM with a page open stops the controller cleanly", daemon.proc.returncode == 0 and took < 4.5,
+              f"exit {daemon.proc.returncode} after {took:.1f} s")
     finally:
         if driver:
             driver.quit()

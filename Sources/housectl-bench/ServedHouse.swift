@@ -1,0 +1,78 @@
+import Foundation
+import HouseTesting
+
+/// The real `housectl serve` (embedded broker, simulated relays) on a temporary copy of
+/// config/house.yaml with a free MQTT port, and the page on a free port or off: what rows 5 and 8
+/// measure. `stop()` kills it and removes its directory.
+struct ServedHouse {
+    let process: Process
+    let directory: URL
+    let mqttPort: Int
+    /// The page's port; nil when it is off.
+    let webPort: Int?
+    /// From spawn to the "ready:" log line.
+    let readyMs: Double
+
+    static func start(housectl: String, root: String, web: Bool) async throws -> ServedHouse {
+        let port = try MosquittoBroker.freeLoopbackPort()
+        let webPort = web ? try MosquittoBroker.freeLoopbackPort() : nil
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-bench-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
+        // A copy of the example house with the embedded broker on the free port (phrases beside it).
+        let yaml = try String(contentsOfFile: root + "/config/house.yaml", encoding: .utf8)
+        guard yaml.contains("\n  port: 1883\n") else { throw ChildBroker.StartFailed(description: "config/house.yaml: no `  port: 1883` under mqtt to replace") }
+        try yaml.replacingOccurrences(of: "\n  port: 1883\n", with: "\n  port: \(port)\n")
+            .write(to: directory.appendingPathComponent("house.yaml"), atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: root + "/config/phrases.yaml", toPath: directory.appendingPathComponent("phrases.yaml").path)
+        let logURL = directory.appendingPathComponent("serve.log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: housectl)
+        p.arguments = ["serve", "--gpio", "sim", "--state-dir", directory.appendingPathComponent("state").path, "--node", "pi-main",
+                       "--config", directory.appendingPathComponent("house.yaml").path, "--devices-dir", root + "/devices"]
+            + (webPort.map { ["--web-port", "\($0)"] } ?? ["--no-web"])
+        let output = try FileHandle(forWritingTo: logURL)
+        p.standardOutput = output
+        p.standardError = output
+        p.standardInput = FileHandle.nullDevice
+        let clock = ContinuousClock()
+        let t0 = clock.now
+        try p.run()
+        try? output.close()
+        // Watch the log for the "ready:" line (1 ms polls; the daemon writes its log unbuffered).
+        var readyAt: ContinuousClock.Instant?
+        while clock.now - t0 < .seconds(20) {
+            if let data = FileManager.default.contents(atPath: logURL.path), data.range(of: Data(" ready: ".utf8)) != nil,
+               !web || data.range(of: Data("web: the page is on".utf8)) != nil {
+                readyAt = clock.now
+                break
+            }
+            guard p.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        let house = ServedHouse(process: p, directory: directory, mqttPort: port, webPort: webPort,
+                                readyMs: readyAt.map { ($0 - t0).inMilliseconds } ?? .nan)
+        guard readyAt != nil else {
+            let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+            house.stop()
+            throw ChildBroker.StartFailed(description: "housectl serve never logged ready: \(log.suffix(800))")
+        }
+        return house
+    }
+
+    func stop() {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A kB figure of /proc/PID/status ("VmHWM:", "RssAnon:").
+    func status(_ key: String) -> Double? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else { return nil }
+        for line in status.split(separator: "\n") where line.hasPrefix(key) {
+            return line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap { Double($0) }
+        }
+        return nil
+    }
+}
