@@ -28,7 +28,7 @@ import threading
 import time
 
 from selenium import webdriver
-from selenium.common.exceptions import TimeoutException
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -120,16 +120,29 @@ def browser(width, height, tmp):
 
 
 def wait(driver, condition, timeout=WAIT):
+    """`condition` until it is true; the page re-renders on every live event, so an element found
+    a moment ago may be gone: such a probe is tried again."""
     try:
-        return WebDriverWait(driver, timeout).until(condition)
+        return WebDriverWait(driver, timeout, ignored_exceptions=[StaleElementReferenceException, NoSuchElementException]).until(condition)
     except TimeoutException:
         return None
 
 
+def click(driver, css):
+    """Clicks the element `css` names, finding it again if a re-render replaced it."""
+    def attempt(d):
+        d.find_element(By.CSS_SELECTOR, css).click()
+        return True
+    return bool(wait(driver, attempt))
+
+
 def device_state(driver, device):
     def probe(d):
-        rows = d.find_elements(By.CSS_SELECTOR, f'div.device[data-device="{device}"]')
-        return rows[0].get_attribute("data-state") if rows else None
+        try:
+            rows = d.find_elements(By.CSS_SELECTOR, f'div.device[data-device="{device}"]')
+            return rows[0].get_attribute("data-state") if rows else None
+        except StaleElementReferenceException:
+            return None
     return probe
 
 
@@ -152,8 +165,7 @@ def run_checks(daemon, driver, url):
     names = sorted(r.get_attribute("data-room") for r in rooms or [])
     check("the page lists the rooms", {"kitchen", "living-room", "bedroom", "garage"} <= set(names), f"rooms: {names}")
 
-    switch = driver.find_element(By.CSS_SELECTOR, 'div.device[data-device="kitchen-light"] button.switch')
-    switch.click()
+    click(driver, 'div.device[data-device="kitchen-light"] button.switch')
     shown = wait(driver, lambda d: device_state(d, "kitchen-light")(d) == "ON")
     relay = daemon.retained("house/kitchen/kitchen-light/state")
     check("tapping the kitchen light switches the relay and the page shows it", bool(shown) and relay == "ON",
@@ -163,43 +175,39 @@ def run_checks(daemon, driver, url):
     check("a relay switched over MQTT shows on the page (live events)",
           bool(wait(driver, lambda d: device_state(d, "hall-light")(d) == "ON")))
 
-    driver.find_element(By.CSS_SELECTOR, 'div.device[data-device="bathroom-heater"] button.switch').click()
+    click(driver, 'div.device[data-device="bathroom-heater"] button.switch')
     asked = wait(driver, EC.visibility_of_element_located((By.ID, "ask")))
     still_off = device_state(driver, "bathroom-heater")(driver) == "OFF"
-    yes = driver.find_elements(By.CSS_SELECTOR, '#ask-choices button[data-option="yes"]')
-    if yes:
-        yes[0].click()
+    yes = click(driver, '#ask-choices button[data-option="yes"]')
     on = wait(driver, lambda d: device_state(d, "bathroom-heater")(d) == "ON")
     check("the heater asks before acting, and Yes switches it", bool(asked) and still_off and bool(yes) and bool(on),
           f"asked {bool(asked)}, off while asked {still_off}, on after yes {bool(on)}")
 
-    driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="say"]').click()
+    click(driver, 'nav a[data-tab="say"]')
     box = wait(driver, EC.element_to_be_clickable((By.ID, "say-text")))
     box.send_keys("turn on the lamp", Keys.ENTER)
     wait(driver, EC.visibility_of_element_located((By.ID, "ask")))
     choices = driver.find_elements(By.CSS_SELECTOR, "#ask-choices button.choice")
     labels = [c.text for c in choices]
     # "Which room: Living room or Bedroom?": the living room's lamp is this node's.
-    living = [c for c in choices if c.get_attribute("data-option") == "living-room"]
-    if living:
-        living[0].click()
+    living = click(driver, '#ask-choices button.choice[data-option="living-room"]')
     done = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#say-log p.status-done") or None)
-    lamp_on = bool(living) and bool(wait(driver, lambda d: device_state(d, "living-floor-lamp")(d) == "ON"))
+    lamp_on = living and bool(wait(driver, lambda d: device_state(d, "living-floor-lamp")(d) == "ON"))
     check("a phrase that needs a choice shows the choices and a click finishes it", len(choices) >= 2 and bool(done) and lamp_on,
           f"choices {labels}, done {bool(done)}, floor lamp on {lamp_on}")
 
-    driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="today"]').click()
+    click(driver, 'nav a[data-tab="today"]')
     window = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#day-picture svg rect.window[data-routine="good-morning"]') or None)
     check("the Today picture contains the morning routine's window", bool(window))
     # The day after shows its own day.
     date = driver.find_element(By.ID, "day").get_attribute("value")
-    driver.find_element(By.ID, "day-next").click()
+    click(driver, "#day-next")
     moved = wait(driver, lambda d: (d.find_elements(By.CSS_SELECTOR, "#day-picture svg") or [None])[0] is not None and
                  d.find_element(By.CSS_SELECTOR, "#day-picture svg").get_attribute("data-date") not in (None, date))
     check("the day picker draws another day", bool(moved))
-    driver.find_element(By.ID, "day-today").click()
+    click(driver, "#day-today")
 
-    driver.find_element(By.CSS_SELECTOR, 'nav a[data-tab="history"]').click()
+    click(driver, 'nav a[data-tab="history"]')
     rows = wait(driver, lambda d: [r for r in d.find_elements(By.CSS_SELECTOR, "#history-table tbody tr") if "kitchen-light" in r.text] or None)
     check("History lists what the page did", bool(rows))
 

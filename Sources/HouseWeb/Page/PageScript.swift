@@ -146,10 +146,19 @@ function render(s) {
   }
 }
 
+// The house as last drawn: an event that brings the same house draws nothing (a re-render
+// replaces the buttons under a finger).
+let drawn = "";
+function renderText(text) {
+  if (text === drawn) return;
+  drawn = text;
+  render(JSON.parse(text));
+}
+
 function live() {
   const dot = $("live");
   const source = new EventSource("/api/events");
-  source.addEventListener("state", (e) => { render(JSON.parse(e.data)); dot.textContent = "live"; dot.classList.add("on"); });
+  source.addEventListener("state", (e) => { renderText(e.data); dot.textContent = "live"; dot.classList.add("on"); });
   source.onerror = () => { dot.textContent = "reconnecting"; dot.classList.remove("on"); };
 }
 
@@ -234,7 +243,7 @@ if (logout) logout.addEventListener("submit", (e) => {
   fetch("/logout", {method: "POST", credentials: "same-origin", headers: {"X-CSRF-Token": csrf}}).then(() => { location.href = "/login"; });
 });
 
-fetch("/api/state", {credentials: "same-origin"}).then((r) => r.status === 401 ? (location.href = "/login", null) : r.json()).then((s) => { if (s) render(s); });
+fetch("/api/state", {credentials: "same-origin"}).then((r) => r.status === 401 ? (location.href = "/login", null) : r.text()).then((t) => { if (t) renderText(t); });
 live();
 show((location.hash || "#house").slice(1));
 """#
