@@ -97,7 +97,7 @@ let package = Package(
         .target(
             name: "HouseWeb",
             dependencies: [
-                "HouseCore", "HouseDaemon",
+                "HouseCore", "HouseDaemon", "HouseMQTT",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -99,7 +99,7 @@ public struct WebApp<C: WallClock>: Sendable {
         guard let token = request.cookies[Self.loginCookie]?.value, let sent = form["token"], WebSessions.same(token, sent) else {
             return withLoginToken(PageHTML.login(house: house, message: "The form was too old or came from elsewhere: try again."), status: .forbidden)
         }
-        switch sessions.login(user: form["user"] ?? "", password: form["password"] ?? "", from: context.remoteAddress) {
+        switch await sessions.login(user: form["user"] ?? "", password: form["password"] ?? "", from: context.remoteAddress) {
         case .accepted(let session):
             controller.logger.notice("web: \(session.user) logged in from \(context.remoteAddress)")
             var response = WebResponses.redirect("/")

@@ -6,6 +6,8 @@ import HummingbirdBcrypt
 /// Passwords are never stored in the clear, and never logged.
 public struct WebPasswordFile: Sendable, Equatable {
     let hashes: [String: String]
+    /// Checked for a user who does not exist.
+    let dummy: String
 
     /// Parses the text of a password file; `path` names it in errors.
     public init(contents: String, path: String) throws(WebError) {
@@ -25,6 +27,9 @@ public struct WebPasswordFile: Sendable, Equatable {
         }
         guard !hashes.isEmpty else { throw .passwordFile(path: path, line: 0, message: "no user in the file (housectl web passwd adds one)") }
         self.hashes = hashes
+        // "$2b$10$" + 53 characters of salt and hash, made of a password nobody has.
+        let cost = hashes.values.sorted().first.flatMap { UInt8($0.dropFirst(4).prefix(2)) } ?? 10
+        dummy = Bcrypt.hash(WebSessions.token(), cost: max(4, min(cost, 31)))
     }
 
     /// Reads and parses the file at `path`.
@@ -36,23 +41,26 @@ public struct WebPasswordFile: Sendable, Equatable {
     }
 
     /// Whether `user` exists and `password` is theirs (bcrypt's own time, whoever asks: an
-    /// unknown user is checked against a dummy hash so that timing does not tell users apart).
+    /// unknown user is checked against a hash of the same cost as the file's first, so that
+    /// timing does not tell users apart). Blocks for bcrypt's time: call it off the concurrency pool.
     public func check(user: String, password: String) -> Bool {
         guard let hash = hashes[user] else {
-            _ = Bcrypt.verify(password, hash: Self.dummy)
+            _ = Bcrypt.verify(password, hash: dummy)
             return false
         }
         return Bcrypt.verify(password, hash: hash)
     }
 
     /// The line for `user` with a new bcrypt hash of `password` (cost 10: about 0.1 s on a Pi 4).
-    public static func entry(user: String, password: String, cost: UInt8 = 10) -> String {
+    public static func entry(user: String, password: String, cost: UInt8 = defaultCost) -> String {
         "\(user):\(Bcrypt.hash(password, cost: cost))"
     }
+
+    /// bcrypt's cost for new entries: 2^10 rounds.
+    public static var defaultCost: UInt8 { 10 }
 
     static func isBcrypt(_ hash: String) -> Bool {
         ["$2a$", "$2b$", "$2y$"].contains { hash.hasPrefix($0) } && hash.count == 60
     }
 
-    private static let dummy = Bcrypt.hash("housectl", cost: 10)
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HouseCore
+import HouseMQTT
 import Synchronization
 
 /// The page's security state: who is logged in (session cookies), the token every state-changing
@@ -52,6 +53,8 @@ public final class WebSessions: Sendable {
 
     private let state = Mutex(State())
     private let clock: any WallClock
+    /// The thread bcrypt runs on, for every page of the process.
+    static let hasher = BlockingWorker(name: "housectl-web-bcrypt")
 
     public init(passwords: WebPasswordFile?, clock: any WallClock) {
         self.passwords = passwords
@@ -78,12 +81,15 @@ public final class WebSessions: Sendable {
         }
     }
 
-    /// Checks a login from `address`; a locked-out address is refused without looking at the password.
-    public func login(user: String, password: String, from address: String) -> Login {
+    /// Checks a login from `address`; a locked-out address is refused without looking at the
+    /// password. bcrypt takes its time on a thread of its own (never the concurrency pool, which
+    /// carries the commands), one check at a time.
+    public func login(user: String, password: String, from address: String) async -> Login {
         guard let passwords else { return .refused }
+        if let wait = waiting(address, now: clock.now) { return .tooMany(retryAfter: wait) }
+        let accepted = await Self.hasher.run { passwords.check(user: user, password: password) }
         let now = clock.now
-        if let wait = waiting(address, now: now) { return .tooMany(retryAfter: wait) }
-        guard passwords.check(user: user, password: password) else {
+        guard accepted else {
             return state.withLock { s in
                 var f = s.failures[address] ?? Failures()
                 f.count += 1

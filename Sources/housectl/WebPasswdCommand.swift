@@ -18,11 +18,14 @@ struct WebPasswdCommand: AsyncParsableCommand {
 
     @Option(help: "The password file (created if missing).") var file: String
     @Option(help: "The user to add or change.") var user: String = "admin"
+    @Option(help: "bcrypt's cost (4-31): 2^cost rounds; each step doubles the time of a login and of a guess.")
+    var cost: UInt8 = WebPasswordFile.defaultCost
 
     func validate() throws {
         guard !user.isEmpty, !user.contains(":"), !user.contains(where: \.isNewline) else {
             throw ValidationError("--user must be a name without ':' or line breaks")
         }
+        guard (4...31).contains(cost) else { throw ValidationError("--cost must be 4...31") }
     }
 
     func run() async throws {
@@ -41,7 +44,7 @@ struct WebPasswdCommand: AsyncParsableCommand {
             lines.removeAll { $0.hasPrefix(user + ":") }
             while lines.last?.isEmpty == true { lines.removeLast() }
         }
-        lines.append(WebPasswordFile.entry(user: user, password: password))
+        lines.append(WebPasswordFile.entry(user: user, password: password, cost: cost))
         let text = lines.joined(separator: "\n") + "\n"
         guard FileManager.default.createFile(atPath: file, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
             throw ValidationError("cannot write \(file)")

@@ -12,7 +12,9 @@ import Testing
 /// Every route of the page over a real controller (the example house, simulated relays, the
 /// embedded broker), through Hummingbird's router test client: what it answers, what it refuses,
 /// and that the relay moved (or did not).
-@Suite struct WebAppTests {
+// One test at a time: a controller each, and the whole test run already starts about a hundred
+// controllers at once (seventeen more at the same moment made other tests' MQTT connects time out).
+@Suite(.serialized) struct WebAppTests {
     /// Runs `body` with the page of a running controller (no password, bound to loopback).
     func withPage(settings: WebSettings = WebSettings(port: 0), passwords: WebPasswordFile? = nil,
                   _ body: @escaping @Sendable (any TestClientProtocol, ControllerFixture, WebApp<ManualClock>) async throws -> Void) async throws {

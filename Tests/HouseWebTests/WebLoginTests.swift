@@ -11,7 +11,9 @@ import Testing
 /// A page with a password file: nothing without a session, a login form protected by its own
 /// token, a session cookie that is HttpOnly and SameSite, the session's CSRF token on every POST,
 /// and failed logins limited per address.
-@Suite struct WebLoginTests {
+// One test at a time: a controller each, and the whole test run already starts about a hundred
+// controllers at once (seventeen more at the same moment made other tests' MQTT connects time out).
+@Suite(.serialized) struct WebLoginTests {
     static let passwords = try! WebPasswordFile(contents: WebPasswordFile.entry(user: "alice", password: "correct horse", cost: 4),
                                                 path: "test")
 

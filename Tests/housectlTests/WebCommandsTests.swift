@@ -44,7 +44,7 @@ import HouseTesting
             defer { dup2(saved, 0); close(saved) }
             pipe.fileHandleForWriting.write(Data("correct horse battery\n".utf8))
             try pipe.fileHandleForWriting.close()
-            try await WebPasswdCommand.parse(["--file", file, "--user", "alice"]).run()
+            try await WebPasswdCommand.parse(["--file", file, "--user", "alice", "--cost", "4"]).run()
             let text = try String(contentsOfFile: file, encoding: .utf8)
             #expect(!text.contains("correct horse"))
             let passwords = try WebPasswordFile(path: file)
