@@ -113,7 +113,7 @@ class Daemon:
 def browser(width, height, tmp):
     options = webdriver.ChromeOptions()
     for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars",
-                f"--window-size={width},{height}", f"--user-data-dir={os.path.join(tmp, f'chrome-{width}')}"]:
+                f"--window-size={width},{height}", f"--user-data-dir={tempfile.mkdtemp(prefix='chrome-', dir=tmp)}"]:
         options.add_argument(arg)
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)

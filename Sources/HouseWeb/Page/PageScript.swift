@@ -220,6 +220,8 @@ async function loadHistory() {
 // MARK: Tabs
 
 function show(tab) {
+  // A question belongs to where it was asked.
+  $("ask").hidden = true;
   for (const s of document.querySelectorAll("section[data-section]")) s.hidden = s.dataset.section !== tab;
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("current", a.dataset.tab === tab);
   if (tab === "today") loadDay();
