@@ -1,6 +1,7 @@
 import Logging
 import MQTTTopics
 import NIOCore
+import NIOSSL
 
 /// All broker state, confined to the broker's single event loop: sessions, the subscription tree,
 /// retained messages, statistics. Every client connection lives on the same loop, so packets are
@@ -32,6 +33,8 @@ package final class BrokerCore {
     var dirty: [MQTTConnection] = []
 
     package var serverChannel: Channel?
+    /// The TLS context of the listener, when it speaks TLS (made once at start; a restart reuses it).
+    package var tlsContext: NIOSSLContext?
     var isShutDown = false
     /// Fault hook (HouseBrokerTesting): answer every CONNECT with this code.
     package var refuseCode: HouseBroker.ConnectReturnCode?

@@ -51,6 +51,26 @@ extension HouseBroker {
         public var recordedMessageLimit: Int
         /// Where connects, subscriptions and publishes (debug level) and errors are logged.
         public var logger: Logger
+        /// When set, the listener speaks TLS only (MQTT over TLS, port 8883 by convention).
+        public var tls: TLS?
+
+        /// The broker's certificate (PEM, with its chain) and private key (PEM): the files
+        /// deploy/mosquitto/make-certs.sh makes for mosquitto serve here too.
+        public struct TLS: Sendable, Equatable {
+            public var certificateFile: String
+            public var keyFile: String
+
+            public init(certificateFile: String, keyFile: String) {
+                self.certificateFile = certificateFile
+                self.keyFile = keyFile
+            }
+        }
+
+        /// Whether `host` is only reachable from this machine (127.0.0.0/8, ::1, localhost).
+        public static func isLoopback(_ host: String) -> Bool {
+            let h = host.lowercased()
+            return h == "localhost" || h == "::1" || h.hasPrefix("127.")
+        }
 
         /// A configuration with mosquitto-like defaults: anonymous access, 20 in flight, 1000 QoS 1/2
         /// messages and 64 MiB queued per client (128 MiB for all), topics of at most 200 levels and
@@ -77,7 +97,8 @@ extension HouseBroker {
             maximumPendingConnections: Int = 1000,
             connectTimeout: Duration = .seconds(10),
             recordedMessageLimit: Int = 10_000,
-            logger: Logger = Logger(label: "housectl.broker", factory: { _ in SwiftLogNoOpLogHandler() })
+            logger: Logger = Logger(label: "housectl.broker", factory: { _ in SwiftLogNoOpLogHandler() }),
+            tls: TLS? = nil
         ) {
             self.host = host
             self.port = port
@@ -100,6 +121,7 @@ extension HouseBroker {
             self.connectTimeout = connectTimeout
             self.recordedMessageLimit = recordedMessageLimit
             self.logger = logger
+            self.tls = tls
         }
     }
 }

@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOPosix
+import NIOSSL
 
 /// An MQTT 3.1.1 broker on SwiftNIO: a real broker on the wire. `housectl serve` embeds it when
 /// no broker is configured. Its inspection and fault injection for tests live in HouseBrokerTesting,
@@ -30,11 +31,22 @@ public final class HouseBroker: Sendable {
     /// - Parameter eventLoopGroup: where to run; defaults to one loop of NIO's shared group.
     public static func start(_ configuration: Configuration,
                              eventLoopGroup: (any EventLoopGroup)? = nil) async throws -> HouseBroker {
+        if !Configuration.isLoopback(configuration.host) && (configuration.passwordFile == nil || configuration.allowAnonymous) {
+            throw HouseBrokerError.unauthenticatedListener(host: configuration.host)
+        }
+        let tlsContext = try configuration.tls.map(Self.tlsContext)
         let loop = (eventLoopGroup ?? MultiThreadedEventLoopGroup.singleton).next()
-        let core = try await loop.submit { NIOLoopBound(BrokerCore(loop: loop, configuration: configuration), eventLoop: loop) }.get()
+        let core = try await loop.submit {
+            let core = NIOLoopBound(BrokerCore(loop: loop, configuration: configuration), eventLoop: loop)
+            core.value.tlsContext = tlsContext
+            return core
+        }.get()
         let channel = try await bindListener(core: core, loop: loop, host: configuration.host, port: configuration.port)
         let port = channel.localAddress?.port ?? configuration.port
-        configuration.logger.info("MQTT broker listening on \(configuration.host):\(port)")
+        configuration.logger.info("MQTT broker listening on \(configuration.host):\(port)\(tlsContext == nil ? "" : " (TLS)")")
+        if !Configuration.isLoopback(configuration.host) && tlsContext == nil {
+            configuration.logger.warning("MQTT broker on \(configuration.host) without TLS: passwords and messages cross the network in the clear (give a certificate and key)")
+        }
         return HouseBroker(host: configuration.host, port: port, loop: loop, core: core)
     }
 
@@ -45,7 +57,7 @@ public final class HouseBroker: Sendable {
 
     /// Binds the listening socket on `host:port` and records it in `core`.
     package static func bindListener(core: NIOLoopBound<BrokerCore>, loop: EventLoop, host: String, port: Int) async throws -> Channel {
-        let maximumPacketSize = try await loop.submit { core.value.configuration.maximumPacketSize }.get()
+        let (maximumPacketSize, tls) = try await loop.submit { (core.value.configuration.maximumPacketSize, core.value.tlsContext) }.get()
         let bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -54,6 +66,9 @@ public final class HouseBroker: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     let connection = MQTTConnection(core: core.value)
+                    if let tls {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
+                    }
                     try channel.pipeline.syncOperations.addHandler(
                         ByteToMessageHandler(MQTTPacketDecoder(maximumPacketSize: maximumPacketSize)))
                     try channel.pipeline.syncOperations.addHandler(connection)
@@ -70,6 +85,22 @@ public final class HouseBroker: Sendable {
             core.value.isShutDown = false
         }.get()
         return channel
+    }
+
+    /// The server side of TLS from a certificate chain and a key in PEM files.
+    static func tlsContext(_ tls: Configuration.TLS) throws -> NIOSSLContext {
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(tls.certificateFile)
+            guard !chain.isEmpty else { throw HouseBrokerError.tlsSetup("\(tls.certificateFile) holds no PEM certificate") }
+            let key = try NIOSSLPrivateKey(file: tls.keyFile, format: .pem)
+            var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+            configuration.minimumTLSVersion = .tlsv12
+            return try NIOSSLContext(configuration: configuration)
+        } catch let error as HouseBrokerError {
+            throw error
+        } catch {
+            throw HouseBrokerError.tlsSetup("certificate \(tls.certificateFile), key \(tls.keyFile): \(error)")
+        }
     }
 
     /// Runs `body` on the broker's loop and flushes what it wrote.

@@ -11,6 +11,11 @@ public enum HouseBrokerError: Error, Sendable, Equatable, CustomStringConvertibl
     case invalidConfigurationFile(path: String, line: Int, message: String)
     /// Binding the listening socket failed.
     case bindFailed(host: String, port: Int, reason: String)
+    /// A listener beyond this machine that would admit anyone (no password file, or anonymous
+    /// clients allowed): refused at start.
+    case unauthenticatedListener(host: String)
+    /// The TLS certificate or key could not be loaded.
+    case tlsSetup(String)
     /// The operation needs a running broker.
     case notRunning
     /// The operation needs a stopped broker.
@@ -27,6 +32,9 @@ public enum HouseBrokerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .invalidConfigurationFile(let path, let line, let message):
             line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)"
         case .bindFailed(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
+        case .unauthenticatedListener(let host):
+            "refusing to listen on \(host) without passwords: that address reaches beyond this machine, so every client must log in (give a password file and do not allow anonymous clients), or listen on 127.0.0.1"
+        case .tlsSetup(let why): "cannot set up TLS: \(why)"
         case .notRunning: "the broker is not running"
         case .alreadyRunning: "the broker is already running"
         case .timedOut(let what): "timed out waiting for \(what)"

@@ -21,6 +21,10 @@ struct BrokerCommand: AsyncParsableCommand {
             closed connection for an oversized packet) and logged with the client id; the broker \
             keeps serving everyone else. Sizes take K, M or G suffixes (powers of 1024). \
             docs/BROKER.md lists every bound.
+
+            Beyond this machine (a --host other than 127.0.0.1, localhost or ::1) every client must \
+            log in: the broker refuses to start without --password-file, or with --allow-anonymous. \
+            Give it --tls-cert and --tls-key there too, or passwords cross the network in the clear.
             """
     )
 
@@ -72,6 +76,12 @@ struct BrokerCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), help: "Connected clients; more are refused with CONNACK 3.")
     var maximumConnections = Self.defaults.maximumConnections
 
+    @Option(name: .customLong("tls-cert"), help: "Speak TLS only, with this certificate (PEM, with its chain; deploy/mosquitto/make-certs.sh makes one).")
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: "The private key (PEM) of --tls-cert.")
+    var tlsKey: String?
+
     /// The library's defaults, so that `--help` shows what a broker without flags does.
     private static let defaults = HouseBroker.Configuration()
 
@@ -108,6 +118,11 @@ struct BrokerCommand: AsyncParsableCommand {
         configuration.maximumRetainedBytes = maximumRetainedBytes.bytes
         configuration.maximumConnections = maximumConnections
         configuration.recordedMessageLimit = 0
+        switch (tlsCertificate, tlsKey) {
+        case (let certificate?, let key?): configuration.tls = .init(certificateFile: certificate, keyFile: key)
+        case (nil, nil): break
+        default: throw ValidationError("--tls-cert and --tls-key go together")
+        }
 
         let broker: HouseBroker
         do {
@@ -116,7 +131,8 @@ struct BrokerCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("housectl broker: \(error)\n".utf8))
             throw ExitCode.failure
         }
-        let features = (passwordFile == nil ? "" : ", passwords required") + (aclFile == nil ? "" : ", ACL in force")
+        let features = (tlsCertificate == nil ? "" : ", TLS") + (passwordFile == nil ? "" : ", passwords required")
+            + (aclFile == nil ? "" : ", ACL in force")
         FileHandle.standardOutput.write(Data("housectl broker: MQTT 3.1.1 listening on \(host):\(broker.port)\(features) (Ctrl-C to stop)\n".utf8))
         let signal = await Self.waitForTerminationSignal()
         print("housectl broker: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")

@@ -113,6 +113,20 @@ struct BrokerCommandTests {
         #expect(output.contains("\(acl.path):2: access must be read, write, readwrite or deny"), "\(output)")
     }
 
+    @Test("beyond loopback it needs passwords; a certificate without its key is a clear error")
+    func lanListener() async throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path))
+        let (status, output) = try await Self.run(Self.binary.path, ["broker", "--host", "0.0.0.0", "--port", "0"])
+        #expect(status != 0)
+        #expect(output.contains("refusing to listen on 0.0.0.0 without passwords"), "\(output)")
+        let (status2, output2) = try await Self.run(Self.binary.path, ["broker", "--port", "0", "--tls-cert", "/nonexistent.crt"])
+        #expect(status2 != 0)
+        #expect(output2.contains("--tls-cert and --tls-key go together"), "\(output2)")
+        let (status3, output3) = try await Self.run(Self.binary.path, ["broker", "--port", "0", "--tls-cert", "/nonexistent.crt", "--tls-key", "/nonexistent.key"])
+        #expect(status3 != 0)
+        #expect(output3.contains("cannot set up TLS") && output3.contains("/nonexistent.crt"), "\(output3)")
+    }
+
     @Test("limit options: sizes take K/M/G, out-of-range values are clear errors")
     func limitOptions() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.binary.path))

@@ -228,6 +228,10 @@ final class ConfigurationParser {
                 )
             }
         }
+        if kind == "embedded", let host, !WebSettings.isLoopback(host) {
+            ctx.error("the embedded broker admits every client without a password, so it listens on this machine only (127.0.0.1), not \(host); for several Pis run housectl broker with --password-file and --tls-cert, or mosquitto (deploy/), and set broker: external",
+                      at: m.keyNode("host")?.mark ?? m.mark)
+        }
         s.broker = kind == "embedded"
             ? .embedded(host: host ?? "127.0.0.1", port: port ?? 1883)
             : .external(host: host ?? "localhost", port: port ?? (s.tls != nil ? 8883 : 1883))
