@@ -35,6 +35,8 @@ package final class BrokerCore {
     package var serverChannel: Channel?
     /// The TLS context of the listener, when it speaks TLS (made once at start; a restart reuses it).
     package var tlsContext: NIOSSLContext?
+    /// The plain loopback listener beside a TLS one (`Configuration.loopbackPort`).
+    package var loopbackChannel: Channel?
     var isShutDown = false
     /// Fault hook (HouseBrokerTesting): answer every CONNECT with this code.
     package var refuseCode: HouseBroker.ConnectReturnCode?

@@ -53,6 +53,9 @@ extension HouseBroker {
         public var logger: Logger
         /// When set, the listener speaks TLS only (MQTT over TLS, port 8883 by convention).
         public var tls: TLS?
+        /// Also listen on 127.0.0.1 at this port, without TLS, for this machine's own clients (as
+        /// mosquitto's `listener 1883 127.0.0.1` beside a TLS listener). Same users and ACL.
+        public var loopbackPort: Int?
 
         /// The broker's certificate (PEM, with its chain) and private key (PEM): the files
         /// deploy/mosquitto/make-certs.sh makes for mosquitto serve here too.

@@ -20,9 +20,13 @@ public final class HouseBroker: Sendable {
     /// The broker state; touch it only on `loop`.
     package let core: NIOLoopBound<BrokerCore>
 
-    private init(host: String, port: Int, loop: EventLoop, core: NIOLoopBound<BrokerCore>) {
+    /// The bound port of the plain loopback listener, when configured (`Configuration.loopbackPort`).
+    public let loopbackPort: Int?
+
+    private init(host: String, port: Int, loopbackPort: Int?, loop: EventLoop, core: NIOLoopBound<BrokerCore>) {
         self.host = host
         self.port = port
+        self.loopbackPort = loopbackPort
         self.loop = loop
         self.core = core
     }
@@ -43,11 +47,17 @@ public final class HouseBroker: Sendable {
         }.get()
         let channel = try await bindListener(core: core, loop: loop, host: configuration.host, port: configuration.port)
         let port = channel.localAddress?.port ?? configuration.port
+        var loopbackPort: Int? = nil
+        if let local = configuration.loopbackPort {
+            let plain = try await bindListener(core: core, loop: loop, host: "127.0.0.1", port: local, plain: true)
+            loopbackPort = plain.localAddress?.port ?? local
+            configuration.logger.info("MQTT broker also listening on 127.0.0.1:\(loopbackPort ?? local) for this machine's clients")
+        }
         configuration.logger.info("MQTT broker listening on \(configuration.host):\(port)\(tlsContext == nil ? "" : " (TLS)")")
         if !Configuration.isLoopback(configuration.host) && tlsContext == nil {
             configuration.logger.warning("MQTT broker on \(configuration.host) without TLS: passwords and messages cross the network in the clear (give a certificate and key)")
         }
-        return HouseBroker(host: configuration.host, port: port, loop: loop, core: core)
+        return HouseBroker(host: configuration.host, port: port, loopbackPort: loopbackPort, loop: loop, core: core)
     }
 
     /// Starts a broker with default settings on `host:port` (port 0: any free port).
@@ -55,9 +65,11 @@ public final class HouseBroker: Sendable {
         try await start(Configuration(host: host, port: port))
     }
 
-    /// Binds the listening socket on `host:port` and records it in `core`.
-    package static func bindListener(core: NIOLoopBound<BrokerCore>, loop: EventLoop, host: String, port: Int) async throws -> Channel {
-        let (maximumPacketSize, tls) = try await loop.submit { (core.value.configuration.maximumPacketSize, core.value.tlsContext) }.get()
+    /// Binds the listening socket on `host:port` and records it in `core`: the broker's listener
+    /// (with TLS when configured), or with `plain` the loopback listener beside it.
+    package static func bindListener(core: NIOLoopBound<BrokerCore>, loop: EventLoop, host: String, port: Int, plain: Bool = false) async throws -> Channel {
+        let (maximumPacketSize, context) = try await loop.submit { (core.value.configuration.maximumPacketSize, core.value.tlsContext) }.get()
+        let tls = plain ? nil : context
         let bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(ChannelOptions.backlog, value: 256)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -81,7 +93,7 @@ public final class HouseBroker: Sendable {
             throw HouseBrokerError.bindFailed(host: host, port: port, reason: "\(error)")
         }
         try await loop.submit {
-            core.value.serverChannel = channel
+            if plain { core.value.loopbackChannel = channel } else { core.value.serverChannel = channel }
             core.value.isShutDown = false
         }.get()
         return channel
@@ -116,15 +128,16 @@ public final class HouseBroker: Sendable {
     /// Stops listening and closes every connection without publishing wills; state is kept.
     /// Idempotent. After `shutdown()` the broker can still be `restart`ed.
     public func shutdown() async {
-        let channel = try? await onLoop { core -> Channel? in
+        let channels = try? await onLoop { core -> [Channel] in
             core.isShutDown = true
             core.suppressWills = true
-            let channel = core.serverChannel
+            let channels = [core.serverChannel, core.loopbackChannel].compactMap { $0 }
             core.serverChannel = nil
+            core.loopbackChannel = nil
             core.closeAllConnections()
-            return channel
+            return channels
         }
-        if let channel = channel ?? nil {
+        for channel in channels ?? [] {
             try? await channel.close()
         }
         // Wait until every connection has gone, so a restart starts clean.

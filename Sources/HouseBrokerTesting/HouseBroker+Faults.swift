@@ -39,6 +39,9 @@ extension HouseBroker {
         let host = self.host
         let port = self.port
         _ = try await Self.bindListener(core: core, loop: loop, host: host, port: port)
+        if let local = loopbackPort {
+            _ = try await Self.bindListener(core: core, loop: loop, host: "127.0.0.1", port: local, plain: true)
+        }
         try await onLoop { $0.logger.info("MQTT broker listening again on \(host):\(port)") }
     }
 }

@@ -137,6 +137,21 @@ public final class HouseController<C: WallClock>: Sendable {
             case .embedded(let host, let port):
                 var brokerConfiguration = HouseBroker.Configuration(host: host, port: s.embeddedPort ?? port)
                 brokerConfiguration.allowAnonymous = true
+                if let listener = config.mqtt.embedded {
+                    // Shared with other Pis: every client logs in, the ACL applies, TLS on the
+                    // listener and a plain port on loopback for this machine's own clients.
+                    do {
+                        brokerConfiguration.passwordFile = try PasswordFile(path: listener.passwordFile)
+                        brokerConfiguration.accessControl = try listener.aclFile.map { try AccessControlList(path: $0) }
+                    } catch {
+                        throw DaemonError.startup("the embedded broker's files: \(error)")
+                    }
+                    brokerConfiguration.allowAnonymous = false
+                    if let cert = listener.certFile, let key = listener.keyFile {
+                        brokerConfiguration.tls = .init(certificateFile: cert, keyFile: key)
+                        brokerConfiguration.loopbackPort = s.embeddedPort == nil ? listener.localPort : 0
+                    }
+                }
                 brokerConfiguration.maximumQueuedMessages = 10_000
                 brokerConfiguration.recordedMessageLimit = s.recordBrokerMessages
                 var brokerLogger = logger
@@ -149,9 +164,13 @@ public final class HouseController<C: WallClock>: Sendable {
                     throw DaemonError.startup("cannot start the embedded MQTT broker on \(host):\(s.embeddedPort ?? port): \(error) (is another broker running there? set mqtt.broker to its host, or another port)")
                 }
                 broker = started
-                brokerHost = host
-                brokerPort = started.port
-                logger.info("embedded MQTT broker listening on \(host):\(started.port)")
+                if let local = started.loopbackPort {
+                    (brokerHost, brokerPort) = ("127.0.0.1", local)
+                    logger.info("embedded MQTT broker listening on \(host):\(started.port) (TLS) and 127.0.0.1:\(local)")
+                } else {
+                    (brokerHost, brokerPort) = (host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host, started.port)
+                    logger.info("embedded MQTT broker listening on \(host):\(started.port)")
+                }
             case .external(let host, let port):
                 broker = nil
                 brokerHost = host
@@ -165,7 +184,8 @@ public final class HouseController<C: WallClock>: Sendable {
                 config.mqtt.passwordFile.map { .file($0) } ?? config.mqtt.passwordEnv.map { .environment($0) } ?? .none
             credentials = MQTTCredentials(username: user, password: password)
         }
-        let tls = config.mqtt.tls.map {
+        // This machine's clients reach the embedded broker in the clear on loopback.
+        let tls = broker != nil ? nil : config.mqtt.tls.map {
             MQTTTLSConfiguration(caFile: $0.caFile, certificateFile: $0.certFile, keyFile: $0.keyFile,
                                  verifyPeer: $0.verify, verifyHostname: $0.verify)
         }

@@ -197,7 +197,7 @@ final class ConfigurationParser {
 
     private func parseMQTT(_ node: YNode) -> MQTTSettings? {
         let keys = ["broker", "host", "port", "username", "password_file", "password_env", "tls",
-                    "base_topic", "discovery_prefix", "keepalive"]
+                    "base_topic", "discovery_prefix", "keepalive", "embedded"]
         guard let m = ctx.map(node, what: "mqtt", allowed: keys) else { return nil }
         var s = MQTTSettings()
         let kind = m["broker"].flatMap { ctx.oneOf($0, ["embedded", "external"], what: "broker") }
@@ -228,12 +228,37 @@ final class ConfigurationParser {
                 )
             }
         }
-        if kind == "embedded", let host, !WebSettings.isLoopback(host) {
-            ctx.error("the embedded broker admits every client without a password, so it listens on this machine only (127.0.0.1), not \(host); for several Pis run housectl broker with --password-file and --tls-cert, or mosquitto (deploy/), and set broker: external",
+        if let e = m["embedded"] {
+            if kind != "embedded" {
+                ctx.error("mqtt.embedded guards the embedded broker; this configuration connects to an external one", at: m.keyNode("embedded")?.mark ?? m.mark)
+            } else if let em = ctx.map(e, what: "mqtt.embedded", allowed: ["password_file", "acl_file", "cert_file", "key_file", "local_port"]) {
+                let users = em.string("password_file", expected: "a path to the broker's users (user:password or user:$sha256$SALT$HEX lines)", required: true)
+                let cert = em.string("cert_file", expected: "a path to the broker's certificate (PEM)")
+                let key = em.string("key_file", expected: "a path to the broker's private key (PEM)")
+                if (cert == nil) != (key == nil) {
+                    ctx.error("give both cert_file and key_file in mqtt.embedded, or neither", at: em.keyNode(cert == nil ? "key_file" : "cert_file")?.mark ?? em.mark)
+                }
+                let localPort = em["local_port"].flatMap { ctx.int($0, expected: "a TCP port, 1...65535", range: 1...65535) }
+                if let users {
+                    s.embedded = MQTTSettings.EmbeddedListener(passwordFile: users, aclFile: em.string("acl_file", expected: "a path to an ACL file"),
+                                                               certFile: cert, keyFile: key, localPort: localPort ?? 1883)
+                }
+                if users != nil && s.username == nil {
+                    ctx.error("the embedded broker asks every client to log in, this controller too: give mqtt.username and mqtt.password_file (or password_env), a user of mqtt.embedded.password_file",
+                              at: em.mark)
+                }
+                if cert != nil, case let p = port ?? 8883, p == (localPort ?? 1883) {
+                    ctx.error("mqtt.embedded.local_port \(p) is the TLS listener's port too; give local_port another (this machine's own plain port)",
+                              at: em.keyNode("local_port")?.mark ?? em.mark)
+                }
+            }
+        }
+        if kind == "embedded", let host, !WebSettings.isLoopback(host), s.embedded == nil, !m.has("embedded") {
+            ctx.error("the embedded broker admits every client without a password, so it listens on this machine only (127.0.0.1), not \(host); to share it with other Pis give it users and a certificate (mqtt.embedded: {password_file, cert_file, key_file}), or run mosquitto (deploy/) and set broker: external",
                       at: m.keyNode("host")?.mark ?? m.mark)
         }
         s.broker = kind == "embedded"
-            ? .embedded(host: host ?? "127.0.0.1", port: port ?? 1883)
+            ? .embedded(host: host ?? "127.0.0.1", port: port ?? (s.embedded?.tls == true ? 8883 : 1883))
             : .external(host: host ?? "localhost", port: port ?? (s.tls != nil ? 8883 : 1883))
         if let b = m["base_topic"], let t = ctx.string(b, expected: "a topic prefix such as house") {
             if t.isEmpty || t.contains("#") || t.contains("+") || t.hasSuffix("/") || t.hasPrefix("/") {

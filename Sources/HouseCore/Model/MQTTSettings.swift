@@ -22,7 +22,33 @@ public struct MQTTSettings: Sendable, Equatable {
         }
     }
 
+    /// What guards the embedded broker when several Pis share it (`mqtt.embedded`): its users,
+    /// its ACL, its TLS certificate. Without it the embedded broker admits anyone and listens on
+    /// loopback only.
+    public struct EmbeddedListener: Sendable, Equatable {
+        /// `user:password` or `user:$sha256$SALT$HEX` lines (docs/BROKER.md).
+        public var passwordFile: String
+        public var aclFile: String?
+        /// The broker's certificate and key (PEM): with them the listener speaks TLS only.
+        public var certFile: String?
+        public var keyFile: String?
+        /// With TLS, the plain port on 127.0.0.1 for this machine's own clients (the controller, the CLI).
+        public var localPort: Int
+
+        public init(passwordFile: String, aclFile: String? = nil, certFile: String? = nil, keyFile: String? = nil, localPort: Int = 1883) {
+            self.passwordFile = passwordFile
+            self.aclFile = aclFile
+            self.certFile = certFile
+            self.keyFile = keyFile
+            self.localPort = localPort
+        }
+
+        public var tls: Bool { certFile != nil }
+    }
+
     public var broker: Broker
+    /// The embedded broker's guard (see `EmbeddedListener`).
+    public var embedded: EmbeddedListener?
     public var username: String?
     /// File holding the password (never the password itself in the config).
     public var passwordFile: String?
@@ -37,6 +63,7 @@ public struct MQTTSettings: Sendable, Equatable {
 
     public init(
         broker: Broker = .embedded(host: "127.0.0.1", port: 1883),
+        embedded: EmbeddedListener? = nil,
         username: String? = nil,
         passwordFile: String? = nil,
         passwordEnv: String? = nil,
@@ -46,6 +73,7 @@ public struct MQTTSettings: Sendable, Equatable {
         keepalive: Int = 30
     ) {
         self.broker = broker
+        self.embedded = embedded
         self.username = username
         self.passwordFile = passwordFile
         self.passwordEnv = passwordEnv
@@ -53,5 +81,20 @@ public struct MQTTSettings: Sendable, Equatable {
         self.baseTopic = baseTopic
         self.discoveryPrefix = discoveryPrefix
         self.keepalive = keepalive
+    }
+}
+
+extension MQTTSettings {
+    /// Where this machine's own clients (the controller, the CLI) reach the broker: an external
+    /// broker where configured; the embedded one on its address (127.0.0.1 for a wildcard
+    /// address), or on its plain loopback port when its listener speaks TLS.
+    public var localEndpoint: (host: String, port: Int) {
+        switch broker {
+        case .external(let host, let port):
+            return (host, port)
+        case .embedded(let host, let port):
+            if let embedded, embedded.tls { return ("127.0.0.1", embedded.localPort) }
+            return (host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host, port)
+        }
     }
 }

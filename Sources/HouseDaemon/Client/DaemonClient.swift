@@ -34,10 +34,7 @@ public struct DaemonClient: Sendable {
             }
             (host, port) = hp
         } else {
-            switch configuration.mqtt.broker {
-            case .embedded(let h, let p): (host, port) = (h == "0.0.0.0" ? "127.0.0.1" : h, p)
-            case .external(let h, let p): (host, port) = (h, p)
-            }
+            (host, port) = configuration.mqtt.localEndpoint
         }
         var credentials: MQTTCredentials? = nil
         if let user = configuration.mqtt.username {
