@@ -15,6 +15,7 @@ if [ -n "$missing" ]; then
     echo "browser test: installing$missing"
     SUDO=""
     [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    # shellcheck disable=SC2086  # the package list is split on purpose
     if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null; }; then
         echo "browser test: could not install$missing"
         [ "${CI:-}" = "true" ] && exit 1

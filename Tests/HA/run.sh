@@ -11,7 +11,8 @@ say() { echo "test-ha: $*"; }
 
 find_python() {
     for p in "${HA_PYTHON:-}" "$(command -v python3.13 || true)" /root/.pyenv/versions/3.13*/bin/python3 "$HOME"/.pyenv/versions/3.13*/bin/python3; do
-        [ -n "$p" ] && [ -x "$p" ] && { echo "$p"; return; }
+        # A pyenv shim answers `command -v` even when no 3.13 is selected: it must run.
+        [ -n "$p" ] && [ -x "$p" ] && "$p" -c 'import sys' >/dev/null 2>&1 && { echo "$p"; return; }
     done
     return 1
 }
