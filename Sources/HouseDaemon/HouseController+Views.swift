@@ -12,7 +12,8 @@ extension HouseController {
     /// set now), and the routine runs recorded as done that day.
     public func dayPlan(_ day: LocalDate) async throws(DaemonError) -> DayPlan {
         let timelines = await service.modeSnapshot.timelines
-        let ran = try store.routineRuns().filter { $0.done && $0.day == day }.map { DayPlan.Ran(routine: $0.routineID, at: $0.due) }
+        // The plan keeps the runs due within the day (one of yesterday's window may run after midnight).
+        let ran = try store.routineRuns().filter(\.done).map { DayPlan.Ran(routine: $0.routineID, at: $0.due) }
         return DayPlan(configuration, day: day, timelines: timelines, ran: ran)
     }
 

@@ -164,13 +164,11 @@ public final class HouseController<C: WallClock>: Sendable {
                     throw DaemonError.startup("cannot start the embedded MQTT broker on \(host):\(s.embeddedPort ?? port): \(error) (is another broker running there? set mqtt.broker to its host, or another port)")
                 }
                 broker = started
-                if let local = started.loopbackPort {
-                    (brokerHost, brokerPort) = ("127.0.0.1", local)
-                    logger.info("embedded MQTT broker listening on \(host):\(started.port) (TLS) and 127.0.0.1:\(local)")
-                } else {
-                    (brokerHost, brokerPort) = (host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host, started.port)
-                    logger.info("embedded MQTT broker listening on \(host):\(started.port)")
-                }
+                // Where this machine's clients reach it, on the ports it actually bound.
+                brokerHost = config.mqtt.localEndpoint.host
+                brokerPort = started.loopbackPort ?? started.port
+                let local = started.loopbackPort.map { " (TLS) and 127.0.0.1:\($0)" } ?? ""
+                logger.info("embedded MQTT broker listening on \(host):\(started.port)\(local)")
             case .external(let host, let port):
                 broker = nil
                 brokerHost = host

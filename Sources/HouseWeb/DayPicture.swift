@@ -60,7 +60,7 @@ public struct DayPicture: Sendable {
         }
 
         // Hours.
-        var hour = calendar.resolve(TimeOfDay(hour: 0, minute: 0), on: plan.day).earliest
+        var hour = plan.start
         while hour < plan.end {
             let hx = num(x(hour))
             let label = time(hour)

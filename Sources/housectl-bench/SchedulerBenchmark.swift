@@ -35,8 +35,8 @@ enum SchedulerBenchmark {
                                      latitude: 51.5074, longitude: -0.1278)
         let routines = makeRoutines(count: routineCount)
         var scheduler = RoutineScheduler(routines: routines, calendar: calendar, rng: SeededJitterGenerator(seed: 42))
-        let from = calendar.resolve(TimeOfDay(hour: 0, minute: 0), on: LocalDate(year: year, month: 1, day: 1)!).earliest
-        let to = calendar.resolve(TimeOfDay(hour: 0, minute: 0), on: LocalDate(year: year + 1, month: 1, day: 1)!).earliest
+        let from = calendar.start(of: LocalDate(year: year, month: 1, day: 1)!)
+        let to = calendar.start(of: LocalDate(year: year + 1, month: 1, day: 1)!)
         let clock = ContinuousClock()
         let t0 = clock.now
         _ = scheduler.start(at: from, lastActive: nil)

@@ -69,9 +69,8 @@ public struct DayPlan: Sendable, Equatable {
     ///   - ran: the runs that happened that day.
     public init(_ configuration: HouseConfiguration, day: LocalDate, timelines: [RoomID: ModeTimeline] = [:], ran: [Ran] = []) {
         let calendar = HouseCalendar(house: configuration.house)
-        let midnight = TimeOfDay(hour: 0, minute: 0)
-        let start = calendar.resolve(midnight, on: day).earliest
-        let end = calendar.resolve(midnight, on: day.adding(days: 1)).earliest
+        let start = calendar.start(of: day)
+        let end = calendar.start(of: day.adding(days: 1))
         self.day = day
         self.start = start
         self.end = end

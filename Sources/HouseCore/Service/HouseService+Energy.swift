@@ -37,11 +37,10 @@ extension HouseService {
         let now = clock.now
         let today = calendar.localDate(of: now.date)
         let metered = configuration.devices.filter { ($0.watts ?? 0) > 0 }
-        let midnight = TimeOfDay(hour: 0, minute: 0)
         return (0..<max(1, min(days, 35))).reversed().map { back in
             let day = today.adding(days: -back)
-            let start = WallInstant(calendar.resolve(midnight, on: day).earliest)
-            let end = min(now, WallInstant(calendar.resolve(midnight, on: day.adding(days: 1)).earliest))
+            let start = WallInstant(calendar.start(of: day))
+            let end = min(now, WallInstant(calendar.start(of: day.adding(days: 1))))
             var kWh: [DeviceID: Double] = [:]
             for device in metered { kWh[device.id] = ledger.kilowattHours([device], from: start, to: end, now: now) }
             return EnergyDay(day: day.description, kWh: kWh)

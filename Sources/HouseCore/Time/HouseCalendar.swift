@@ -42,6 +42,11 @@ public struct HouseCalendar: Sendable, Hashable {
         return text
     }
 
+    /// The first instant of a local day (its midnight, or the end of a gap that swallowed it).
+    public func start(of day: LocalDate) -> Date {
+        resolve(TimeOfDay(hour: 0, minute: 0), on: day).earliest
+    }
+
     /// Maps a local wall-clock time on a local day to instants, reporting skipped and repeated hours.
     public func resolve(_ time: TimeOfDay, on day: LocalDate) -> LocalTimeResolution {
         resolve(wallSeconds: Double(day.daysSinceEpoch * 86400 + time.minutesSinceMidnight * 60))
@@ -53,7 +58,7 @@ public struct HouseCalendar: Sendable, Hashable {
         let t = text.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "T", with: " ")
         let parts = t.split(separator: " ", omittingEmptySubsequences: true)
         guard let first = parts.first, let day = LocalDate(String(first)) else { return nil }
-        if parts.count == 1 { return resolve(TimeOfDay(hour: 0, minute: 0), on: day).earliest }
+        if parts.count == 1 { return start(of: day) }
         guard parts.count == 2, let time = TimeOfDay(String(parts[1])) else { return nil }
         return resolve(time, on: day).earliest
     }
