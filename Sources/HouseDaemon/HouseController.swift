@@ -17,9 +17,16 @@ public final class HouseController<C: WallClock>: Sendable {
     public let configuration: HouseConfiguration
     /// This node's id.
     public let node: NodeID
-    /// The primary node (the first in `nodes:`) answers intent requests and mode commands, runs
-    /// the routines and the MQTT rules; every node answers the `set` topics of its own relays.
+    /// The first node in `nodes:`: it keeps the house's energy figures, serves the page and
+    /// announces the house-level entities to Home Assistant. Every node answers the `set` topics
+    /// of its own relays.
     public let isPrimary: Bool
+    /// Whether this node coordinates the house now (answers intent requests and mode commands,
+    /// keeps the modes, runs the routines and the rules): the first node that may coordinate and
+    /// is alive, chosen through the broker (see `CoordinatorElection`).
+    public let coordination: Coordination
+    /// What this node heard that a takeover needs (run claims, the coordinator's modes).
+    let coordinationRecord = CoordinationRecord()
     public let layout: TopicLayout
     public let store: StateStore
     public let service: HouseService
@@ -70,7 +77,12 @@ public final class HouseController<C: WallClock>: Sendable {
         self.logger = logger
         isPrimary = config.nodes.first.map { $0.id == nodeID } ?? true
         layout = TopicLayout(base: config.mqtt.baseTopic)
-        logger.info("housectl \(HousectlVersion.current): house \"\(config.house.name)\", node \(node)\(isPrimary ? " (primary)" : "")")
+        let clock = s.clock
+        coordination = Coordination(node: nodeID, candidates: config.coordination.candidates(in: config, node: nodeID),
+                                    lease: config.coordination.lease, now: { clock.now })
+        let role = coordination.isAlone ? " (coordinates the house)"
+            : coordination.isCandidate ? " (may coordinate the house: \(coordination.candidates.map(\.rawValue).joined(separator: ", ")))" : ""
+        logger.info("housectl \(HousectlVersion.current): house \"\(config.house.name)\", node \(node)\(role)")
 
         store = try StateStore(path: s.stateDirectory + "/housectl.sqlite", grouped: true)
         logger.info("state database \(store.path)")
@@ -236,7 +248,7 @@ public final class HouseController<C: WallClock>: Sendable {
             matcher = nil
         }
         gateway = IntentGateway(configuration: config, service: service, store: store, client: client, layout: layout,
-                                matcher: matcher, isPrimary: isPrimary, clock: s.clock, logger: logger)
+                                matcher: matcher, isPrimary: isPrimary, coordination: coordination, clock: s.clock, logger: logger)
         // With the routines off, the runner still ends temporary modes (a scheduler of no routines).
         let scheduler = s.routines ? RoutineScheduler(configuration: config)
             : RoutineScheduler(routines: [], calendar: HouseCalendar(house: config.house), rng: SystemRandomNumberGenerator())
@@ -272,6 +284,12 @@ public final class HouseController<C: WallClock>: Sendable {
         list.append(.init(service: StateRecorderService(store: store, committer: committer), serviceName: "state-recorder"))
         // Started before every source of commands, stopped after them all.
         list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, committer: committer, changes: changes, logger: logger), serviceName: "command-bus"))
+        if coordination.isCandidate && !coordination.isAlone {
+            list.append(.init(service: CoordinatorService(coordination: coordination, client: client, layout: layout, bus: bus,
+                                                          clock: clock, logger: logger, heard: coordinationRecord,
+                                                          deadline: shutdownDeadline),
+                              serviceName: "coordination"))
+        }
         if let relays {
             list.append(.init(service: RelayService(bank: relays, logger: logger), serviceName: "relays"))
         }
@@ -285,7 +303,11 @@ public final class HouseController<C: WallClock>: Sendable {
                           serviceName: "retention"))
         if isPrimary {
             list.append(.init(service: EnergyService(gateway: gateway, bus: bus, clock: clock, logger: logger), serviceName: "energy"))
-            list.append(.init(service: RoutineService(runner: runner, bus: bus, store: store, restoredMode: restoredMode, logger: logger),
+        }
+        if coordination.isCandidate {
+            list.append(.init(service: RoutineService(runner: runner, bus: bus, store: store, restoredMode: restoredMode,
+                                                      coordination: coordination, record: coordinationRecord, client: client,
+                                                      layout: layout, logger: logger),
                               successTerminationBehavior: .ignore, serviceName: "routines"))
         }
         let discovery = configuration.mqtt.discoveryPrefix.map {
@@ -295,11 +317,12 @@ public final class HouseController<C: WallClock>: Sendable {
         let readiness = self.readiness
         let logger = self.logger
         let endpoint = "\(brokerHost):\(brokerPort)"
-        let primary = isPrimary
+        let primary = coordination.isCandidate
         let base = layout.base
         let bus = self.bus
         list.append(.init(service: TopicAPIService(
-            gateway: gateway, bus: bus, client: client, node: node, isPrimary: isPrimary, discovery: discovery,
+            gateway: gateway, bus: bus, client: client, node: node, isPrimary: isPrimary, coordination: coordination,
+            discovery: discovery,
             relayStates: { await relays?.states() ?? [:] },
             inputStates: { [service, node] in
                 var states: [DeviceID: DeviceState] = [:]

@@ -192,7 +192,7 @@ public final class LibgpiodChip: GPIOChip, @unchecked Sendable {
     /// reports the edges in logical terms for an active-low request, with CLOCK_MONOTONIC times).
     public func waitForEdges(timeout: Duration) throws(GPIOError) -> [GPIOEdgeEvent] {
         let inputs = lock.withLock { requests.filter { $0.value.eventFD >= 0 }.map { (line: $0.key, fd: $0.value.eventFD) } }
-        let ms = Int32(clamping: max(0, timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000))
+        let ms = Int32(clamping: max(0, timeout.wholeMilliseconds))
         guard !inputs.isEmpty else {
             _ = poll(nil, 0, ms)
             return []

@@ -3,7 +3,7 @@ extension WallInstant {
     /// `Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)` writes it, from
     /// the day count alone (the formatter cost a fifth of a command's own time on `house/events`).
     public var iso8601UTC: String {
-        let ms = sinceEpoch.components.seconds * 1000 + sinceEpoch.components.attoseconds / 1_000_000_000_000_000
+        let ms = sinceEpoch.wholeMilliseconds
         let (days, msOfDay) = ms.quotientAndRemainder(dividingBy: 86_400_000)
         let day = msOfDay < 0 ? Int(days) - 1 : Int(days)
         let t = msOfDay < 0 ? msOfDay + 86_400_000 : msOfDay

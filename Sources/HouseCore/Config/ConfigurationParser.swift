@@ -41,7 +41,7 @@ final class ConfigurationParser {
     /// Interlock memberships as written (group, device id, where).
     var interlockMarks: [(String, DeviceID, Mark?)] = []
 
-    static let topKeys = ["house", "mqtt", "nodes", "floors", "rooms", "devices", "inputs", "modes", "routines", "rules", "permissions", "web"]
+    static let topKeys = ["house", "mqtt", "nodes", "floors", "rooms", "devices", "inputs", "modes", "routines", "rules", "permissions", "web", "coordination"]
 
     init(ctx: ConfigContext, boards: [String: BoardProfile], boardsLocation: String) {
         self.ctx = ctx
@@ -76,13 +76,14 @@ final class ConfigurationParser {
         }
         let permissions = top["permissions"].flatMap(parsePermissions) ?? Permissions()
         let web = top["web"].flatMap(parseWeb)
+        let coordination = top["coordination"].flatMap(parseCoordination) ?? CoordinationSettings()
 
         guard let house else { return nil }
         let usedBoards = Set(nodes.map(\.board))
         let configuration = HouseConfiguration(
             house: house, mqtt: mqtt, nodes: nodes, boards: boards.filter { usedBoards.contains($0.key) },
             floors: floors, rooms: rooms, devices: devices, modes: modes, routines: routines, rules: rules,
-            permissions: permissions, web: web
+            permissions: permissions, web: web, coordination: coordination
         )
         checkRoutineConfirmations(configuration, nodes: top["routines"])
         return configuration
@@ -287,6 +288,30 @@ final class ConfigurationParser {
         if !s.isLoopback && s.passwordFile == nil {
             ctx.error("web.bind \(s.bind) reaches beyond this machine, so the page needs a password: set web.password_file (housectl web passwd --file FILE makes one), or bind to 127.0.0.1",
                       at: m.keyNode("bind")?.mark ?? m.mark)
+        }
+        return s
+    }
+
+    private func parseCoordination(_ node: YNode) -> CoordinationSettings? {
+        guard let m = ctx.map(node, what: "coordination", allowed: ["nodes", "lease"]) else { return nil }
+        var s = CoordinationSettings()
+        if let l = m["lease"], let lease = ctx.duration(l) {
+            if CoordinationSettings.leaseRange.contains(lease) {
+                s.lease = lease
+            } else {
+                ctx.error("coordination.lease \(DurationParser.format(lease)) is outside 2s...2m (a coordinator renews its claim every third of it; a dead one is replaced after about that long)", at: l)
+            }
+        }
+        if let n = m["nodes"], let items = ctx.sequence(n, expected: "the node ids that may coordinate, the preferred first") {
+            let chosen = items.compactMap { reference($0, to: nodeIDs, what: "node") }
+            if chosen.isEmpty && !items.isEmpty { return s }
+            if chosen.isEmpty {
+                ctx.error("coordination.nodes is empty: at least one node must be able to coordinate the house", at: n)
+            } else if Set(chosen).count != chosen.count {
+                ctx.error("coordination.nodes names a node twice", at: n)
+            } else {
+                s.nodes = chosen
+            }
         }
         return s
     }

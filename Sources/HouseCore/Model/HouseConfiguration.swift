@@ -21,6 +21,8 @@ public struct HouseConfiguration: Sendable, Equatable {
     public var permissions: Permissions
     /// The page on the Pi, when configured (`web:`).
     public var web: WebSettings?
+    /// Which nodes may coordinate, and the coordinator's lease (`coordination:`).
+    public var coordination: CoordinationSettings
 
     public init(
         house: HouseInfo,
@@ -34,7 +36,8 @@ public struct HouseConfiguration: Sendable, Equatable {
         routines: [Routine] = [],
         rules: [Rule] = [],
         permissions: Permissions = Permissions(),
-        web: WebSettings? = nil
+        web: WebSettings? = nil,
+        coordination: CoordinationSettings = CoordinationSettings()
     ) {
         self.house = house
         self.mqtt = mqtt
@@ -48,6 +51,7 @@ public struct HouseConfiguration: Sendable, Equatable {
         self.rules = rules
         self.permissions = permissions
         self.web = web
+        self.coordination = coordination
     }
 
     public func room(id: RoomID) -> Room? { rooms.first { $0.id == id } }

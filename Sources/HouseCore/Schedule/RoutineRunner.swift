@@ -51,10 +51,15 @@ public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Send
     /// catch-up run, then `.planned` with the runs to come (to record before waiting), then runs
     /// and mode ends as the clock reaches them, with `.planned` again after runs. `emit` is
     /// awaited before the runner goes on, so a slow consumer delays, never drops.
-    public func run(emit: (RunnerEvent) async throws -> Void) async throws {
+    ///
+    /// `lastActive` and `records` stand in for the runner's own for this run (a node that takes
+    /// over the house catches up from when the previous coordinator was last heard, and counts the
+    /// runs it claimed as done).
+    public func run(lastActive: Date?? = nil, records: [RoutineRunRecord]? = nil,
+                    emit: (RunnerEvent) async throws -> Void) async throws {
         var scheduler = self.scheduler
         let startInstant = clock.now.date
-        let start = scheduler.start(at: startInstant, lastActive: lastActive, records: records)
+        let start = scheduler.start(at: startInstant, lastActive: lastActive ?? self.lastActive, records: records ?? self.records)
         try await emit(.started(start))
         for run in start.catchUp {
             try await emitRun(run, scheduler: scheduler, emit: emit)

@@ -71,6 +71,8 @@ public struct RoutineScheduler<RNG: RandomNumberGenerator & Sendable>: Sendable 
         queue = []
         head = 0
         let done = Set(records.filter(\.done).map(\.key))
+        // A run recorded planned here and done elsewhere (another node ran it) is done.
+        let records = records.filter { $0.done || !done.contains($0.key) }
         var missedPlanned: [RoutineID: ScheduledRun] = [:]
         for routine in routines {
             if let planned = plannedRun(of: routine, in: records) {

@@ -28,8 +28,7 @@ public struct PeerRelayCommand: Sendable, Equatable, Codable {
 
     public init(device: DeviceID, pulse: Duration) {
         self.device = device
-        let c = pulse.components
-        self.pulseMilliseconds = c.seconds * 1000 + c.attoseconds / 1_000_000_000_000_000
+        self.pulseMilliseconds = pulse.wholeMilliseconds
     }
 
     /// A cover to `position`, or stopped when nil.

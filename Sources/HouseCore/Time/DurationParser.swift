@@ -64,7 +64,7 @@ public enum DurationParser {
 
     /// Compact form: `1h30m`, `45s`, `500ms`.
     public static func format(_ d: Duration) -> String {
-        let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
+        let ms = d.wholeMilliseconds
         if ms == 0 { return "0s" }
         if ms % 1000 != 0 && ms < 60_000 { return "\(ms)ms" }
         var s = ms / 1000

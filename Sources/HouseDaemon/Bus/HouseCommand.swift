@@ -44,6 +44,9 @@ enum HouseCommand: Sendable {
     case nodeStatus(node: NodeID, online: Bool)
     /// A message on a topic a rule listens to.
     case ruleMessage(MQTTMessage)
+    /// This node starts coordinating the house in `term`; `modes` is the mode timeline the last
+    /// coordinator published (nil: none heard).
+    case coordinationStarted(term: UInt64, modes: HouseService.ModeSnapshot?)
 
     /// Whether a state change fires the device-state rules.
     enum RuleFiring: Sendable {

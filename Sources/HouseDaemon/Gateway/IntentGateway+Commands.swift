@@ -72,6 +72,8 @@ extension IntentGateway {
             await service.noteNode(node, online: online)
         case .ruleMessage(let message):
             await mqttMessage(message)
+        case .coordinationStarted(let term, let modes):
+            await coordinationStarted(term: term, modes: modes)
         }
         return IntentReply(id: "", outcomes: [])
     }
@@ -99,6 +101,8 @@ extension IntentGateway {
         let reading = source.reading(from: payload, at: clock.now)
         let before = await service.reading(of: id)
         await service.noteReading(id, reading)
+        // Every node that may coordinate follows the sensor; the coordinator speaks for it.
+        guard coordination.isActing else { return }
         switch reading {
         case .value(let v, _):
             publish(layout.deviceState(room: device.room, device: id), JSONValue.number(v).scalarText ?? "\(v)", retain: true)
@@ -121,6 +125,7 @@ extension IntentGateway {
                   case .value(_, let at)? = await service.reading(of: device.id), at.duration(to: now) > limit else { continue }
             let reason = "no value on \(source.stateTopic) for more than \(DurationParser.format(limit)) (stale_after)"
             await service.noteReading(device.id, .unavailable(reason: reason))
+            guard coordination.isActing else { continue }
             logger.warning("sensor \(device.id) unavailable: \(reason)")
             publishAvailability(device, online: false)
         }
@@ -191,10 +196,43 @@ extension IntentGateway {
         if after.nextExpiry != before.nextExpiry {
             for observer in modeObservers { observer(after.nextExpiry) }
         }
+        guard coordination.isActing else { return }
+        publish(layout.modeTimeline, Self.json(after), retain: true)
         guard after.roomModes != before.roomModes else { return }
         await publishMode()
         for mode in Set(after.roomModes.values).subtracting(before.roomModes.values).sorted() {
             await fireRules(for: .mode(mode), depth: ruleDepth + 1)
+        }
+    }
+
+    /// This node starts coordinating (term `term`): the modes the last coordinator published are
+    /// adopted (this node's own may be older), their next end told to the routines, and the
+    /// house-level state published.
+    func coordinationStarted(term: UInt64, modes: HouseService.ModeSnapshot?) async {
+        let now = clock.now.date
+        if let modes, modes != (await service.modeSnapshot) {
+            await service.restoreModes(modes)
+            do { try store.saveModes(await service.modeSnapshot, at: now) } catch { logger.error("\(error)") }
+        }
+        let snapshot = await service.modeSnapshot
+        for observer in modeObservers { observer(snapshot.nextExpiry) }
+        await publishHouseState()
+        let mode = await service.currentMode?.rawValue ?? "mixed or none"
+        logger.info("coordinating in term \(term): mode \(mode)")
+    }
+
+    /// The house-level retained state the coordinator keeps: the mode and its timeline, each
+    /// sensor's availability as the house knows it now (offline until a value).
+    func publishHouseState() async {
+        guard coordination.isActing else { return }
+        await publishMode()
+        publish(layout.modeTimeline, Self.json(await service.modeSnapshot), retain: true)
+        for device in configuration.devices where device.kind == .sensor {
+            if case .value? = await service.reading(of: device.id) {
+                publishAvailability(device, online: true)
+            } else {
+                publishAvailability(device, online: false)
+            }
         }
     }
 }

@@ -21,8 +21,11 @@ public actor IntentGateway {
     let clock: any WallClock
     nonisolated let logger: Logger
     let matcher: PhraseMatcher?
-    /// Whether this is the primary node, which runs the rules and publishes the house's energy.
+    /// Whether this is the first node, which keeps and publishes the house's energy.
     nonisolated let isPrimary: Bool
+    /// Whether this node coordinates the house now: it runs the rules, keeps the modes and
+    /// publishes the house-level state only then.
+    nonisolated let coordination: Coordination
     var rules: RuleBook
     var modeObservers: [@Sendable (Date?) -> Void] = []
     /// The energy figure last published: a command and its relay event both ask for it, and an
@@ -39,7 +42,8 @@ public actor IntentGateway {
     static let commandWindow: Duration = .seconds(600)
 
     init(configuration: HouseConfiguration, service: HouseService, store: StateStore, client: MQTTClient,
-         layout: TopicLayout, matcher: PhraseMatcher?, isPrimary: Bool, clock: any WallClock, logger: Logger) {
+         layout: TopicLayout, matcher: PhraseMatcher?, isPrimary: Bool, coordination: Coordination,
+         clock: any WallClock, logger: Logger) {
         self.configuration = configuration
         self.service = service
         self.pipeline = IntentPipeline(service: service)
@@ -48,6 +52,7 @@ public actor IntentGateway {
         self.layout = layout
         self.matcher = matcher
         self.isPrimary = isPrimary
+        self.coordination = coordination
         self.clock = clock
         self.logger = logger
         self.rules = RuleBook(rules: configuration.rules)
@@ -77,7 +82,7 @@ public actor IntentGateway {
             switch intent {
             case .control: await notCarriedOut(outcome, at: now)
             // A mode not set (Home Assistant's select offered `mixed`, say): the true mode again.
-            case .setMode where isPrimary: await publishMode()
+            case .setMode where coordination.isActing: await publishMode()
             case .setMode, .query, .runRoutine: break
             }
         }
@@ -150,15 +155,15 @@ public actor IntentGateway {
         }
     }
 
-    /// Rules for a device state change reported by the relays or a state topic. Only the primary
-    /// node runs rules, so that a rule fires once however many nodes see the change; the rules of
+    /// Rules for a device state change reported by the relays or a state topic. Only the
+    /// coordinator runs rules, so that a rule fires once however many nodes see the change; the rules of
     /// an input (a contact, a motion sensor) run on the node it is wired to, which hears it first
     /// and needs no broker for it.
     func deviceStateChanged(_ device: DeviceID, to state: DeviceState) async {
         if let owner = configuration.device(id: device)?.input?.node {
             guard owner == service.node || service.node == nil else { return }
         } else {
-            guard isPrimary else { return }
+            guard coordination.isActing else { return }
         }
         await fireRules(for: .deviceState(device, state))
     }
@@ -187,9 +192,9 @@ public actor IntentGateway {
         }
     }
 
-    /// Rules for an MQTT message on a rule topic.
+    /// Rules for an MQTT message on a rule topic (on the coordinator).
     func mqttMessage(_ message: MQTTMessage) async {
-        guard !message.retain else { return }
+        guard !message.retain, coordination.isActing else { return }
         await fireRules(for: .mqtt(topic: message.topic, payload: message.payload))
     }
 

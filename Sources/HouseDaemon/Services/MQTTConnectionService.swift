@@ -1,6 +1,7 @@
 import HouseMQTT
 import Logging
 import ServiceLifecycle
+import Signals
 
 /// Runs the MQTT client (connect, reconnect with backoff, offline queue) until graceful shutdown;
 /// then publishes the node's `offline` status itself, since a clean DISCONNECT suppresses the last
@@ -31,28 +32,19 @@ struct MQTTConnectionService: Service {
     /// Publishes `offline` (retained, QoS 1) and waits for the PUBACK at most `limit`; after that
     /// the message stays with libmosquitto, which sends it should the connection still work.
     private func publishOffline(within limit: Duration) async {
-        let delivered: Bool? = await withTaskGroup(of: Bool?.self) { group in
-            group.addTask {
-                do {
-                    try await client.publish(to: statusTopic, payload: "offline", qos: .atLeastOnce, retain: true,
-                                             timeToLive: .seconds(2))
-                    return true
-                } catch is CancellationError {
-                    return nil
-                } catch {
-                    logger.warning("could not publish offline status: \(error)")
-                    return false
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: limit)
+        let delivered: Bool?? = await withTimeLimit(limit) { [client, statusTopic, logger] in
+            do {
+                try await client.publish(to: statusTopic, payload: "offline", qos: .atLeastOnce, retain: true,
+                                         timeToLive: .seconds(2))
+                return true
+            } catch is CancellationError {
                 return nil
+            } catch {
+                logger.warning("could not publish offline status: \(error)")
+                return false
             }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
         }
-        if delivered == nil {
+        if delivered == nil || delivered! == nil {
             logger.warning("offline status not acknowledged within \(limit): the broker does not answer; stopping without it")
         }
     }

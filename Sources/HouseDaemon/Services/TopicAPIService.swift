@@ -5,10 +5,11 @@ import HouseMQTT
 import Logging
 import ServiceLifecycle
 
-/// The MQTT topic API: device `set` topics of this node's relays, and on the primary node the
-/// mode, intent requests, remote devices' state topics and the rules' topics; Home Assistant
-/// discovery (re-sent when Home Assistant comes online, stale entities cleared). After every
-/// (re)connect it publishes the retained state again.
+/// The MQTT topic API: device `set` topics of this node's relays, and on every node that may
+/// coordinate the mode, intent requests, remote devices' topics and the rules' topics (what
+/// comes there is carried out only by the node that coordinates; between two coordinators it is
+/// held for the next one); Home Assistant discovery (re-sent when Home Assistant comes online,
+/// stale entities cleared). After every (re)connect it publishes the retained state again.
 ///
 /// On graceful shutdown it stops taking messages; a message being handled is finished first.
 struct TopicAPIService: Service {
@@ -17,7 +18,12 @@ struct TopicAPIService: Service {
     let bus: CommandBus
     let client: MQTTClient
     let node: NodeID
+    /// Whether this is the first node (the house's energy).
     let isPrimary: Bool
+    /// Whether this node coordinates the house now.
+    let coordination: Coordination
+    /// Commands for the coordinator held while no node coordinates.
+    let inbox = CoordinatorInbox()
     let discovery: HomeAssistantDiscovery?
     let relayStates: @Sendable () async -> [DeviceID: DeviceState]
     /// The levels of this node's contacts and motion sensors, published with the relays'.
@@ -36,7 +42,7 @@ struct TopicAPIService: Service {
         configuration.devices.filter { d in
             switch d.endpoint {
             case .relay, .cover, .opener: d.node == node
-            case .mqtt, .none: isPrimary
+            case .mqtt, .none: coordination.isCandidate  // carried out by the coordinator
             case .sensor, .input: false  // read only: no set topic
             }
         }
@@ -53,7 +59,7 @@ struct TopicAPIService: Service {
         if configuration.devices.contains(where: { $0.node == node }) {
             subscriptions.append(try await subscribe(PeerRelayCommand.topic(base: layout.base, node: node), .peerRelay))
         }
-        if isPrimary {
+        if coordination.isCandidate {
             subscriptions.append(try await subscribe(layout.modeSet, .modeSet))
             subscriptions.append(try await subscribe(layout.intentRequest, .intentRequest(.mqtt)))
             subscriptions.append(try await subscribe(layout.cliRequest, .intentRequest(.cli)))
@@ -110,37 +116,40 @@ struct TopicAPIService: Service {
                     await publishRetainedState()
                     if first {
                         first = false
+                        // Ready once it is known who coordinates (this node or another), within
+                        // the time a takeover takes; the house-level topics work from then on.
+                        await coordination.waitForCoordinator(within: coordination.lease * (coordination.candidates.count + 1))
                         onReady()
                     }
                 }
             }
-            for subscription in subscriptions {
-                group.addTask {
-                    // The messages go to the handler; the sequence only ends, or throws when a
-                    // re-subscription is refused (the broker's ACL): that ends only its own topic.
-                    do {
-                        for try await _ in subscription {}
-                    } catch {
-                        logger.error("subscription to \(subscription.filter) ended: \(error); check the broker's ACL for this user")
+            // What came for the coordinator while none was: carried out once this node
+            // coordinates, dropped once another does.
+            group.addTask {
+                await coordination.changes.watch { changed in
+                    while !Task.isCancelled {
+                        if coordination.isActing {
+                            let held = inbox.take()
+                            if !held.isEmpty { logger.info("coordination: carrying out \(held.count) command(s) held while no node coordinated") }
+                            for command in held { command() }
+                        } else if !coordination.isInterregnum {
+                            let dropped = inbox.take().count
+                            if dropped > 0 { logger.info("coordination: \(dropped) held command(s) left to \(coordination.status.coordinator?.rawValue ?? "?")") }
+                        }
+                        await changed.wait()
                     }
                 }
+            }
+            for subscription in subscriptions {
+                group.addTask { await subscription.awaitEnd(logger: logger, what: "the topic API") }
             }
             // Graceful shutdown ends the loops (one loop ending, say a refused subscription, does
             // not). A handler runs to its end on the network thread; unsubscribing stops the calls.
             try? await gracefulShutdown()
             group.cancelAll()
         }
-        // Each UNSUBACK is awaited on the shutdown deadline (at most `unsubscribeWait` in all): a
-        // broker that stopped answering must not hold the shutdown.
-        let ending = subscriptions
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                for subscription in ending { try? await client.unsubscribe(subscription) }
-            }
-            group.addTask { [deadline] in try? await Task.sleep(for: deadline.remaining(atMost: Self.unsubscribeWait)) }
-            await group.next()
-            group.cancelAll()
-        }
+        // Each UNSUBACK is awaited on the shutdown deadline (at most `unsubscribeWait` in all).
+        await client.unsubscribe(subscriptions, within: deadline.remaining(atMost: Self.unsubscribeWait))
     }
 
     /// The most the unsubscribes at shutdown wait for the broker.
@@ -200,10 +209,15 @@ struct TopicAPIService: Service {
     func handle(_ message: MQTTMessage, with handler: Handler) {
         guard isWithinLimits(message, for: handler) else { return }
         switch handler {
-        case .deviceSet(let device): deviceSet(message, device, CommandPayloadParser.deviceCommand)
+        case .deviceSet(let device):
+            guard !Self.isTheCoordinators(device) else {
+                forCoordinator(message) { deviceSet(message, device, CommandPayloadParser.deviceCommand) }
+                return
+            }
+            deviceSet(message, device, CommandPayloadParser.deviceCommand)
         case .positionSet(let device): deviceSet(message, device, CommandPayloadParser.positionCommand)
-        case .modeSet: modeSet(message)
-        case .intentRequest(let source): intentRequest(message, source: source)
+        case .modeSet: forCoordinator(message) { modeSet(message) }
+        case .intentRequest(let source): forCoordinator(message) { intentRequest(message, source: source) }
         case .peerState(let device): peerState(message, device)
         case .peerCover(let device): peerCover(message, device)
         case .peerOpener(let device):
@@ -247,6 +261,27 @@ struct TopicAPIService: Service {
     }
 
     // MARK: Commands
+
+    /// Whether the coordinator answers `device`'s `set` topic (a device of another system reached
+    /// over MQTT), not the node that owns its relay.
+    static func isTheCoordinators(_ device: Device) -> Bool {
+        switch device.endpoint {
+        case .mqtt, .none: true
+        case .relay, .cover, .opener, .sensor, .input: false
+        }
+    }
+
+    /// Carries out a command for the coordinator when this node coordinates; holds it while no
+    /// node does (for this node, should it take over); leaves it to the coordinator otherwise.
+    private func forCoordinator(_ message: MQTTMessage, _ carryOut: @escaping @Sendable () -> Void) {
+        if coordination.isActing {
+            carryOut()
+        } else if coordination.isInterregnum, !message.retain {
+            if !inbox.hold(carryOut) { logger.warning("refused the command on \(message.topic): \(CoordinatorInbox.capacity) commands wait for a coordinator") }
+        } else {
+            logger.debug("\(message.topic): left to the coordinator, \(coordination.status.coordinator?.rawValue ?? "?")")
+        }
+    }
 
     /// A command delivered as retained is a stale one waiting at the broker: it is never obeyed,
     /// and it is cleared so that it does not come back at every (re)subscribe.
@@ -395,7 +430,7 @@ struct TopicAPIService: Service {
             return
         }
         bus.note(.stateChanged(device: device.id, state: state, note: true, rules: message.retain ? .never : .ifChanged))
-        gateway.publish(layout.deviceState(room: device.room, device: device.id), state.rawValue, retain: true)
+        if coordination.isActing { gateway.publish(layout.deviceState(room: device.room, device: device.id), state.rawValue, retain: true) }
     }
 
     // MARK: Retained state
@@ -415,18 +450,8 @@ struct TopicAPIService: Service {
         for cover in configuration.devices where cover.opener?.node == node {
             await gateway.publishOpener(cover)
         }
-        if isPrimary {
-            await gateway.publishMode()
-            await gateway.publishEnergy(force: true, perDevice: true)
-            // Each sensor's availability as the house knows it now (offline until a value).
-            for device in configuration.devices where device.kind == .sensor {
-                if case .value? = await gateway.service.reading(of: device.id) {
-                    gateway.publishAvailability(device, online: true)
-                } else {
-                    gateway.publishAvailability(device, online: false)
-                }
-            }
-        }
+        if isPrimary { await gateway.publishEnergy(force: true, perDevice: true) }
+        await gateway.publishHouseState()
         publishDiscovery()
         // Only now, after the real states (in order behind them): a node that says `online`
         // before its states would show the broker's old ones as current (Home Assistant fired

@@ -14,6 +14,9 @@ import HouseCore
 /// | `<base>/intent/response/<id>` | out (default reply topic) |
 /// | `<base>/events` | out |
 /// | `<base>/node/<node>/status` | out, retained, last will |
+/// | `<base>/coordinator` | in and out, retained: the coordinator's claim (`CoordinatorClaim`) |
+/// | `<base>/routine/<routine>/run` | in and out, retained: the latest run of a routine, claimed before it runs |
+/// | `<base>/mode/timeline` | in and out, retained: every room's modes with their ends, for the next coordinator |
 public struct TopicLayout: Sendable, Equatable {
     public var base: String
 
@@ -44,6 +47,17 @@ public struct TopicLayout: Sendable, Equatable {
     public func nodeStatus(node: NodeID) -> String { "\(base)/node/\(node.rawValue)/status" }
     /// The filter of every node's status topic.
     public var nodeStatusFilter: String { "\(base)/node/+/status" }
+    /// The coordinator's claim, retained (see `CoordinatorElection`).
+    public var coordinator: String { "\(base)/coordinator" }
+    /// Where a node sends itself a probe after subscribing: its echo comes after any retained message.
+    public func nodeProbe(node: NodeID) -> String { "\(base)/node/\(node.rawValue)/probe" }
+    /// The latest run of a routine, claimed by the coordinator before it runs, retained.
+    public func routineRun(routine: RoutineID) -> String { "\(base)/routine/\(routine.rawValue)/run" }
+    /// The filter of every routine's run claims.
+    public var routineRunFilter: String { "\(base)/routine/+/run" }
+    /// Every room's mode timeline (the temporary modes and when they end), retained by the
+    /// coordinator for the node that takes over.
+    public var modeTimeline: String { "\(base)/mode/timeline" }
 
     /// The `(room, cover)` of a cover's `position/set` topic, or nil when `topic` is not one.
     public func parsePositionSet(_ topic: String) -> (room: RoomID, device: DeviceID)? {
