@@ -146,7 +146,10 @@ let package = Package(
         // MARK: Tests (one target per module; real-mosquitto tests in their own target)
         .testTarget(name: "MQTTTopicsTests", dependencies: ["MQTTTopics"]),
         .testTarget(name: "SignalsTests", dependencies: ["Signals"]),
-        .testTarget(name: "HouseCoreTests", dependencies: ["HouseCore", "HouseTesting"]),
+        .testTarget(
+            name: "HouseCoreTests",
+            dependencies: ["HouseCore", "HouseTesting", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "HouseMQTTTests", dependencies: ["HouseMQTT", "HouseTesting"]),
         .testTarget(name: "HouseMQTTMosquittoTests", dependencies: ["HouseMQTT", "HouseTesting"]),
         .testTarget(

@@ -40,6 +40,8 @@ package final class BrokerCore {
     var isShutDown = false
     /// Fault hook (HouseBrokerTesting): answer every CONNECT with this code.
     package var refuseCode: HouseBroker.ConnectReturnCode?
+    /// Fault hook (HouseBrokerTesting): client ids whose CONNECT is refused (a node cut off).
+    package var refusedClientIDs: Set<String> = []
     /// Fault hook (HouseBrokerTesting): read from no client; change it with `setReadingPaused`.
     package private(set) var readingPaused = false
     /// Set while stopping: connections closing then publish no will.
@@ -112,6 +114,9 @@ package final class BrokerCore {
     func handleConnect(_ connection: MQTTConnection, _ packet: ConnectPacket) {
         if let code = refuseCode {
             return refuse(connection, code, "refusing connections (fault injection)")
+        }
+        if refusedClientIDs.contains(packet.clientID) {
+            return refuse(connection, .serverUnavailable, "client '\(packet.clientID)' is cut off (fault injection)")
         }
         // Not `serverChannel == nil`: a client may connect between bind() and the loop storing
         // the channel (right after start), and must not be refused then.
@@ -506,6 +511,11 @@ package final class BrokerCore {
     /// Closes every connection (wills are published unless `suppressWills`).
     package func closeAllConnections() {
         for connection in connections.values { connection.close() }
+    }
+
+    /// Closes the connections of `clientID` as a network failure would (its will is published).
+    package func closeConnections(of clientID: String) {
+        for connection in connections.values where connection.session?.clientID == clientID { connection.close() }
     }
 
     /// Stops or resumes reading from every client, current and new.

@@ -9,6 +9,20 @@ extension HouseBroker {
         _ = try? await onLoop { $0.closeAllConnections() }
     }
 
+    /// Cuts one client off as a dead machine would be: its connection closes without a DISCONNECT
+    /// (its will is published) and its reconnects are refused until `reconnect(clientID:)`.
+    public func cutOff(clientID: String) async {
+        _ = try? await onLoop { core in
+            core.refusedClientIDs.insert(clientID)
+            core.closeConnections(of: clientID)
+        }
+    }
+
+    /// Lets a client cut off by `cutOff(clientID:)` connect again.
+    public func reconnect(clientID: String) async {
+        _ = try? await onLoop { $0.refusedClientIDs.remove(clientID) }
+    }
+
     /// Stops reading from every client (current and new) until `resumeReading()`: their packets
     /// pile up in the kernel, as with a stalled broker. Keepalive is not enforced while paused.
     public func pauseReading() async {

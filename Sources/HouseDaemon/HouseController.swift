@@ -79,7 +79,7 @@ public final class HouseController<C: WallClock>: Sendable {
         layout = TopicLayout(base: config.mqtt.baseTopic)
         let clock = s.clock
         coordination = Coordination(node: nodeID, candidates: config.coordination.candidates(in: config, node: nodeID),
-                                    lease: config.coordination.lease, now: { clock.now })
+                                    lease: config.coordination.lease, now: { clock.monotonic.now })
         let role = coordination.isAlone ? " (coordinates the house)"
             : coordination.isCandidate ? " (may coordinate the house: \(coordination.candidates.map(\.rawValue).joined(separator: ", ")))" : ""
         logger.info("housectl \(HousectlVersion.current): house \"\(config.house.name)\", node \(node)\(role)")

@@ -118,3 +118,36 @@ public func runController<T: Sendable>(
         }
     }
 }
+
+extension ControllerFixture {
+    /// Returns once `condition` holds, looking again after every command the controller carried
+    /// out and every change of its coordination; fails with `TimeoutError` after `timeout`.
+    public func waitUntil(_ what: String, timeout: Duration = .seconds(10),
+                          _ condition: @escaping @Sendable () -> Bool) async throws {
+        let commands = controller.changes
+        let coordination = controller.coordination.changes
+        try await withTimeout(timeout, what) {
+            await commands.watch { afterCommand in
+                await coordination.watch { afterChange in
+                    while !condition() && !Task.isCancelled {
+                        await withTaskGroup(of: Void.self) { group in
+                            group.addTask { await afterCommand.wait() }
+                            group.addTask { await afterChange.wait() }
+                            await group.next()
+                            group.cancelAll()
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Returns once this controller knows `node` as the house's coordinator (and, when `node` is
+    /// this controller's own, once it coordinates).
+    public func waitForCoordinator(_ node: NodeID, timeout: Duration = .seconds(10)) async throws {
+        let coordination = controller.coordination
+        try await waitUntil("\(node) coordinating, as \(coordination.node) sees it", timeout: timeout) {
+            coordination.status.coordinator == node && (node != coordination.node || coordination.isActing)
+        }
+    }
+}

@@ -51,6 +51,7 @@ struct StatusCommand: AsyncParsableCommand {
             }
         }
         lines.append(states.dialog)
+        lines += states.coordination?.lines ?? []
         return CommandOutput(text: lines.joined(separator: "\n"), exitCode: 0)
     }
 

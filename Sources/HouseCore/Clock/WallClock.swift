@@ -28,11 +28,21 @@ public struct WallInstant: InstantProtocol, Sendable, Hashable, Comparable, Cust
 
 /// A clock whose instants are wall-clock instants. Implemented by `SystemWallClock` for real time
 /// and, for tests, by `ManualClock` (in HouseTesting).
-public protocol WallClock: Clock, Sendable where Instant == WallInstant, Duration == Swift.Duration {}
+public protocol WallClock: Clock, Sendable where Instant == WallInstant, Duration == Swift.Duration {
+    /// A clock of the same kind that never jumps, for measuring spans that must not follow the
+    /// wall clock's corrections (a coordinator's lease when NTP steps the clock at boot). Its
+    /// instants mean nothing as dates. By default the clock itself (a test's manual clock).
+    var monotonic: any WallClock { get }
+}
+
+extension WallClock {
+    public var monotonic: any WallClock { self }
+}
 
 /// The real wall clock. Sleeps are measured on the monotonic clock.
 public struct SystemWallClock: WallClock {
     public init() {}
+    public var monotonic: any WallClock { MonotonicWallClock() }
     public var now: WallInstant { WallInstant(Date()) }
     public var minimumResolution: Duration { .milliseconds(1) }
 
@@ -43,5 +53,18 @@ public struct SystemWallClock: WallClock {
         } else {
             try Task.checkCancellation()
         }
+    }
+}
+
+/// The system's monotonic clock (`ContinuousClock`) with `WallInstant`s: spans and sleeps that no
+/// wall-clock correction moves. Its instants are time since an arbitrary origin, not dates.
+public struct MonotonicWallClock: WallClock {
+    private static let origin = ContinuousClock.now
+    public init() {}
+    public var now: WallInstant { WallInstant(sinceEpoch: Self.origin.duration(to: .now)) }
+    public var minimumResolution: Duration { .milliseconds(1) }
+
+    public func sleep(until deadline: WallInstant, tolerance: Duration? = nil) async throws {
+        try await ContinuousClock().sleep(until: Self.origin.advanced(by: deadline.sinceEpoch), tolerance: tolerance)
     }
 }

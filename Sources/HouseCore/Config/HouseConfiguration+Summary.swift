@@ -23,6 +23,15 @@ extension HouseConfiguration {
                          + (n.room.map { ", in the \($0)" } ?? "")
                          + (inputLines.isEmpty ? "" : ", inputs on lines \(inputLines.joined(separator: ", "))"))
         }
+        if let candidates = coordination.nodes {
+            var line = "coordination: \(candidates.map(\.rawValue).joined(separator: ", ")) in that order, lease \(DurationParser.format(coordination.lease))"
+            if case .embedded = mqtt.broker, candidates.count > 1 {
+                line += "; note: the broker is embedded in a node, so the house keeps working only while that node does (put the broker on a machine of its own for a takeover to help)"
+            }
+            lines.append(line)
+        } else {
+            lines.append("coordination: \(nodes.first.map { "\($0.id) alone" } ?? "this node") (no takeover; coordination.nodes lists the nodes that may take over)")
+        }
         if !floors.isEmpty {
             lines.append("floors: \(floors.count) (" + floors.map { floor in
                 "\(floor.id): \(rooms(onFloor: floor.id).map(\.id).joined(separator: ", "))"

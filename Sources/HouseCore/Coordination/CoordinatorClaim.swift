@@ -1,7 +1,7 @@
 import Foundation
 
 /// A node's claim to coordinate the house, retained on `<base>/coordinator`:
-/// `{"at_ms":1795521600000,"lease_ms":6000,"node":"pi-main","renewal":0,"term":7}`.
+/// `{"clock_ms":5120431,"lease_ms":6000,"node":"pi-main","renewal":0,"term":7}`.
 ///
 /// The coordinator renews it (same term, `renewal` counting up) a few times per lease; the other
 /// nodes watch it. Terms only grow. Of two nodes claiming the same term, the one whose claim the
@@ -15,9 +15,9 @@ public struct CoordinatorClaim: Sendable, Equatable, Codable, CustomStringConver
     public var renewal: UInt64
     /// How long the claim holds after it was made or renewed, unless renewed again.
     public var leaseMilliseconds: Int64
-    /// When it was made or renewed, on the claimant's own clock (milliseconds since 1970): the
-    /// claimant's lease runs from this instant, and a node that takes over catches up the
-    /// routines due since the last renewal it saw.
+    /// When it was made or renewed, on the claimant's own monotonic clock (milliseconds since an
+    /// origin of its own, not a date): the claimant's lease runs from this instant. The other
+    /// nodes count from when they received it.
     public var atMilliseconds: Int64
     /// The coordinator stepped down (it is shutting down).
     public var released: Bool?
@@ -25,7 +25,7 @@ public struct CoordinatorClaim: Sendable, Equatable, Codable, CustomStringConver
     enum CodingKeys: String, CodingKey {
         case node, term, renewal, released
         case leaseMilliseconds = "lease_ms"
-        case atMilliseconds = "at_ms"
+        case atMilliseconds = "clock_ms"
     }
 
     public init(node: NodeID, term: UInt64, renewal: UInt64 = 0, lease: Duration, at: WallInstant, released: Bool = false) {
@@ -57,7 +57,7 @@ public struct CoordinatorClaim: Sendable, Equatable, Codable, CustomStringConver
         try InputLimits.checkJSON(payload)
         guard let claim = try? JSONDecoder().decode(CoordinatorClaim.self, from: Data(payload)), !claim.node.isEmpty,
               claim.term > 0, claim.leaseMilliseconds > 0
-        else { throw MalformedInput(#"expected {"node":ID,"term":N>0,"renewal":N,"lease_ms":N>0,"at_ms":N}"#) }
+        else { throw MalformedInput(#"expected {"node":ID,"term":N>0,"renewal":N,"lease_ms":N>0,"clock_ms":N}"#) }
         try InputLimits.checkID(claim.node.rawValue, field: "node")
         return claim
     }

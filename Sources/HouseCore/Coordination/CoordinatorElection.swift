@@ -69,7 +69,8 @@ public struct CoordinatorElection: Sendable {
         /// Publish this claim (retained, QoS 1) on the coordinator topic.
         case publish(CoordinatorClaim)
         /// This node coordinates from now on. `lastHeard` is when the previous coordinator was last
-        /// heard from (nil: none known): what was due since then is caught up.
+        /// heard from (nil: none known, or it was this node before a restart): what was due since
+        /// then is caught up.
         case becameCoordinator(term: UInt64, lastHeard: WallInstant?)
         /// This node stopped coordinating, and why.
         case steppedDown(term: UInt64, reason: String)
@@ -100,6 +101,8 @@ public struct CoordinatorElection: Sendable {
     /// As candidate: since when, and who held the house when the claim was made.
     private var candidateSince: WallInstant?
     private var heardBeforeClaim: WallInstant?
+    /// Released (shutting down): it claims nothing any more.
+    private var retired = false
 
     public init(settings: Settings) {
         self.settings = settings
@@ -275,16 +278,17 @@ public struct CoordinatorElection: Sendable {
             maxTerm = term
             role = .candidate(term: term)
             candidateSince = now
-            // When the previous coordinator was last heard from; this node's own claim from before
-            // a restart carries when it last renewed, on this same clock.
-            heardBeforeClaim = holder.map { holderIsStaleSelf ? $0.at : holderHeardAt ?? $0.at }
+            // When the previous coordinator was last heard from; nil after this node's own restart
+            // (its own state store knows when it last ran).
+            heardBeforeClaim = holderIsStaleSelf ? nil : holderHeardAt
             return [.publish(CoordinatorClaim(node: me, term: term, lease: settings.lease, at: now))]
         }
     }
 
     /// A graceful step-down (shutdown): the claim to publish so that the next node takes over at
-    /// once; nil when this node does not coordinate.
+    /// once; nil when this node does not coordinate. The node claims nothing after it.
     public mutating func release(at now: WallInstant) -> CoordinatorClaim? {
+        retired = true
         guard case .coordinator(let t) = role else { return nil }
         role = .follower
         confirmedUntil = nil
@@ -309,7 +313,7 @@ public struct CoordinatorElection: Sendable {
     /// (and margin) from when it was last heard, and half a lease for each node ahead of this one
     /// that is not known to be offline. Nil when it may not claim.
     private func claimInstant() -> WallInstant? {
-        guard let settledAt, settings.isCandidate else { return nil }
+        guard let settledAt, settings.isCandidate, !retired else { return nil }
         var lapse = settledAt
         var passed = offline
         if let holder, !holderIsStaleSelf {

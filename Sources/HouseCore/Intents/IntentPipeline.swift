@@ -59,8 +59,11 @@ public struct IntentPipeline: Sendable {
     /// Resolves, confirms and handles `intent` from `source`, with the answers given so far.
     /// A dry run goes through every step but issues no command, changes no state and records
     /// no donation.
+    ///
+    /// `commandID` (a request id, a routine run) goes with the relay commands sent to other nodes,
+    /// which carry out a repeat of it once.
     public func process(_ intent: HouseIntent, source: IntentSource, answers: IntentAnswers = .none,
-                        dryRun: Bool = false) async -> IntentOutcome {
+                        dryRun: Bool = false, commandID: String? = nil) async -> IntentOutcome {
         let resolution = resolve(intent, answers: answers)
         var outcome = IntentOutcome(intent: intent, source: source, status: .unsupported,
                                     parameters: resolution.parameters, dryRun: dryRun, dialog: "")
@@ -109,7 +112,7 @@ public struct IntentPipeline: Sendable {
         }
 
         if case .runRoutine(let routine) = resolved {
-            let inner = await process(routine.intent.intent, source: .routine, answers: answers, dryRun: dryRun)
+            let inner = await process(routine.intent.intent, source: .routine, answers: answers, dryRun: dryRun, commandID: commandID)
             outcome.nested = [inner]
             outcome.status = inner.status
             outcome.response = inner.response
@@ -123,7 +126,7 @@ public struct IntentPipeline: Sendable {
             return outcome
         }
 
-        let response = await service.handle(resolved, dryRun: dryRun)
+        let response = await service.handle(resolved, dryRun: dryRun, commandID: commandID)
         outcome.response = response
         outcome.status = response.code == .success ? .done : .failed
         outcome.dialog = response.dialog

@@ -1,7 +1,8 @@
 /// Which nodes may coordinate the house, and how long a coordinator's claim holds
 /// (`coordination:` in house.yaml). See `CoordinatorElection`.
 public struct CoordinationSettings: Sendable, Equatable {
-    /// The nodes that may coordinate, the preferred first; nil: every node, in the order of `nodes:`.
+    /// The nodes that may coordinate, the preferred first; nil: the first node of `nodes:` alone
+    /// (no takeover: the house depends on it, as a house of one Pi does).
     public var nodes: [NodeID]?
     /// How long a coordinator's claim holds without a renewal: a dead coordinator is replaced
     /// after about this long (more for each preferred node that is also gone).
@@ -21,6 +22,6 @@ public struct CoordinationSettings: Sendable, Equatable {
     /// nodes has one unnamed node, `node`).
     public func candidates(in configuration: HouseConfiguration, node: NodeID) -> [NodeID] {
         if let nodes { return nodes }
-        return configuration.nodes.isEmpty ? [node] : configuration.nodes.map(\.id)
+        return [configuration.nodes.first?.id ?? node]
     }
 }

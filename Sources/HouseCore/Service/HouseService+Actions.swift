@@ -132,7 +132,7 @@ extension HouseService {
         switch d.endpoint {
         case .relay(let ref):
             if node == nil || ref.node == node { return [.relay(device: d.id, ref, s)] }
-            return [.publish(device: d.id, topic: peerTopic(ref), payload: PeerRelayCommand(device: d.id, state: s).json, state: s)]
+            return [.publish(device: d.id, topic: peerTopic(ref), payload: peerPayload(PeerRelayCommand(device: d.id, state: s)), state: s)]
         case .mqtt(let m):
             return [.publish(device: d.id, topic: m.commandTopic, payload: s == .on ? m.payloadOn : m.payloadOff, state: s)]
         case .none, .sensor, .cover, .input, .opener:
@@ -143,12 +143,19 @@ extension HouseService {
     func pulseCommand(_ d: Device) -> [DeviceCommand] {
         guard let ref = d.relay, let p = d.pulse else { return [] }
         if node == nil || ref.node == node { return [.pulse(device: d.id, ref, p)] }
-        return [.publish(device: d.id, topic: peerTopic(ref), payload: PeerRelayCommand(device: d.id, pulse: p).json, state: nil)]
+        return [.publish(device: d.id, topic: peerTopic(ref), payload: peerPayload(PeerRelayCommand(device: d.id, pulse: p)), state: nil)]
     }
 
     /// Where a relay of another node is commanded: that node's own command topic, which only
     /// controllers may write (its `set` topic is for automations, and is resolved again there).
     func peerTopic(_ ref: RelayRef) -> String { PeerRelayCommand.topic(base: configuration.mqtt.baseTopic, node: ref.node) }
+
+    /// A relay command for another node, with the id of the command being handled and the device.
+    func peerPayload(_ command: PeerRelayCommand) -> String {
+        var command = command
+        command.id = commandID.map { "\($0)/\(command.device)" }
+        return command.json
+    }
 
     /// A sensor's reading for a status line: `19.5 °C`, `unavailable`, `no value yet`; nil for
     /// a device that switches.

@@ -70,7 +70,7 @@ extension HouseService {
             // Another node's cover: that node plans the move from its own position.
             let command = PeerRelayCommand(device: cover.id, position: target)
             let dialog = target.map { HouseDialog.coverMoving(label, toward: $0) } ?? HouseDialog.coverStopped(label, at: p.percent(at: now, motor: motor))
-            return ([.publish(device: cover.id, topic: peerTopic(motor.winding(.up)), payload: command.json, state: nil)], dialog)
+            return ([.publish(device: cover.id, topic: peerTopic(motor.winding(.up)), payload: peerPayload(command), state: nil)], dialog)
         }
         let plan = target.map { p.plan(toward: $0, at: now, motor: motor) } ?? .stop
         switch plan {

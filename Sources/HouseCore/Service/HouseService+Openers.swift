@@ -68,7 +68,7 @@ extension HouseService {
 
     private func pressCommand(_ cover: Device, _ opener: CoverOpener) -> DeviceCommand {
         if node == nil || opener.node == node { return .pulse(device: cover.id, opener.relay, opener.pulse) }
-        return .publish(device: cover.id, topic: peerTopic(opener.relay), payload: PeerRelayCommand(device: cover.id, pulse: opener.pulse).json, state: nil)
+        return .publish(device: cover.id, topic: peerTopic(opener.relay), payload: peerPayload(PeerRelayCommand(device: cover.id, pulse: opener.pulse)), state: nil)
     }
 
     /// Records a press of an opener of this node (the way it goes follows from where it was).

@@ -38,6 +38,9 @@ public actor HouseService {
     /// command, and working out the day with the calendar each time cost more than the sum.
     var today: (start: WallInstant, end: WallInstant)?
     var donationLog: [Donation] = []
+    /// The id of the command being handled (a request id, a routine run), stamped with the device
+    /// on the relay commands sent to other nodes so that they carry out a repeat once.
+    var commandID: String?
     var donationListeners: [UUID: AsyncStream<Donation>.Continuation] = [:]
 
     /// - Parameters:
@@ -76,6 +79,9 @@ public actor HouseService {
     public func noteNode(_ node: NodeID, online: Bool) {
         nodeOnline[node] = online
     }
+
+    /// Each other node's status as last reported (absent: never heard).
+    public var nodeStatuses: [NodeID: Bool] { nodeOnline }
 
     /// The mode of the whole house when every room is in the same mode, else nil.
     public var currentMode: ModeID? {
@@ -151,7 +157,9 @@ public actor HouseService {
 
     /// Carries out a resolved, confirmed intent; in a dry run, plans the commands without issuing
     /// them or changing any state.
-    public func handle(_ resolved: ResolvedIntent, dryRun: Bool = false) async -> HouseResponse {
+    public func handle(_ resolved: ResolvedIntent, dryRun: Bool = false, commandID: String? = nil) async -> HouseResponse {
+        self.commandID = commandID
+        defer { self.commandID = nil }
         switch resolved {
         case .control(let devices, let action, let position):
             return await control(devices, action: action, position: position, dryRun: dryRun)

@@ -8,6 +8,9 @@ import Foundation
 /// (the owner plans the move from the position it keeps).
 public struct PeerRelayCommand: Sendable, Equatable, Codable {
     public var device: DeviceID
+    /// The command's id (the request or routine run it carries out, and the device): the owner
+    /// carries out a repeated id once (a request retried after a takeover of the coordinator).
+    public var id: String?
     public var state: DeviceState?
     /// Pulse length in milliseconds.
     public var pulseMilliseconds: Int64?
@@ -17,7 +20,7 @@ public struct PeerRelayCommand: Sendable, Equatable, Codable {
     public var stop: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case device, state, position, stop
+        case device, state, position, stop, id
         case pulseMilliseconds = "pulse_ms"
     }
 
@@ -64,6 +67,7 @@ public struct PeerRelayCommand: Sendable, Equatable, Codable {
         else { throw MalformedInput(expected) }
         if let position = c.position, !(0...100).contains(position) { throw MalformedInput("\"position\" must be from 0 to 100") }
         try InputLimits.checkID(c.device.rawValue, field: "device")
+        if let id = c.id { try InputLimits.checkID(id, field: "id") }
         if let pulse = c.pulseMilliseconds, pulse <= 0 || pulse > maximumPulseMilliseconds {
             throw MalformedInput("\"pulse_ms\" must be from 1 to \(maximumPulseMilliseconds)")
         }

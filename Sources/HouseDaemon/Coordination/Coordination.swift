@@ -15,10 +15,11 @@ public final class Coordination: Sendable {
         public var coordinator: NodeID?
         /// The term of the coordinator's claim (0: none seen).
         public var term: UInt64
-        /// While this node coordinates: until when its lease is confirmed (nil: it does not).
+        /// While this node coordinates: until when its lease is confirmed, on the monotonic clock
+        /// (nil: it does not).
         public var actingUntil: WallInstant?
-        /// When this node started coordinating, the previous coordinator was last heard from then
-        /// (nil: not known): the routines due since are caught up.
+        /// When this node started coordinating, the previous coordinator was last heard from then,
+        /// on the wall clock (nil: not known): the routines due since are caught up.
         public var previousLastHeard: WallInstant?
         /// Counts this node's starts and ends of coordinating.
         public var generation: UInt64
@@ -73,15 +74,5 @@ public final class Coordination: Sendable {
             return s != before
         }
         if changed { changes.changed() }
-    }
-
-    /// Returns once a node coordinates as far as this node knows (or after `limit`).
-    public func waitForCoordinator(within limit: Duration) async {
-        guard isCandidate || !candidates.isEmpty else { return }
-        _ = await withTimeLimit(limit) { [self] in
-            await changes.watch { changed in
-                while !Task.isCancelled, status.coordinator == nil { await changed.wait() }
-            }
-        }
     }
 }

@@ -47,7 +47,9 @@ struct CoordinatorService<C: WallClock>: Service {
         let bus = self.bus
         let layout = self.layout
         let logger = self.logger
-        let clock = self.clock
+        // Leases are spans: measured on a clock that NTP's corrections do not move.
+        let clock = self.clock.monotonic
+        let wall = self.clock
 
         /// Carries out what the election said.
         @Sendable func apply(_ actions: [CoordinatorElection.Action]) {
@@ -61,11 +63,13 @@ struct CoordinatorService<C: WallClock>: Service {
                     // The house-level state first (on the bus, before any held command).
                     bus.note(.coordinationStarted(term: term, modes: heard.modes))
                     let until = election.election.withLock { $0.confirmedUntil }
+                    // When the previous coordinator was last heard, on the wall clock (for the routines).
+                    let heardOnWall = lastHeard.map { wall.now.advanced(by: clock.now.duration(to: $0)) }
                     coordination.update { s in
                         s.coordinator = coordination.node
                         s.term = term
                         s.actingUntil = until
-                        s.previousLastHeard = lastHeard
+                        s.previousLastHeard = heardOnWall
                     }
                 case .steppedDown(let term, let reason):
                     logger.warning("coordination: this node no longer coordinates (term \(term)): \(reason)")

@@ -17,7 +17,8 @@ extension IntentGateway {
             remember(reply, for: requestID)
             return reply
         case .routineRun(let run, let intent, let confirmed):
-            let outcome = await process(intent, source: .routine, answers: confirmed ? IntentAnswers.none.confirming : .none)
+            let outcome = await process(intent, source: .routine, answers: confirmed ? IntentAnswers.none.confirming : .none,
+                                        commandID: "routine:\(run.key)")
             do { try store.markRunDone(run, at: clock.now.date) } catch { logger.error("\(error)") }
             return IntentReply(id: "", outcomes: [outcome])
         case .request(let request, let source):
@@ -26,10 +27,15 @@ extension IntentGateway {
             remember(reply, for: request.id)
             return reply
         case .peerRelay(let command):
+            // A repeat (the same request carried out again after a takeover): carried out once.
+            let key = command.id.map { "relay:" + $0 }
+            if let key, let first = repeated(key) { return first }
             guard let response = await service.handlePeer(command) else {
                 return IntentReply(id: "", status: .unsupported, phase: .resolve, dialog: "not a relay of this node")
             }
-            return IntentReply(id: "", status: response.code == .success ? .done : .failed, phase: .handle, dialog: response.dialog)
+            let reply = IntentReply(id: "", status: response.code == .success ? .done : .failed, phase: .handle, dialog: response.dialog)
+            remember(reply, for: key)
+            return reply
         case .revertExpiredMode:
             await revertExpiredMode()
         case .stateChanged(let device, let state, let note, let rules):

@@ -70,9 +70,9 @@ public actor IntentGateway {
     /// changed. `ruleDepth` counts how many rules led here (loop protection).
     @discardableResult
     func process(_ intent: HouseIntent, source: IntentSource, answers: IntentAnswers = .none,
-                        requestID: String? = nil, ruleDepth: Int = 0) async -> IntentOutcome {
+                        requestID: String? = nil, commandID: String? = nil, ruleDepth: Int = 0) async -> IntentOutcome {
         let before = await service.modeSnapshot
-        let outcome = await pipeline.process(intent, source: source, answers: answers)
+        let outcome = await pipeline.process(intent, source: source, answers: answers, commandID: commandID ?? requestID)
         let now = clock.now.date
         record(outcome, at: now, requestID: requestID)
         if outcome.status == .done, let donation = await service.lastDonation {
@@ -121,7 +121,9 @@ public actor IntentGateway {
         let answers = request.intentAnswers
         switch request.body {
         case .intent(let intent):
-            return IntentReply(id: request.id, outcomes: [await process(intent, source: source, answers: answers, requestID: request.id)])
+            var reply = IntentReply(id: request.id, outcomes: [await process(intent, source: source, answers: answers, requestID: request.id)])
+            if case .query(let query) = intent, query.queryType == .deviceStates { reply.coordination = await coordinationReport() }
+            return reply
         case .text(let text):
             switch await process(text: text, source: source, answers: answers, requestID: request.id) {
             case .success(let steps): return IntentReply(id: request.id, steps: steps)
@@ -130,6 +132,17 @@ public actor IntentGateway {
         case .history(let limit):
             return historyReply(id: request.id, limit: limit)
         }
+    }
+
+    /// Who coordinates and which nodes are online, as this node knows it.
+    func coordinationReport() async -> CoordinationReport {
+        let status = coordination.status
+        let heard = await service.nodeStatuses
+        let nodes = configuration.nodes.map { node in
+            let state = node.id == coordination.node ? "online" : heard[node.id].map { $0 ? "online" : "offline" } ?? "unknown"
+            return CoordinationReport.NodeState(node: node.id, status: state, mayCoordinate: coordination.candidates.contains(node.id))
+        }
+        return CoordinationReport(coordinator: status.coordinator, term: status.term, answeredBy: coordination.node, nodes: nodes)
     }
 
     // MARK: Rules

@@ -22,6 +22,8 @@ public struct IntentReply: Sendable, Equatable, Codable {
     public var pendingText: String?
     /// Set when the request could not be read.
     public var error: String?
+    /// Who coordinates the house and which nodes are online (the answer to a status request).
+    public var coordination: CoordinationReport?
 
     public init(id: String, outcomes: [IntentOutcome]) {
         self.id = id
@@ -35,6 +37,7 @@ public struct IntentReply: Sendable, Equatable, Codable {
         _results = Traces(outcomes: outcomes)
         error = nil
         pendingText = nil
+        coordination = nil
     }
 
     /// The reply to a phrase: one result per command it held.
@@ -64,6 +67,7 @@ public struct IntentReply: Sendable, Equatable, Codable {
         results = []
         self.error = error
         pendingText = nil
+        coordination = nil
     }
 
     static func phase(_ outcome: IntentOutcome?) -> Phase {

@@ -116,9 +116,6 @@ struct TopicAPIService: Service {
                     await publishRetainedState()
                     if first {
                         first = false
-                        // Ready once it is known who coordinates (this node or another), within
-                        // the time a takeover takes; the house-level topics work from then on.
-                        await coordination.waitForCoordinator(within: coordination.lease * (coordination.candidates.count + 1))
                         onReady()
                     }
                 }

@@ -1,0 +1,43 @@
+import Foundation
+import HouseCore
+import HouseTesting
+import Testing
+
+/// `coordination:`: which nodes may coordinate the house, and the lease; the mistakes config check names.
+@Suite struct CoordinationConfigTests {
+    static let base = try! String(contentsOfFile: HouseFixtures.repositoryRoot + "/config/house.yaml", encoding: .utf8)
+
+    func load(_ section: String) -> Result<HouseConfiguration, ConfigurationError> {
+        do { return .success(try ConfigurationLoader().load(yaml: Self.base + "\n" + section + "\n", file: "house.yaml", boards: HouseFixtures.boards())) }
+        catch { return .failure(error) }
+    }
+
+    func diagnostics(_ section: String) -> [ConfigDiagnostic] {
+        guard case .failure(let error) = load(section) else { return [] }
+        return error.diagnostics
+    }
+
+    @Test func withoutTheSectionTheFirstNodeCoordinatesAlone() throws {
+        let config = try load("").get()
+        #expect(config.coordination.nodes == nil)
+        #expect(config.coordination.candidates(in: config, node: "pi-bedroom") == ["pi-main"])
+        #expect(config.summary.contains("coordination: pi-main alone"))
+    }
+
+    @Test func theNodesInOrderAndTheLease() throws {
+        let config = try load("coordination: {nodes: [pi-bedroom, pi-main], lease: 10s}").get()
+        #expect(config.coordination.candidates(in: config, node: "pi-garage") == ["pi-bedroom", "pi-main"])
+        #expect(config.coordination.lease == .seconds(10))
+        #expect(config.summary.contains("coordination: pi-bedroom, pi-main in that order, lease 10s; note: the broker is embedded"))
+    }
+
+    @Test func mistakesAreNamedAtTheirLine() {
+        let lines = Self.base.split(separator: "\n", omittingEmptySubsequences: false).count
+        let unknown = diagnostics("coordination: {nodes: [pi-main, pi-attic]}")
+        #expect(unknown.contains { $0.message.contains("unknown node 'pi-attic'") && $0.line == lines + 1 }, "\(unknown)")
+        #expect(diagnostics("coordination: {lease: 500ms}").contains { $0.message.contains("outside 2s...2m") })
+        #expect(diagnostics("coordination: {nodes: [pi-main, pi-main]}").contains { $0.message.contains("names a node twice") })
+        #expect(diagnostics("coordination: {nodes: []}").contains { $0.message.contains("at least one node") })
+        #expect(diagnostics("coordination: {node: [pi-main]}").contains { $0.message.contains("node") })
+    }
+}
