@@ -45,11 +45,11 @@ import Testing
     final class Daemon: Sendable {
         let process: Process
         let log: URL
-        init(config: String, port: Int, stateDirectory: String, log: URL) throws {
+        init(config: String, port: Int, stateDirectory: String, log: URL, node: String = "pi-main") throws {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: KillDaemonTests.binary)
             p.arguments = ["serve", "--no-web", "--config", config, "--broker", "127.0.0.1:\(port)", "--gpio", "sim",
-                           "--state-dir", stateDirectory, "--node", "pi-main"]
+                           "--state-dir", stateDirectory, "--node", node]
             if !FileManager.default.fileExists(atPath: log.path) {
                 _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             }

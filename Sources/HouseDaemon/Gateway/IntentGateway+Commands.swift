@@ -29,7 +29,13 @@ extension IntentGateway {
         case .peerRelay(let command):
             // A repeat (the same request carried out again after a takeover): carried out once.
             let key = command.id.map { "relay:" + $0 }
-            if let key, let first = repeated(key) { return first }
+            if let key, let first = repeated(key) {
+                // The sender may think the repeat did something: the true state again.
+                if let device = configuration.device(id: command.device), device.relay != nil {
+                    publish(layout.deviceState(room: device.room, device: device.id), await service.state(of: device.id).rawValue, retain: true)
+                }
+                return first
+            }
             guard let response = await service.handlePeer(command) else {
                 return IntentReply(id: "", status: .unsupported, phase: .resolve, dialog: "not a relay of this node")
             }
