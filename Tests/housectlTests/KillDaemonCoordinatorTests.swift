@@ -70,6 +70,8 @@ import Testing
         var done = 0
         var failed = 0
         var unanswered = 0
+        /// The last one, cut off by the end of the test: carried out or not.
+        var interrupted = 0
         var retries = 0
     }
 
@@ -164,6 +166,7 @@ import Testing
                             seen.counts.withLock { c in
                                 switch reply?.status {
                                 case .done?: c.done += 1
+                                case nil where Task.isCancelled: c.interrupted += 1
                                 case nil: c.unanswered += 1
                                 default: c.failed += 1
                                 }
@@ -208,7 +211,7 @@ import Testing
                 let requests = result.requests
                 let flipped = seen.flips.withLock { $0.count }
                 // Every request but the first switched the light (the first may find it off already).
-                let doubled = max(0, flipped - requests.done)
+                let doubled = max(0, flipped - requests.done - requests.interrupted)
                 let lost = max(0, requests.done - 1 - flipped)
                 #expect(result.takeovers.count >= (soak ? 1 : kills))
                 #expect(doubled == 0, "requests carried out twice: \(doubled)")
@@ -234,7 +237,7 @@ import Testing
                 func ms(_ d: Duration) -> String { String(format: "%.0f ms", Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15) }
                 let p50 = sorted.isEmpty ? "-" : ms(sorted[sorted.count / 2])
                 let p99 = sorted.isEmpty ? "-" : ms(sorted[min(sorted.count - 1, Int((Double(sorted.count) * 0.99).rounded(.up)) - 1)])
-                let summary = "coordinator SIGKILL x\(sorted.count) (lease 2s): takeover p50 \(p50), p99 \(p99), max \(sorted.last.map(ms) ?? "-"); requests sent \(requests.sent), answered done \(requests.done), failed \(requests.failed), never answered \(requests.unanswered), retried \(requests.retries) times; light changes \(flipped), lost \(lost), doubled actuations \(doubled); routine runs \(minutes == 0 ? "none due" : (1...minutes).map { "soak-\($0): \(runs[RoutineID("soak-\($0)")] ?? 0)" }.joined(separator: ", "))"
+                let summary = "coordinator SIGKILL x\(sorted.count) (lease 2s): takeover p50 \(p50), p99 \(p99), max \(sorted.last.map(ms) ?? "-"); requests sent \(requests.sent), answered done \(requests.done), failed \(requests.failed), never answered \(requests.unanswered), cut off by the end \(requests.interrupted), retried \(requests.retries) times; light changes \(flipped), lost \(lost), doubled actuations \(doubled); routine runs \(minutes == 0 ? "none due" : (1...minutes).map { "soak-\($0): \(runs[RoutineID("soak-\($0)")] ?? 0)" }.joined(separator: ", "))"
                 print((soak ? "SOAK " : "") + summary)
             } catch {
                 for (node, daemon) in daemons {
