@@ -62,6 +62,28 @@ import Testing
         #expect((status["device"] as? [String: Any])?["identifiers"] as? [String] == ["housectl_pi_main"])
     }
 
+    /// With several nodes that may coordinate, what the coordinator serves (the mode, a device
+    /// reached over MQTT) is available while any of them is online; a relay stays with its node.
+    @Test func theCoordinatorsEntitiesAreAvailableWhileAnyCandidateIsOnline() throws {
+        var config = Self.config
+        config.coordination = CoordinationSettings(nodes: ["pi-main", "pi-garage"])
+        let d = HomeAssistantDiscovery(configuration: config, node: "pi-main", layout: TopicLayout())
+        func availability(_ suffix: String) throws -> (topics: [String], mode: String?) {
+            let entity = try decode(try #require(d.messages.first { $0.topic.hasSuffix(suffix) }).payload)
+            let list = try #require(entity["availability"] as? [[String: Any]])
+            return (list.compactMap { $0["topic"] as? String }, entity["availability_mode"] as? String)
+        }
+        let both = ["house/node/pi-main/status", "house/node/pi-garage/status"]
+        #expect(try availability("/house_mode/config") == (both, "any"))
+        #expect(try availability("/plug/config") == (both, "any"))
+        #expect(try availability("/bedroom_light/config") == (["house/node/pi-main/status"], nil))
+        // Without `coordination:`, the first node alone, as before.
+        let alone = HomeAssistantDiscovery(configuration: Self.config, node: "pi-main", layout: TopicLayout())
+        let mode = try decode(try #require(alone.messages.first { $0.topic.hasSuffix("/house_mode/config") }).payload)
+        #expect(mode["availability_mode"] == nil)
+        #expect((mode["availability"] as? [[String: Any]])?.count == 1)
+    }
+
     @Test func secondNodeAnnouncesOnlyItsRelaysAndItself() {
         let d = HomeAssistantDiscovery(configuration: Self.config, node: "pi-garage", layout: TopicLayout())
         #expect(d.messages.map(\.topic) == ["homeassistant/switch/housectl_pi_garage/garage_door/config",

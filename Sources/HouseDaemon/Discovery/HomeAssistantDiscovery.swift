@@ -89,20 +89,29 @@ public struct HomeAssistantDiscovery: Sendable {
     private func makeMessages() -> [Message] {
         var out: [Message] = []
         let availability = [Availability(topic: layout.nodeStatus(node: node))]
+        // What the coordinator serves (the mode, devices reached over MQTT) is there while any
+        // node that may coordinate is online (`coordination:`), else while the first node is.
+        let candidates = configuration.coordination.nodes ?? []
+        let houseAvailability = candidates.count > 1 ? candidates.map { Availability(topic: layout.nodeStatus(node: $0)) } : availability
+        let houseMode: String? = candidates.count > 1 ? "any" : nil
         for device in announcedDevices {
             let slug = Self.slug(device.id.rawValue)
             let domain = domain(of: device)
+            let served = device.node == nil  // the coordinator's: over MQTT, or a sensor
             var entity = Entity(name: nil, uniqueID: "housectl_\(slug)",
                                 stateTopic: layout.deviceState(room: device.room, device: device.id),
-                                availability: availability, device: deviceInfo(for: device))
+                                availability: served ? houseAvailability : availability, device: deviceInfo(for: device))
+            if served { entity.availabilityMode = houseMode }
             entity.defaultEntityID = "\(domain).housectl_\(slug)"
             entity.objectID = "housectl_\(slug)"
             entity.icon = Self.icon(for: device.kind)
             if case .sensor(let source) = device.endpoint {
                 // The value as the house mirrors it on the device's state topic.
                 (entity.unitOfMeasurement, entity.deviceClass, entity.stateClass) = (source.unit, source.deviceClass?.rawValue, "measurement")
-                // Available while its node is online and it has a fresh value.
-                entity.availability = availability + [Availability(topic: layout.deviceAvailability(room: device.room, device: device.id))]
+                // Available while its node is online and it has a fresh value (with several nodes
+                // that may coordinate: as the coordinator says, which publishes it again on a takeover).
+                let fresh = Availability(topic: layout.deviceAvailability(room: device.room, device: device.id))
+                entity.availability = candidates.count > 1 ? [fresh] : availability + [fresh]
                 entity.availabilityMode = "all"
                 out.append(Message(topic: "\(prefix)/sensor/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
                 continue
@@ -162,7 +171,8 @@ public struct HomeAssistantDiscovery: Sendable {
             let houseDevice = DeviceInfo(identifiers: ["\(house)_house"], name: configuration.house.name, model: "housectl house",
                                          viaDevice: objectNode)
             var mode = Entity(name: "House mode", uniqueID: "\(house)_mode", stateTopic: layout.modeState,
-                              availability: availability, device: houseDevice)
+                              availability: houseAvailability, device: houseDevice)
+            mode.availabilityMode = houseMode
             mode.defaultEntityID = "select.housectl_house_mode"
             mode.objectID = "housectl_house_mode"
             mode.commandTopic = layout.modeSet
