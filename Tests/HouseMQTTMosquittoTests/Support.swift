@@ -3,11 +3,17 @@ import HouseMQTT
 import HouseTesting
 
 /// A client configuration for `broker` with a unique client id and fast reconnects.
-func configuration(_ broker: MosquittoBroker, _ name: String) -> MQTTConfiguration {
+func configuration(_ broker: MosquittoBroker, _ name: String, _ version: MQTTProtocolVersion = .v5) -> MQTTConfiguration {
+    configuration(port: broker.port, name, version)
+}
+
+/// A client configuration for a broker on 127.0.0.1:`port` with a unique client id and fast reconnects.
+func configuration(port: Int, _ name: String, _ version: MQTTProtocolVersion = .v5) -> MQTTConfiguration {
     MQTTConfiguration(
-        host: broker.host, port: broker.port, clientID: "\(name)-\(UUID().uuidString.prefix(8))",
+        host: "127.0.0.1", port: port, clientID: "\(name)-\(UUID().uuidString.prefix(8))",
         connectTimeout: .seconds(15),
-        reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500)))
+        reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500)),
+        protocolVersion: version)
 }
 
 /// The next message of `subscription`, failing after a bound.
