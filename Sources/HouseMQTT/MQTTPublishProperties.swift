@@ -45,14 +45,19 @@ public struct MQTTPublishProperties: Sendable, Hashable {
     }
 
     /// Throws `invalidProperty` for what an MQTT 5 broker would refuse (or what cannot be
-    /// encoded): an expiry of 0, a response topic that is no topic name, text with U+0000 or
-    /// longer than 65,535 bytes, correlation data over 65,535 bytes, a UTF-8 indicator on a
-    /// payload that is not UTF-8.
+    /// encoded): an expiry of 0, a response topic that is no topic name, text with a control
+    /// character or a non-character or longer than 65,535 bytes, correlation data over 65,535
+    /// bytes, a UTF-8 indicator on a payload that is not UTF-8. Checked on 3.1.1 connections too.
     func validate(topic: String, payload: [UInt8]) throws(MQTTError) {
         func fail(_ name: String, _ reason: String) -> MQTTError { .invalidProperty(topic: topic, property: name, reason: reason) }
         func checkText(_ name: String, _ text: String) throws(MQTTError) {
             if text.utf8.count > 65_535 { throw fail(name, "it is \(text.utf8.count) bytes, over 65,535") }
-            if text.utf8.contains(0) { throw fail(name, "it contains U+0000") }
+            // What libmosquitto (and a strict broker) refuses in MQTT text: control characters and
+            // non-characters.
+            if let scalar = text.unicodeScalars.first(where: Self.isRefused) {
+                let code = String(scalar.value, radix: 16, uppercase: true)
+                throw fail(name, "it contains U+\(String(repeating: "0", count: max(0, 4 - code.count)))\(code), which MQTT text may not carry")
+            }
         }
         if messageExpiryInterval == 0 { throw fail("message expiry interval", "it must be at least 1 second") }
         if let responseTopic {
@@ -62,6 +67,7 @@ public struct MQTTPublishProperties: Sendable, Hashable {
                 if case .invalidTopic(_, let reason) = error { throw fail("response topic", reason) }
                 throw error
             }
+            try checkText("response topic", responseTopic)
         }
         if let correlationData, correlationData.count > 65_535 {
             throw fail("correlation data", "it is \(correlationData.count) bytes, over 65,535")
@@ -74,5 +80,11 @@ public struct MQTTPublishProperties: Sendable, Hashable {
         if payloadFormatIndicator == .utf8, String(validating: payload, as: UTF8.self) == nil {
             throw fail("payload format indicator", "it says UTF-8 but the payload is not valid UTF-8")
         }
+    }
+
+    /// U+0000-U+001F, U+007F-U+009F, U+FDD0-U+FDEF and U+xFFFE/U+xFFFF.
+    private static func isRefused(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        return v <= 0x1F || (0x7F...0x9F).contains(v) || (0xFDD0...0xFDEF).contains(v) || v & 0xFFFE == 0xFFFE
     }
 }
