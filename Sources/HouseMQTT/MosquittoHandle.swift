@@ -162,8 +162,8 @@ final class MosquittoHandle: @unchecked Sendable {
     /// for minutes, past the connect timeout), and `mosquitto_connect_async` sends what is stored.
     /// So they are stored through `mosquitto_connect_bind_v5` without a host: it replaces the
     /// stored list (freeing the old one), then stops at the missing host with MOSQ_ERR_INVAL
-    /// before it touches the network (lib/connect.c, the same from 2.0.11 to 2.0.20). The MQTT 5
-    /// persistent-session test shows the properties arrive.
+    /// before it touches the network (lib/connect.c, the same in 2.0.11 to 2.0.19 and on its
+    /// development branch). The MQTT 5 persistent-session test shows the properties arrive.
     private func storeConnectProperties(_ list: MosquittoPropertyList?) throws(MQTTError) {
         let rc = mosquitto_connect_bind_v5(raw, nil, 0, 0, nil, list?.head)
         guard rc == Int32(MOSQ_ERR_INVAL.rawValue) else {
