@@ -1,5 +1,6 @@
 #ifndef HOUSECTL_CMOSQUITTO_SHIM_H
 #define HOUSECTL_CMOSQUITTO_SHIM_H
 #include <mosquitto.h>
+#include <mqtt_protocol.h>
 #include <errno.h>
 #endif

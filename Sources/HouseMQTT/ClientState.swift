@@ -62,18 +62,21 @@ struct ClientState: Sendable {
 
     struct Subscription: Sendable {
         let filter: String
-        let qos: MQTTQoS
+        /// Sent again as they are at every re-subscribe (the MQTT 5 ones only on MQTT 5).
+        let options: MQTTSubscribeOptions
         /// Ends (or throws) when the subscription does; carries the messages unless `onMessage` takes them.
         let continuation: AsyncThrowingStream<MQTTMessage, any Error>.Continuation
         /// Called with each message on the network thread, instead of the stream.
         let onMessage: (@Sendable (MQTTMessage) -> Void)?
         /// A filter without wildcards matches its one topic: compared as a string.
         let isExact: Bool
+        /// The subscription identifier its filter was last subscribed with (MQTT 5); nil without.
+        var identifier: Int?
 
-        init(filter: String, qos: MQTTQoS, continuation: AsyncThrowingStream<MQTTMessage, any Error>.Continuation,
+        init(filter: String, options: MQTTSubscribeOptions, continuation: AsyncThrowingStream<MQTTMessage, any Error>.Continuation,
              onMessage: (@Sendable (MQTTMessage) -> Void)?) {
             self.filter = filter
-            self.qos = qos
+            self.options = options
             self.continuation = continuation
             self.onMessage = onMessage
             isExact = !MQTTTopic.hasWildcards(filter)
@@ -113,10 +116,28 @@ struct ClientState: Sendable {
     var lastErrorLog: String?
     var random: any RandomNumberGenerator & Sendable
     var maintenance: Task<Void, Never>?
+    /// The protocol version of the connect under way and the next ones: the configured one, or
+    /// 3.1.1 once the broker refused MQTT 5.
+    var version: MQTTProtocolVersion
+    /// The version the current connection speaks; nil while not connected.
+    var connectedVersion: MQTTProtocolVersion?
+    /// Most QoS 1/2 publishes awaiting acknowledgement (the in-flight window): the configured
+    /// `maximumInFlight`, on MQTT 5 at most the broker's receive maximum.
+    var inFlightLimit: Int
+    /// Whether the connection takes subscription identifiers (MQTT 5, unless the broker said no).
+    var identifiersAvailable = false
+    /// The identifier each filter was last subscribed with; kept across reconnects, so that
+    /// messages a persistent session queued still find their subscriptions.
+    var filterIdentifiers: [String: Int] = [:]
+    /// The next of the client's own identifiers (`ownIdentifiers`).
+    var nextOwnIdentifier = ClientState.ownIdentifiers.lowerBound
 
-    init(queueCapacity: Int, random: any RandomNumberGenerator & Sendable) {
+    init(queueCapacity: Int, random: any RandomNumberGenerator & Sendable, inFlightLimit: Int = 100,
+         version: MQTTProtocolVersion = .v5) {
         self.queue = MQTTOfflineQueue(capacity: queueCapacity)
         self.random = random
+        self.inFlightLimit = inFlightLimit
+        self.version = version
     }
 
     /// A message waiting for the in-flight window, with who waits for its acknowledgement.
@@ -171,6 +192,7 @@ struct ClientState: Sendable {
     /// The connection is gone: settle every waiter as `settleLost` says.
     mutating func connectionLost(_ lost: MQTTError, _ fx: inout Effects) {
         statistics.connectionLosses += 1
+        connectedVersion = nil
         generation += 1
         lastLoss = lost
         for (mid, waiter) in pending.entries {
@@ -219,9 +241,10 @@ struct ClientState: Sendable {
             fx.add { c.resume() }
         case .resubscribe(let ids):
             guard case .subscribed(let codes) = event, let code = codes.first, code > 2 else { return }
+            let reason = MQTTReasonCode(UInt8(truncatingIfNeeded: code))
             for id in ids {
-                guard let sub = subscriptions.removeValue(forKey: id) else { continue }
-                fx.add { sub.continuation.finish(throwing: MQTTError.subscriptionRejected(filter: sub.filter)) }
+                guard let sub = removeSubscription(id) else { continue }
+                fx.add { sub.continuation.finish(throwing: MQTTError.subscriptionRejected(filter: sub.filter, reason: reason)) }
             }
         case .ignore, .ignoreRetried:
             break

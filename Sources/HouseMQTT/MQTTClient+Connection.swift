@@ -84,6 +84,7 @@ extension MQTTClient {
         var fx = Effects()
         let observers: [AsyncStream<MQTTConnectionState>.Continuation] = state.withLock { s in
             s.phase = .closed
+            s.connectedVersion = nil
             s.transition(to: .closed, &fx)
             for sub in s.subscriptions.values { fx.add { sub.continuation.finish() } }
             s.subscriptions.removeAll()
@@ -164,52 +165,35 @@ extension MQTTClient {
     }
 
     /// One connect attempt: waits for CONNACK, a failure, the connect timeout or `disconnect()`.
+    /// An MQTT 5 CONNECT refused as an unsupported protocol version is tried again at once with
+    /// 3.1.1, which this client then keeps (one warning in the log).
     @discardableResult
     func attempt() async throws -> Bool {
-        let signal = OneShot<Result<Bool, MQTTError>>()
-        let loss = OneShot<MQTTError>()
         var fx = Effects()
-        try state.withLock { s in
+        let version: MQTTProtocolVersion = try state.withLock { s in
             if s.isClosing { throw MQTTError.clientClosed }
             s.phase = .connecting
-            s.attemptSignal = signal
-            s.lossSignal = loss
-            s.lastErrorLog = nil
+            s.lossSignal = OneShot<MQTTError>()
             s.transition(to: .connecting, &fx)
+            return s.version
         }
         fx.run()
-        logger.debug("connecting to \(endpoint)")
+        logger.debug("connecting to \(endpoint) with \(version)")
 
-        let result: Result<Bool, MQTTError>
-        do {
-            let username = configuration.credentials?.username
-            let password = try configuration.credentials?.resolvePassword()
-            let c = configuration
-            // Not awaited past `disconnect()`: a name lookup or TLS setup may block for long.
-            guard let failure = await onWorker({ [handle] in
-                handle.connect(host: c.host, port: c.port, keepAlive: c.keepAliveSeconds, username: username, password: password)
-            }) else {
-                throw MQTTError.clientClosed
+        var result = await connectOnce()
+        if case .failure(let error) = result, error.isProtocolVersionRefusal, version == .v5 {
+            // libmosquitto's thread ends with the refused connection; joined, no late callback of
+            // it can reach the next attempt.
+            await worker.run { [handle] in handle.stopLoop() }
+            let fallBack = state.withLock { s in
+                guard s.phase == .connecting else { return false }
+                s.version = .v311
+                return true
             }
-            if let failure {
-                // A TLS failure inside mosquitto_connect_async: its OpenSSL log line says why.
-                let detail = state.withLock { $0.lastErrorLog }
-                if case .tlsFailed(let endpoint, _) = failure, let detail {
-                    result = .failure(.tlsFailed(endpoint: endpoint, reason: detail))
-                } else {
-                    result = .failure(failure)
-                }
-            } else {
-                switch await clock.wait(for: signal, timeout: configuration.connectTimeout, interruptedBy: closeSignal) {
-                case .value(let value): result = value
-                case .timedOut: result = .failure(.connectTimedOut(endpoint: endpoint, after: configuration.connectTimeout))
-                case .interrupted: result = .failure(.clientClosed)
-                }
+            if fallBack {
+                logger.warning("MQTT broker \(endpoint) does not speak MQTT 5 (\(error.reasonCode?.description ?? "refused")): connecting with MQTT 3.1.1, also for later reconnects")
+                result = await connectOnce()
             }
-        } catch let error as MQTTError {
-            result = .failure(error)
-        } catch {
-            result = .failure(.credentialsUnavailable("\(error)"))
         }
 
         switch result {
@@ -244,6 +228,45 @@ extension MQTTClient {
             case .leave:
                 throw error
             }
+        }
+    }
+
+    /// Starts a connect with the state's protocol version and waits for its outcome: CONNACK
+    /// (session present), a failure, the connect timeout or `disconnect()`.
+    private func connectOnce() async -> Result<Bool, MQTTError> {
+        let signal = OneShot<Result<Bool, MQTTError>>()
+        let version: MQTTProtocolVersion = state.withLock { s in
+            s.attemptSignal = signal
+            s.lastErrorLog = nil
+            return s.version
+        }
+        do {
+            let username = configuration.credentials?.username
+            let password = try configuration.credentials?.resolvePassword()
+            let c = configuration
+            // Not awaited past `disconnect()`: a name lookup or TLS setup may block for long.
+            guard let failure = await onWorker({ [handle] in
+                handle.connect(c, version: version, username: username, password: password)
+            }) else {
+                return .failure(.clientClosed)
+            }
+            if let failure {
+                // A TLS failure inside mosquitto_connect_async: its OpenSSL log line says why.
+                let detail = state.withLock { $0.lastErrorLog }
+                if case .tlsFailed(let endpoint, _) = failure, let detail {
+                    return .failure(.tlsFailed(endpoint: endpoint, reason: detail))
+                }
+                return .failure(failure)
+            }
+            switch await clock.wait(for: signal, timeout: configuration.connectTimeout, interruptedBy: closeSignal) {
+            case .value(let value): return value
+            case .timedOut: return .failure(.connectTimedOut(endpoint: endpoint, after: configuration.connectTimeout))
+            case .interrupted: return .failure(.clientClosed)
+            }
+        } catch let error as MQTTError {
+            return .failure(error)
+        } catch {
+            return .failure(.credentialsUnavailable("\(error)"))
         }
     }
 

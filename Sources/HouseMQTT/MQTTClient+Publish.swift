@@ -4,11 +4,16 @@ extension MQTTClient {
     /// Connected: QoS 0 returns once written to the socket, QoS 1/2 once the broker acknowledged
     /// it (PUBACK / PUBCOMP). Disconnected: the message joins the offline queue (returns
     /// `.queued`) and is sent in order after the next CONNACK unless `timeToLive` (default
-    /// `configuration.offlineMessageTimeToLive`) runs out first.
+    /// `configuration.offlineMessageTimeToLive`) or its message expiry interval runs out first;
+    /// it then goes out with what is left of that interval.
+    ///
+    /// The message's `properties` are sent on an MQTT 5 connection and left out on a 3.1.1 one
+    /// (no error: see `protocolVersion`); they are checked either way.
     ///
     /// - Throws: `invalidTopic` for an empty topic or wildcards, `payloadTooLarge`,
-    ///   `offlineQueueFull`, `notConnected` (queue disabled), `clientClosed`, and for QoS 0
-    ///   `connectionLost` when the connection drops before the message was written.
+    ///   `invalidProperty`, `offlineQueueFull`, `notConnected` (queue disabled), `clientClosed`,
+    ///   and for QoS 0 `connectionLost` (or `disconnectedByBroker`) when the connection drops
+    ///   before the message was written.
     ///   Cancelling the waiting task throws `CancellationError`; the message itself is still
     ///   delivered (libmosquitto resends it until acknowledged), so cancelling never loses it.
     ///
@@ -68,6 +73,7 @@ extension MQTTClient {
         guard message.payload.count <= configuration.maximumPayloadSize else {
             throw MQTTError.payloadTooLarge(topic: message.topic, size: message.payload.count, limit: configuration.maximumPayloadSize)
         }
+        if message.hasProperties { try message.properties.validate(topic: message.topic, payload: message.payload) }
         let ttl = timeToLive ?? configuration.offlineMessageTimeToLive
         let now = clock.now()
         let endpoint = self.endpoint
@@ -89,7 +95,7 @@ extension MQTTClient {
                 waiter = .unattended(qos)
                 cancelled = true
             }
-            if !s.held.isEmpty || (message.qos != .atMostOnce && s.pending.inFlight >= configuration.maximumInFlight) {
+            if !s.held.isEmpty || (message.qos != .atMostOnce && s.pending.inFlight >= s.inFlightLimit) {
                 s.held.append(ClientState.HeldMessage(message: message, waiter: waiter))
                 s.statistics.messagesHeld += 1
                 return cancelled ? .cancelled : .waiting
@@ -118,7 +124,7 @@ extension MQTTClient {
     /// Hands `message` to libmosquitto under the client's lock (`s`).
     func transmit(_ message: MQTTMessage, waiter: AckWaiter, in s: inout ClientState, _ fx: inout Effects) throws -> Transmitted {
         let ticket = s.ticket
-        let (rc, mid) = handle.publish(message)
+        let (rc, mid) = handle.publish(message, properties: try Self.propertyList(of: message, on: s.version))
         if rc == MosquittoHandle.success {
             s.statistics.messagesSent += 1
             s.register(mid, waiter, sentWith: ticket, &fx)
@@ -140,7 +146,7 @@ extension MQTTClient {
     /// lock, `s`). Called when an acknowledgement frees a place and after a CONNACK.
     func releaseHeld(_ s: inout ClientState, _ fx: inout Effects) {
         while s.phase == .connected || s.phase == .closing, let next = s.held.first,
-              next.message.qos == .atMostOnce || s.pending.inFlight < configuration.maximumInFlight {
+              next.message.qos == .atMostOnce || s.pending.inFlight < s.inFlightLimit {
             s.held.removeFirst()
             let outcome: Result<Transmitted, any Error> = Result { try transmit(next.message, waiter: next.waiter, in: &s, &fx) }
             switch outcome {
@@ -157,6 +163,14 @@ extension MQTTClient {
                 logger.error("sending a held message to \(next.message.topic) failed: \(error)")
             }
         }
+    }
+
+    /// The property list `message` goes out with on a `version` connection: nil without
+    /// properties and on MQTT 3.1.1 (which has none); subscription identifiers are never sent.
+    static func propertyList(of message: MQTTMessage, on version: MQTTProtocolVersion) throws(MQTTError) -> MosquittoPropertyList? {
+        guard version == .v5, message.hasProperties else { return nil }
+        let list = try MosquittoPropertyList(message.properties, topic: message.topic)
+        return list.isEmpty ? nil : list
     }
 
     /// The task awaiting the publish under `key` was cancelled: its waiter ends with
@@ -181,17 +195,17 @@ extension MQTTClient {
     @discardableResult
     public func publish(
         to topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false,
-        timeToLive: Duration? = nil
+        properties: MQTTPublishProperties = MQTTPublishProperties(), timeToLive: Duration? = nil
     ) async throws -> MQTTDelivery {
-        try await publish(MQTTMessage(topic: topic, payload: payload, qos: qos, retain: retain), timeToLive: timeToLive)
+        try await publish(MQTTMessage(topic: topic, payload: payload, qos: qos, retain: retain, properties: properties), timeToLive: timeToLive)
     }
 
     /// Publishes a UTF-8 text payload to `topic`; see `publish(_:timeToLive:)`.
     @discardableResult
     public func publish(
         to topic: String, payload: String, qos: MQTTQoS = .atMostOnce, retain: Bool = false,
-        timeToLive: Duration? = nil
+        properties: MQTTPublishProperties = MQTTPublishProperties(), timeToLive: Duration? = nil
     ) async throws -> MQTTDelivery {
-        try await publish(MQTTMessage(topic: topic, string: payload, qos: qos, retain: retain), timeToLive: timeToLive)
+        try await publish(MQTTMessage(topic: topic, string: payload, qos: qos, retain: retain, properties: properties), timeToLive: timeToLive)
     }
 }

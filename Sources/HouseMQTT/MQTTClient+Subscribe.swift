@@ -1,12 +1,27 @@
 extension MQTTClient {
     /// Subscribes to `filter` and returns the messages that match it as an `AsyncSequence`.
     ///
-    /// Connected: returns after the SUBACK (throws `subscriptionRejected` on code 0x80).
+    /// Connected: returns after the SUBACK (throws `subscriptionRejected` with the broker's
+    /// reason on a failure code: 0x80 on MQTT 3.1.1, e.g. "not authorized (0x87)" on MQTT 5).
     /// Disconnected: the subscription is registered and sent with the next CONNACK. Every active
     /// subscription is re-sent after every reconnect, whatever session-present says. Overlapping
     /// subscriptions each receive every message that matches them.
     public func subscribe(to filter: String, qos: MQTTQoS = .atLeastOnce) async throws -> MQTTSubscription {
-        try await subscribe(filter, qos: qos, onMessage: nil)
+        try await subscribe(filter, options: MQTTSubscribeOptions(qos: qos), onMessage: nil)
+    }
+
+    /// Subscribes to `filter` with MQTT 5 subscription options (no-local, retain as published,
+    /// retain handling, a subscription identifier), as `subscribe(to:qos:)` does otherwise. The
+    /// options are sent again at every re-subscribe after a reconnect. On an MQTT 3.1.1
+    /// connection only `options.qos` is sent.
+    ///
+    /// Several subscriptions of this client to the same filter are one subscription at the
+    /// broker: the last one sent sets its options (and a re-subscribe sends the latest
+    /// subscription's options with the highest QoS of them all).
+    ///
+    /// - Throws: as `subscribe(to:qos:)`, and `invalidSubscribeOptions`.
+    public func subscribe(to filter: String, options: MQTTSubscribeOptions) async throws -> MQTTSubscription {
+        try await subscribe(filter, options: options, onMessage: nil)
     }
 
     /// Subscribes to `filter` and calls `onMessage` with each message that matches it, on
@@ -16,23 +31,37 @@ extension MQTTClient {
     /// throws `subscriptionRejected`) when the subscription does, and `unsubscribe` stops the calls.
     public func subscribe(to filter: String, qos: MQTTQoS = .atLeastOnce,
                           onMessage: @escaping @Sendable (MQTTMessage) -> Void) async throws -> MQTTSubscription {
-        try await subscribe(filter, qos: qos, onMessage: .some(onMessage))
+        try await subscribe(filter, options: MQTTSubscribeOptions(qos: qos), onMessage: .some(onMessage))
     }
 
-    private func subscribe(_ filter: String, qos: MQTTQoS, onMessage: (@Sendable (MQTTMessage) -> Void)?) async throws -> MQTTSubscription {
+    /// `subscribe(to:qos:onMessage:)` with MQTT 5 subscription options (see
+    /// `subscribe(to:options:)`).
+    public func subscribe(to filter: String, options: MQTTSubscribeOptions,
+                          onMessage: @escaping @Sendable (MQTTMessage) -> Void) async throws -> MQTTSubscription {
+        try await subscribe(filter, options: options, onMessage: .some(onMessage))
+    }
+
+    private func subscribe(_ filter: String, options: MQTTSubscribeOptions, onMessage: (@Sendable (MQTTMessage) -> Void)?) async throws -> MQTTSubscription {
         try MQTTError.checkFilter(filter)
+        try options.validate(filter: filter)
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: MQTTMessage.self, throwing: (any Error).self)
-        let (id, connected, ticket): (UInt64, Bool, AckTicket) = try state.withLock { s in
+        typealias Registered = (id: UInt64, connected: Bool, ticket: AckTicket, version: MQTTProtocolVersion, identifier: Int?)
+        let registered: Registered = try state.withLock { s in
             if s.isClosing { throw MQTTError.clientClosed }
             let id = s.makeID()
-            s.subscriptions[id] = ClientState.Subscription(filter: filter, qos: qos, continuation: continuation, onMessage: onMessage)
-            return (id, s.phase == .connected, s.ticket)
+            s.subscriptions[id] = ClientState.Subscription(filter: filter, options: options, continuation: continuation, onMessage: onMessage)
+            let connected = s.phase == .connected
+            // Before the SUBSCRIBE goes out: the retained messages it brings carry the identifier.
+            let identifier = connected ? s.assignIdentifier(to: filter, requested: options.subscriptionIdentifier) : nil
+            return (id, connected, s.ticket, s.version, identifier)
         }
+        let (id, connected, ticket) = (registered.id, registered.connected, registered.ticket)
+        if connected { warnIfIdentifierDropped(filter, requested: options.subscriptionIdentifier, sent: registered.identifier, version: registered.version) }
         continuation.onTermination = { [weak self] _ in self?.subscriptionEnded(id) }
 
         var granted: MQTTQoS?
         if connected {
-            let (rc, mid) = handle.subscribe(filter, qos: qos)
+            let (rc, mid) = handle.subscribe(filter, options: options, identifier: registered.identifier, version: registered.version)
             if rc == MosquittoHandle.success {
                 let codes = await withCheckedContinuation { (c: CheckedContinuation<[Int32]?, Never>) in
                     var fx = Effects()
@@ -41,26 +70,27 @@ extension MQTTClient {
                 }
                 if let code = codes?.first {
                     guard let qos = MQTTQoS(rawValue: Int(code)) else {
-                        state.withLock { _ = $0.subscriptions.removeValue(forKey: id) }
-                        continuation.finish(throwing: MQTTError.subscriptionRejected(filter: filter))
-                        throw MQTTError.subscriptionRejected(filter: filter)
+                        let rejected = MQTTError.subscriptionRejected(filter: filter, reason: MQTTReasonCode(UInt8(truncatingIfNeeded: code)))
+                        state.withLock { _ = $0.removeSubscription(id) }
+                        continuation.finish(throwing: rejected)
+                        throw rejected
                     }
                     granted = qos
                 }
             } else if rc != MosquittoHandle.noConnection {
-                state.withLock { _ = $0.subscriptions.removeValue(forKey: id) }
+                state.withLock { _ = $0.removeSubscription(id) }
                 continuation.finish()
-                throw MQTTError.operationFailed(call: "mosquitto_subscribe(\(filter))", reason: MosquittoHandle.describe(rc))
+                throw MQTTError.operationFailed(call: "mosquitto_subscribe_v5(\(filter))", reason: MosquittoHandle.describe(rc))
             }
         }
-        return MQTTSubscription(id: id, filter: filter, requestedQoS: qos, grantedQoS: granted, stream: stream)
+        return MQTTSubscription(id: id, filter: filter, options: options, grantedQoS: granted, stream: stream)
     }
 
     /// Ends `subscription`'s stream and, when no other subscription of this client uses the
     /// same filter, unsubscribes at the broker (waiting for UNSUBACK when connected).
     public func unsubscribe(_ subscription: MQTTSubscription) async throws {
         let (entry, send, ticket): (ClientState.Subscription?, Bool, AckTicket) = state.withLock { s in
-            let entry = s.subscriptions.removeValue(forKey: subscription.id)
+            let entry = s.removeSubscription(subscription.id)
             let send = entry != nil && !s.filterInUse(subscription.filter) && s.phase == .connected
             return (entry, send, s.ticket)
         }
@@ -91,14 +121,14 @@ extension MQTTClient {
                 if case .unsubscribe(let c)? = waiter { c.resume() }
             }
         } else if rc != MosquittoHandle.noConnection {
-            throw MQTTError.operationFailed(call: "mosquitto_unsubscribe(\(subscription.filter))", reason: MosquittoHandle.describe(rc))
+            throw MQTTError.operationFailed(call: "mosquitto_unsubscribe_v5(\(subscription.filter))", reason: MosquittoHandle.describe(rc))
         }
     }
 
     /// The consumer stopped iterating: forget the subscription, unsubscribe without waiting.
     func subscriptionEnded(_ id: UInt64) {
         let (filter, ticket): (String?, AckTicket) = state.withLock { s in
-            guard let entry = s.subscriptions.removeValue(forKey: id) else { return (nil, s.ticket) }
+            guard let entry = s.removeSubscription(id) else { return (nil, s.ticket) }
             return (!s.filterInUse(entry.filter) && s.phase == .connected ? entry.filter : nil, s.ticket)
         }
         guard let filter else { return }
@@ -107,6 +137,13 @@ extension MQTTClient {
         var fx = Effects()
         state.withLock { s in s.register(mid, .ignore, sentWith: ticket, &fx) }
         fx.run()
+    }
+
+    /// A subscription identifier the caller asked for that the broker does not take (MQTT 5
+    /// without them) is left out of the SUBSCRIBE: said in the log.
+    func warnIfIdentifierDropped(_ filter: String, requested: Int?, sent: Int?, version: MQTTProtocolVersion) {
+        guard requested != nil, sent == nil, version == .v5 else { return }
+        logger.warning("MQTT broker \(endpoint) takes no subscription identifiers: subscribing to \(filter) without one")
     }
 
     /// Number of active subscriptions (for tests and status output).

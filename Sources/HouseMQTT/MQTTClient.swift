@@ -4,9 +4,11 @@ import MQTTTopics
 import Signals
 import Synchronization
 
-/// An MQTT 3.1.1 client over libmosquitto that survives the real world: it reconnects with
-/// bounded exponential backoff, re-subscribes and re-publishes its birth message after every
-/// CONNACK, and queues publishes while offline.
+/// An MQTT 5 and 3.1.1 client over libmosquitto that survives the real world: it reconnects
+/// with bounded exponential backoff, re-subscribes and re-publishes its birth message after
+/// every CONNACK, and queues publishes while offline. It speaks MQTT 5 unless configured
+/// otherwise, and falls back to 3.1.1 with a broker that refuses MQTT 5
+/// (`MQTTConfiguration.protocolVersion`, `protocolVersion`).
 ///
 /// ```swift
 /// let client = try MQTTClient(configuration: .init(host: "127.0.0.1", port: 1883))
@@ -55,7 +57,9 @@ public final class MQTTClient: Sendable {
         self.clock = ClientClock(clock)
         self.handle = try MosquittoHandle(clientID: configuration.clientID, cleanSession: configuration.cleanSession)
         self.worker = BlockingWorker(name: "mqtt-\(configuration.clientID)")
-        self.state = Mutex(ClientState(queueCapacity: configuration.offlineQueueCapacity, random: random))
+        self.state = Mutex(ClientState(
+            queueCapacity: configuration.offlineQueueCapacity, random: random,
+            inFlightLimit: configuration.maximumInFlight, version: configuration.protocolVersion))
         try handle.configure(configuration)
         handle.client = self
     }
@@ -69,6 +73,11 @@ public final class MQTTClient: Sendable {
 
     /// The current connection state.
     public var connectionState: MQTTConnectionState { state.withLock { $0.publicState } }
+
+    /// The protocol version the current connection speaks: `.v5` when MQTT 5 features
+    /// (properties, subscription options, reason codes) are live, `.v311` after a fallback or
+    /// when configured; nil while not connected.
+    public var protocolVersion: MQTTProtocolVersion? { state.withLock { $0.connectedVersion } }
 
     /// Counters: connects, losses, sent, queued, flushed, expired, received, queue depth.
     public var statistics: MQTTStatistics {
@@ -119,10 +128,10 @@ public final class MQTTClient: Sendable {
             } else {
                 logger.trace("libmosquitto: \(text)")
             }
-        case .message(let message):
+        case .message(let message, let route):
             let targets = state.withLock { s in
                 s.statistics.messagesReceived += 1
-                return s.subscriptions.values.filter { $0.matches(message.topic) }
+                return s.receivers(of: message.topic, route)
             }
             for target in targets {
                 if let onMessage = target.onMessage { onMessage(message) } else { target.continuation.yield(message) }
@@ -133,8 +142,8 @@ public final class MQTTClient: Sendable {
             acknowledge(mid, .subscribed(granted))
         case .unsubscribed(let mid):
             acknowledge(mid, .unsubscribed)
-        case .connack(let code, let sessionPresent):
-            connackReceived(code: code, sessionPresent: sessionPresent)
+        case .connack(let code, let sessionPresent, let properties):
+            connackReceived(code: code, sessionPresent: sessionPresent, properties: properties)
         case .disconnected(let rc, let savedErrno):
             disconnected(rc: rc, errno: savedErrno)
         }
@@ -158,32 +167,42 @@ public final class MQTTClient: Sendable {
 
     /// CONNACK: on success re-subscribe everything, publish the birth message and flush the
     /// offline queue (all before any new publish can overtake them), then report `.connected`.
-    private func connackReceived(code: Int32, sessionPresent: Bool) {
+    private func connackReceived(code: Int32, sessionPresent: Bool, properties: ConnackProperties) {
         var fx = Effects()
         state.withLock { s in
             guard s.phase == .connecting, let attempt = s.attemptSignal else { return }
             guard code == 0 else {
-                let reason = MosquittoHandle.connackReason(code)
-                let error: MQTTError = (code == 4 || code == 5)
-                    ? .authenticationFailed(endpoint: endpoint, code: Int(code), reason: reason)
-                    : .connectionRefused(endpoint: endpoint, code: Int(code), reason: reason)
+                let error = MQTTError.connack(code, version: s.version, endpoint: endpoint, reasonString: properties.reasonString)
                 fx.add { attempt.fulfill(.failure(error)) }
                 return
             }
             s.phase = .connected
+            s.connectedVersion = s.version
             s.statistics.connects += 1
+            // MQTT 5: the broker says how many QoS 1/2 publishes it takes unacknowledged (65,535
+            // when it does not say); libmosquitto would park the rest (see `prepare`).
+            s.inFlightLimit = s.version == .v5
+                ? min(configuration.maximumInFlight, properties.receiveMaximum ?? 65_535) : configuration.maximumInFlight
+            s.identifiersAvailable = s.version == .v5 && properties.subscriptionIdentifiersAvailable
 
+            // One SUBSCRIBE per filter: the highest QoS of its subscriptions, and the MQTT 5
+            // options of the latest one (a broker keeps one subscription per filter, the last
+            // one sent).
             var order: [String] = []
-            var groups: [String: (qos: MQTTQoS, ids: [UInt64])] = [:]
+            var groups: [String: (options: MQTTSubscribeOptions, ids: [UInt64])] = [:]
             for (id, sub) in s.subscriptions.sorted(by: { $0.key < $1.key }) {
                 if groups[sub.filter] == nil { order.append(sub.filter) }
-                let current = groups[sub.filter] ?? (sub.qos, [])
-                groups[sub.filter] = (max(current.qos, sub.qos), current.ids + [id])
+                var options = sub.options
+                if let current = groups[sub.filter] { options.qos = max(current.options.qos, sub.options.qos) }
+                groups[sub.filter] = (options, (groups[sub.filter]?.ids ?? []) + [id])
             }
             for filter in order {
                 guard let group = groups[filter] else { continue }
                 let ticket = s.ticket
-                let (rc, mid) = handle.subscribe(filter, qos: group.qos)
+                let requested = s.requestedIdentifier(for: filter)
+                let identifier = s.assignIdentifier(to: filter, requested: requested)
+                warnIfIdentifierDropped(filter, requested: requested, sent: identifier, version: s.version)
+                let (rc, mid) = handle.subscribe(filter, options: group.options, identifier: identifier, version: s.version)
                 if rc == MosquittoHandle.success {
                     s.register(mid, .resubscribe(group.ids), sentWith: ticket, &fx)
                 } else {
@@ -192,7 +211,7 @@ public final class MQTTClient: Sendable {
             }
             if let birth = configuration.birthMessage {
                 let ticket = s.ticket
-                let (rc, mid) = handle.publish(birth)
+                let (rc, mid) = handle.publish(birth, properties: try? Self.propertyList(of: birth, on: s.version))
                 if rc == MosquittoHandle.success {
                     s.register(mid, .unattended(birth.qos), sentWith: ticket, &fx)
                     s.statistics.messagesSent += 1
@@ -229,9 +248,15 @@ public final class MQTTClient: Sendable {
                 fx.add { attempt.fulfill(.failure(error)) }
             case .connected:
                 s.phase = .disconnected
-                let reason = rc == MosquittoHandle.errnoSet && savedErrno != 0
-                    ? MosquittoHandle.errnoText(savedErrno) : MosquittoHandle.describe(rc)
-                let lost = MQTTError.connectionLost(endpoint: endpoint, reason: reason)
+                let lost: MQTTError
+                if s.connectedVersion == .v5 && (rc == 0 || rc >= 0x80) && rc <= 0xFF {
+                    // The broker's DISCONNECT: libmosquitto passes its reason code on.
+                    lost = .disconnectedByBroker(endpoint: endpoint, reason: MQTTReasonCode(UInt8(rc)))
+                } else {
+                    let reason = rc == MosquittoHandle.errnoSet && savedErrno != 0
+                        ? MosquittoHandle.errnoText(savedErrno) : MosquittoHandle.describe(rc)
+                    lost = .connectionLost(endpoint: endpoint, reason: reason)
+                }
                 fx.add { [handle] in handle.forwardLogs(true) }
                 s.connectionLost(lost, &fx)
                 s.transition(to: .disconnected(lost), &fx)

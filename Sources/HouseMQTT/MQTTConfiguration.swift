@@ -9,6 +9,8 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// MQTT client identifier; must be unique per broker.
     public var clientID: String
     /// Start a new session on each connect (true) or resume the broker's stored one (false).
+    /// With MQTT 5: clean start, and a session that never expires when false (what 3.1.1's
+    /// persistent session is).
     public var cleanSession: Bool
     /// Keepalive interval (whole seconds, 0 disables, otherwise at least 5 s).
     public var keepAlive: Duration
@@ -16,8 +18,13 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
     public var credentials: MQTTCredentials?
     /// TLS settings; nil for plain TCP.
     public var tls: MQTTTLSConfiguration?
-    /// Published by the broker when this client disappears without a DISCONNECT.
+    /// Published by the broker when this client disappears without a DISCONNECT. Its
+    /// `properties` go with it on MQTT 5 (message expiry, content type, user properties, ...).
     public var lastWill: MQTTMessage?
+    /// MQTT 5: seconds the broker waits before it publishes the last will; a reconnect within
+    /// them (to a session that has not ended: see `cleanSession`) cancels it. With a clean
+    /// session the session ends at once and so does the wait. Ignored on MQTT 3.1.1.
+    public var lastWillDelayInterval: UInt32?
     /// Published after every successful connect (e.g. retained `online` on the LWT topic).
     public var birthMessage: MQTTMessage?
     /// How long a connect attempt may take until CONNACK before it counts as failed.
@@ -34,7 +41,13 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
     /// Further messages (of any QoS, to keep their order) wait in the client, in order, and go
     /// out as acknowledgements come: libmosquitto walks its whole list of unacknowledged
     /// messages at every publish, so an unbounded list makes a flood slower and slower.
+    /// With MQTT 5, the broker's receive maximum (from its CONNACK) lowers it for that connection.
     public var maximumInFlight: Int
+    /// The protocol version to connect with. `.v5` falls back to 3.1.1, with a warning in the
+    /// log, when the broker refuses MQTT 5 as an unsupported protocol version (CONNACK 1 from a
+    /// 3.1.1 broker), and stays with 3.1.1 for this client's later reconnects;
+    /// `MQTTClient.protocolVersion` tells which one the connection speaks.
+    public var protocolVersion: MQTTProtocolVersion
 
     public init(
         host: String = "127.0.0.1",
@@ -51,7 +64,9 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
         offlineQueueCapacity: Int = 1000,
         offlineMessageTimeToLive: Duration? = .seconds(300),
         maximumPayloadSize: Int = 1 << 20,
-        maximumInFlight: Int = 100
+        maximumInFlight: Int = 100,
+        protocolVersion: MQTTProtocolVersion = .v5,
+        lastWillDelayInterval: UInt32? = nil
     ) {
         self.host = host
         self.port = port
@@ -68,6 +83,8 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
         self.offlineMessageTimeToLive = offlineMessageTimeToLive
         self.maximumPayloadSize = maximumPayloadSize
         self.maximumInFlight = maximumInFlight
+        self.protocolVersion = protocolVersion
+        self.lastWillDelayInterval = lastWillDelayInterval
     }
 
     /// `housectl-` followed by 12 random hex digits.
@@ -125,6 +142,10 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
             if message.payload.count > maximumPayloadSize {
                 throw MQTTError.payloadTooLarge(topic: message.topic, size: message.payload.count, limit: maximumPayloadSize)
             }
+            if message.hasProperties { try message.properties.validate(topic: message.topic, payload: message.payload) }
+        }
+        if lastWillDelayInterval != nil && lastWill == nil {
+            throw MQTTError.invalidConfiguration("a last will delay interval needs a last will")
         }
     }
 }

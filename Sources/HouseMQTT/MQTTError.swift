@@ -15,16 +15,27 @@ public enum MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     case connectFailed(endpoint: String, reason: String)
     /// No CONNACK arrived within the connect timeout (unreachable host, black-holed packets).
     case connectTimedOut(endpoint: String, after: Duration)
-    /// The broker refused the credentials (CONNACK 4 "bad user name or password" or 5 "not authorised").
+    /// The broker refused the credentials: MQTT 3.1.1 CONNACK 4 "bad user name or password" or 5
+    /// "not authorised"; MQTT 5 reason code 0x86, 0x87 or 0x8C (`code` is the reason code,
+    /// `reason` reads "not authorized (0x87)").
     case authenticationFailed(endpoint: String, code: Int, reason: String)
-    /// The broker refused the connection for another reason (CONNACK 1-3).
+    /// The broker refused the connection for another reason: MQTT 3.1.1 CONNACK 1-3, or an MQTT 5
+    /// reason code (`code`, with `reason` as "server busy (0x89)").
     case connectionRefused(endpoint: String, code: Int, reason: String)
     /// The TLS handshake failed (untrusted certificate, hostname mismatch, protocol error).
     case tlsFailed(endpoint: String, reason: String)
     /// An established connection was lost while an operation depended on it.
     case connectionLost(endpoint: String, reason: String)
-    /// The broker answered a SUBSCRIBE with the failure code 0x80.
-    case subscriptionRejected(filter: String)
+    /// The broker closed an MQTT 5 connection with a DISCONNECT and this reason code (session
+    /// taken over, server shutting down, ...). The client reconnects as after any loss.
+    case disconnectedByBroker(endpoint: String, reason: MQTTReasonCode)
+    /// The broker answered a SUBSCRIBE with a failure: 0x80 in MQTT 3.1.1 (`.unspecifiedError`),
+    /// the reason code in MQTT 5 (e.g. `.notAuthorized` for a filter its ACL denies).
+    case subscriptionRejected(filter: String, reason: MQTTReasonCode)
+    /// A message property that cannot be sent (see `MQTTPublishProperties`).
+    case invalidProperty(topic: String, property: String, reason: String)
+    /// Subscription options that cannot be sent (see `MQTTSubscribeOptions`).
+    case invalidSubscribeOptions(filter: String, reason: String)
     /// The offline queue is full; the message was not queued.
     case offlineQueueFull(capacity: Int)
     /// The client is not connected and the offline queue is disabled.
@@ -46,17 +57,26 @@ public enum MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
         case .connectTimedOut(let endpoint, let after):
             return "cannot connect to MQTT broker \(endpoint): no answer within \(after)"
         case .authenticationFailed(let endpoint, let code, let why):
-            return "MQTT broker \(endpoint) refused the credentials (CONNACK \(code): \(why))"
+            return "MQTT broker \(endpoint) refused the credentials (CONNACK \(Self.connack(code, why)))"
         case .connectionRefused(let endpoint, let code, let why):
-            return "MQTT broker \(endpoint) refused the connection (CONNACK \(code): \(why))"
+            return "MQTT broker \(endpoint) refused the connection (CONNACK \(Self.connack(code, why)))"
         case .tlsFailed(let endpoint, let why): return "TLS handshake with MQTT broker \(endpoint) failed: \(why)"
         case .connectionLost(let endpoint, let why): return "connection to MQTT broker \(endpoint) lost: \(why)"
-        case .subscriptionRejected(let filter): return "the broker rejected the subscription to '\(filter)'"
+        case .disconnectedByBroker(let endpoint, let reason): return "MQTT broker \(endpoint) closed the connection: \(reason)"
+        case .subscriptionRejected(let filter, let reason): return "the broker rejected the subscription to '\(filter)': \(reason)"
+        case .invalidProperty(let topic, let property, let why): return "invalid MQTT 5 \(property) for '\(topic)': \(why)"
+        case .invalidSubscribeOptions(let filter, let why): return "invalid subscribe options for '\(filter)': \(why)"
         case .offlineQueueFull(let capacity):
             return "not connected and the offline queue is full (\(capacity) messages); message dropped"
         case .notConnected(let endpoint): return "not connected to MQTT broker \(endpoint) (offline queue disabled)"
         case .clientClosed: return "the MQTT client was disconnected and cannot be used any more"
         case .operationFailed(let call, let why): return "\(call) failed: \(why)"
         }
+    }
+
+    /// "5: not authorised" for an MQTT 3.1.1 code; the reason alone ("not authorized (0x87)") for
+    /// an MQTT 5 one, which already names its code.
+    private static func connack(_ code: Int, _ reason: String) -> String {
+        code >= 0x80 ? reason : "\(code): \(reason)"
     }
 }

@@ -7,8 +7,10 @@ public struct MQTTSubscription: AsyncSequence, Sendable {
     let id: UInt64
     /// The topic filter subscribed to.
     public let filter: String
+    /// The QoS and (MQTT 5) options asked for.
+    public let options: MQTTSubscribeOptions
     /// The QoS asked for.
-    public let requestedQoS: MQTTQoS
+    public var requestedQoS: MQTTQoS { options.qos }
     /// The QoS the broker granted in its SUBACK; nil when subscribed while offline.
     public let grantedQoS: MQTTQoS?
     let stream: AsyncThrowingStream<MQTTMessage, any Error>

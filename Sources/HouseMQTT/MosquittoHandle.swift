@@ -3,12 +3,17 @@ internal import CMosquitto
 
 /// What libmosquitto's callbacks report, copied out of its buffers before the callback returns.
 enum MosquittoEvent: Sendable {
-    case connack(code: Int32, sessionPresent: Bool)
+    /// `code` is an MQTT 3.1.1 return code (0-5) on a 3.1.1 connection, an MQTT 5 reason code on
+    /// an MQTT 5 one (a 3.1.1 broker's refusal of an MQTT 5 CONNECT comes as 0x84).
+    case connack(code: Int32, sessionPresent: Bool, properties: ConnackProperties)
+    /// `rc` is a libmosquitto error code, or on an MQTT 5 connection the reason code of the
+    /// broker's DISCONNECT (0 or 0x80 and above).
     case disconnected(rc: Int32, errno: Int32)
     case published(mid: Int32)
     case subscribed(mid: Int32, granted: [Int32])
     case unsubscribed(mid: Int32)
-    case message(MQTTMessage)
+    /// A message, with the subscriptions it is for.
+    case message(MQTTMessage, DeliveryRoute)
     case log(level: Int32, text: String)
 }
 
@@ -50,25 +55,28 @@ final class MosquittoHandle: @unchecked Sendable {
         handle.client?.handle(event)
     }
 
+    /// The MQTT 5 callbacks, which libmosquitto also calls on 3.1.1 connections (with no
+    /// properties).
     private func installCallbacks() {
-        mosquitto_connect_with_flags_callback_set(raw) { _, userdata, code, flags in
-            MosquittoHandle.forward(userdata, .connack(code: code, sessionPresent: flags & 1 != 0))
+        mosquitto_connect_v5_callback_set(raw) { _, userdata, code, flags, properties in
+            MosquittoHandle.forward(userdata, .connack(
+                code: code, sessionPresent: flags & 1 != 0, properties: MosquittoPropertyList.connack(properties)))
         }
-        mosquitto_disconnect_callback_set(raw) { _, userdata, rc in
+        mosquitto_disconnect_v5_callback_set(raw) { _, userdata, rc, _ in
             let savedErrno = errno
             MosquittoHandle.forward(userdata, .disconnected(rc: rc, errno: savedErrno))
         }
-        mosquitto_publish_callback_set(raw) { _, userdata, mid in
+        mosquitto_publish_v5_callback_set(raw) { _, userdata, mid, _, _ in
             MosquittoHandle.forward(userdata, .published(mid: mid))
         }
-        mosquitto_subscribe_callback_set(raw) { _, userdata, mid, count, granted in
+        mosquitto_subscribe_v5_callback_set(raw) { _, userdata, mid, count, granted, _ in
             let codes = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []
             MosquittoHandle.forward(userdata, .subscribed(mid: mid, granted: codes))
         }
-        mosquitto_unsubscribe_callback_set(raw) { _, userdata, mid in
+        mosquitto_unsubscribe_v5_callback_set(raw) { _, userdata, mid, _ in
             MosquittoHandle.forward(userdata, .unsubscribed(mid: mid))
         }
-        mosquitto_message_callback_set(raw) { _, userdata, message in
+        mosquitto_message_v5_callback_set(raw) { _, userdata, message, properties in
             guard let m = message?.pointee, let topicPointer = m.topic else { return }
             let topic = String(cString: topicPointer)
             var payload: [UInt8] = []
@@ -76,7 +84,11 @@ final class MosquittoHandle: @unchecked Sendable {
                 payload = Array(UnsafeRawBufferPointer(start: bytes, count: Int(m.payloadlen)))
             }
             let qos = MQTTQoS(rawValue: Int(m.qos)) ?? .atMostOnce
-            MosquittoHandle.forward(userdata, .message(MQTTMessage(topic: topic, payload: payload, qos: qos, retain: m.retain)))
+            // No properties (every 3.1.1 message): nothing is read or built; the client's own
+            // subscription identifier alone is read without building anything either.
+            let (decoded, route) = MosquittoPropertyList.received(properties)
+            MosquittoHandle.forward(userdata, .message(
+                MQTTMessage(received: topic, payload: payload, qos: qos, retain: m.retain, properties: decoded), route))
         }
         forwardLogs(true)
     }
@@ -95,23 +107,13 @@ final class MosquittoHandle: @unchecked Sendable {
 
     // MARK: Setup (before connecting)
 
-    /// Options, last will and TLS; throws `invalidConfiguration` naming the failing call.
-    func configure(_ configuration: MQTTConfiguration) throws {
-        try check(mosquitto_int_option(raw, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311)), "mosquitto_int_option(PROTOCOL_VERSION)")
+    /// Options, last will and TLS, for a first connect with `configuration.protocolVersion`;
+    /// throws `invalidConfiguration` naming the failing call (or `invalidProperty`).
+    func configure(_ configuration: MQTTConfiguration) throws(MQTTError) {
         try check(mosquitto_int_option(raw, MOSQ_OPT_TCP_NODELAY, 1), "mosquitto_int_option(TCP_NODELAY)")
-        // No in-flight limit in libmosquitto: 2.0.11 parks QoS 1/2 messages beyond its quota as
-        // "invalid" when it reconnects and never sends them again, so a publish waiting for its
-        // PUBACK across a broker restart would wait forever. The client keeps its own window
-        // (`MQTTConfiguration.maximumInFlight`) in front of libmosquitto instead.
-        try check(mosquitto_int_option(raw, MOSQ_OPT_SEND_MAXIMUM, 100), "mosquitto_int_option(SEND_MAXIMUM)")
         // Reconnecting is our job: keep libmosquitto's own retry effectively asleep until we stop it.
         try check(mosquitto_reconnect_delay_set(raw, 3600, 3600, false), "mosquitto_reconnect_delay_set")
-        if let will = configuration.lastWill {
-            let rc = will.payload.withUnsafeBytes { bytes in
-                mosquitto_will_set(raw, will.topic, Int32(bytes.count), bytes.baseAddress, Int32(will.qos.rawValue), will.retain)
-            }
-            try check(rc, "mosquitto_will_set(\(will.topic))")
-        }
+        try prepare(configuration, version: configuration.protocolVersion)
         if let tls = configuration.tls {
             if tls.caFile == nil && tls.caDirectory == nil {
                 try check(mosquitto_int_option(raw, MOSQ_OPT_TLS_USE_OS_CERTS, 1), "mosquitto_int_option(TLS_USE_OS_CERTS)")
@@ -124,18 +126,69 @@ final class MosquittoHandle: @unchecked Sendable {
         }
     }
 
-    private func check(_ rc: Int32, _ call: String) throws {
+    /// What a connect with `version` needs, set before every connect (the version may change
+    /// with a fallback): the protocol version, the send window, the CONNECT properties and the
+    /// last will (with its properties on MQTT 5, without on 3.1.1).
+    func prepare(_ configuration: MQTTConfiguration, version: MQTTProtocolVersion) throws(MQTTError) {
+        let level = version == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
+        try check(mosquitto_int_option(raw, MOSQ_OPT_PROTOCOL_VERSION, Int32(level)), "mosquitto_int_option(PROTOCOL_VERSION)")
+        // No in-flight limit in libmosquitto: 2.0.11 parks QoS 1/2 messages beyond its quota as
+        // "invalid" when it reconnects and never sends them again, so a publish waiting for its
+        // PUBACK across a broker restart would wait forever. The client keeps its own window
+        // (`MQTTConfiguration.maximumInFlight`, at most the broker's MQTT 5 receive maximum) in
+        // front of libmosquitto instead. Set again before every connect: an MQTT 5 CONNACK's
+        // receive maximum replaces it.
+        try check(mosquitto_int_option(raw, MOSQ_OPT_SEND_MAXIMUM, 100), "mosquitto_int_option(SEND_MAXIMUM)")
+        // MQTT 5 has no persistent session without a session expiry interval: a 3.1.1 persistent
+        // session (clean session off) is one that never expires.
+        let connectProperties = version == .v5 && !configuration.cleanSession
+            ? try MosquittoPropertyList.connect(sessionExpiry: UInt32.max) : nil
+        try storeConnectProperties(connectProperties)
+        if let will = configuration.lastWill {
+            let properties = version == .v5 && (will.hasProperties || configuration.lastWillDelayInterval != nil)
+                ? try MosquittoPropertyList(will.properties, topic: will.topic, willDelay: configuration.lastWillDelayInterval) : nil
+            let rc = will.payload.withUnsafeBytes { bytes in
+                mosquitto_will_set_v5(raw, will.topic, Int32(bytes.count), bytes.baseAddress, Int32(will.qos.rawValue), will.retain, properties?.head)
+            }
+            try check(rc, "mosquitto_will_set_v5(\(will.topic))")
+            properties?.release()  // libmosquitto owns the list now
+        }
+    }
+
+    /// Stores the properties the next CONNECT carries (nil: none).
+    ///
+    /// libmosquitto 2.0 has no non-blocking connect that takes them: `mosquitto_connect_bind_v5`
+    /// stores them and then connects blocking (an unreachable host would hold the worker thread
+    /// for minutes, past the connect timeout), and `mosquitto_connect_async` sends what is stored.
+    /// So they are stored through `mosquitto_connect_bind_v5` without a host: it replaces the
+    /// stored list (freeing the old one), then stops at the missing host with MOSQ_ERR_INVAL
+    /// before it touches the network (lib/connect.c, the same in 2.0.11 to 2.0.19 and on its
+    /// development branch). The MQTT 5 persistent-session test shows the properties arrive.
+    private func storeConnectProperties(_ list: MosquittoPropertyList?) throws(MQTTError) {
+        let rc = mosquitto_connect_bind_v5(raw, nil, 0, 0, nil, list?.head)
+        guard rc == Int32(MOSQ_ERR_INVAL.rawValue) else {
+            throw .invalidConfiguration("storing the CONNECT properties failed: \(Self.describe(rc))")
+        }
+    }
+
+    private func check(_ rc: Int32, _ call: String) throws(MQTTError) {
         guard rc != Self.success else { return }
         throw MQTTError.invalidConfiguration("\(call) failed: \(Self.describe(rc))")
     }
 
     // MARK: Connection (worker)
 
-    /// Worker: sets the credentials, starts a non-blocking connect and the network thread.
-    /// Returns nil on success or the error of the failing call.
-    func connect(host: String, port: Int, keepAlive: Int32, username: String?, password: String?) -> MQTTError? {
-        let endpoint = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    /// Worker: sets the protocol version and what goes with it, the credentials, starts a
+    /// non-blocking connect and the network thread. Returns nil on success or the error of the
+    /// failing call.
+    func connect(_ configuration: MQTTConfiguration, version: MQTTProtocolVersion, username: String?, password: String?) -> MQTTError? {
+        let endpoint = configuration.endpoint
         stopLoop()
+        do {
+            try prepare(configuration, version: version)
+        } catch {
+            return error
+        }
         if let username {
             let rc = mosquitto_username_pw_set(raw, username, password)
             if rc != Self.success {
@@ -143,7 +196,7 @@ final class MosquittoHandle: @unchecked Sendable {
             }
         }
         errno = 0
-        let rc = mosquitto_connect_async(raw, host, Int32(port), keepAlive)
+        let rc = mosquitto_connect_async(raw, configuration.host, Int32(configuration.port), configuration.keepAliveSeconds)
         let savedErrno = errno
         if rc != Self.success {
             return Self.connectError(rc: rc, errno: savedErrno, endpoint: endpoint, call: "mosquitto_connect_async", detail: nil)
@@ -169,28 +222,50 @@ final class MosquittoHandle: @unchecked Sendable {
 
     // MARK: Packets (any thread)
 
-    func publish(_ message: MQTTMessage) -> (rc: Int32, mid: Int32) {
+    /// Publishes `message`, with `properties` (built from its properties, MQTT 5 only).
+    func publish(_ message: MQTTMessage, properties: MosquittoPropertyList?) -> (rc: Int32, mid: Int32) {
         var mid: Int32 = 0
         let rc = message.payload.withUnsafeBytes { bytes in
-            mosquitto_publish(raw, &mid, message.topic, Int32(bytes.count), bytes.baseAddress, Int32(message.qos.rawValue), message.retain)
+            mosquitto_publish_v5(raw, &mid, message.topic, Int32(bytes.count), bytes.baseAddress, Int32(message.qos.rawValue),
+                                 message.retain, properties?.head)
         }
         return (rc, mid)
     }
 
-    func subscribe(_ filter: String, qos: MQTTQoS) -> (rc: Int32, mid: Int32) {
+    /// Subscribes to `filter`; on MQTT 5 with the subscription options and `identifier`, on 3.1.1
+    /// with the QoS alone.
+    func subscribe(_ filter: String, options: MQTTSubscribeOptions, identifier: Int?, version: MQTTProtocolVersion) -> (rc: Int32, mid: Int32) {
         var mid: Int32 = 0
-        let rc = mosquitto_subscribe(raw, &mid, filter, Int32(qos.rawValue))
+        let qos = Int32(options.qos.rawValue)
+        guard version == .v5 else { return (mosquitto_subscribe_v5(raw, &mid, filter, qos, 0, nil), mid) }
+        var bits: UInt32 = 0
+        if options.noLocal { bits |= MQTT_SUB_OPT_NO_LOCAL.rawValue }
+        if options.retainAsPublished { bits |= MQTT_SUB_OPT_RETAIN_AS_PUBLISHED.rawValue }
+        switch options.retainHandling {
+        case .sendAlways: bits |= MQTT_SUB_OPT_SEND_RETAIN_ALWAYS.rawValue
+        case .sendIfNew: bits |= MQTT_SUB_OPT_SEND_RETAIN_NEW.rawValue
+        case .never: bits |= MQTT_SUB_OPT_SEND_RETAIN_NEVER.rawValue
+        }
+        // The identifier is in range (checked, or the client's own): only memory can fail here.
+        let properties: MosquittoPropertyList?
+        do {
+            properties = try MosquittoPropertyList.subscribe(identifier: identifier, filter: filter)
+        } catch {
+            return (Int32(MOSQ_ERR_NOMEM.rawValue), 0)
+        }
+        let rc = withExtendedLifetime(properties) { mosquitto_subscribe_v5(raw, &mid, filter, qos, Int32(bits), properties?.head) }
         return (rc, mid)
     }
 
     func unsubscribe(_ filter: String) -> (rc: Int32, mid: Int32) {
         var mid: Int32 = 0
-        let rc = mosquitto_unsubscribe(raw, &mid, filter)
+        let rc = mosquitto_unsubscribe_v5(raw, &mid, filter, nil)
         return (rc, mid)
     }
 
-    /// Queues a DISCONNECT; the disconnect callback follows once it is written.
-    func disconnect() -> Int32 { mosquitto_disconnect(raw) }
+    /// Queues a DISCONNECT (reason 0, normal: the broker drops the last will); the disconnect
+    /// callback follows once it is written.
+    func disconnect() -> Int32 { mosquitto_disconnect_v5(raw, 0, nil) }
 
     /// Tests: cut the TCP connection without DISCONNECT, as if the process had died.
     func abortSocket() {
@@ -212,6 +287,7 @@ final class MosquittoHandle: @unchecked Sendable {
         "\(String(cString: mosquitto_strerror(rc))) (mosquitto error \(rc))"
     }
 
+    /// The text of an MQTT 3.1.1 CONNACK return code.
     static func connackReason(_ code: Int32) -> String { String(cString: mosquitto_connack_string(code)) }
 
     static func errnoText(_ e: Int32) -> String { "\(String(cString: strerror(e))) (errno \(e))" }

@@ -32,6 +32,39 @@ struct HouseMQTTClientTests {
         }
     }
 
+    /// The client asks for MQTT 5 (its default). A broker that speaks only 3.1.1 refuses it with
+    /// CONNACK 1 and the client connects again at once with 3.1.1, saying so once in its log;
+    /// once HouseBroker speaks MQTT 5 the first CONNECT is taken. Either way it works.
+    @Test func anMQTT5ClientConnectsWhateverTheBrokerSpeaks() async throws {
+        try await withTestBroker { broker in
+            let capture = LogCapture()
+            let started = ContinuousClock.now
+            try await MQTTClient.withConnection(configuration(broker, "v5-sub"), logger: capture.logger()) { sub in
+                let took = started.duration(to: .now)
+                let version = try #require(sub.protocolVersion)
+                let refused = await broker.statistics().connectionsRefused
+                let warnings = capture.lines.filter { $0.hasPrefix("warning") }
+                switch version {
+                case .v311:
+                    #expect(refused == 1)
+                    #expect(warnings.count == 1 && warnings[0].contains("does not speak MQTT 5"), "\(warnings)")
+                case .v5:
+                    #expect(refused == 0)
+                    #expect(warnings.isEmpty, "\(warnings)")
+                }
+                #expect(took < .seconds(2), "connect with the fallback took \(took)")
+                let subscription = try await sub.subscribe(to: "v5/+", qos: .atLeastOnce)
+                try await MQTTClient.withConnection(configuration(broker, "v5-pub")) { pub in
+                    let properties = MQTTPublishProperties(contentType: "text/plain", userProperties: [MQTTUserProperty("k", "v")])
+                    try await pub.publish(to: "v5/x", payload: "hello", qos: .atLeastOnce, properties: properties)
+                    let message = try await subscription.next("the message")
+                    #expect(message.string == "hello")
+                    if version == .v311 { #expect(message.properties.isEmpty) }
+                }
+            }
+        }
+    }
+
     /// Not waiting for the PUBACK: `.sent` at once, and every message still arrives, in order,
     /// with the acknowledgements consumed quietly (the client's pending map empties).
     @Test func publishingWithoutWaitingStillDeliversEveryMessage() async throws {

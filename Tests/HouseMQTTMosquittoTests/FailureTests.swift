@@ -5,12 +5,15 @@ import Testing
 
 @Suite("MQTT connect failures against a real mosquitto", .enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed (CI=true makes this a failure)"), .timeLimit(.minutes(2)))
 struct FailureTests {
-    @Test func wrongPasswordIsAnAuthenticationError() async throws {
+    /// MQTT 3.1.1 says CONNACK 4 or 5; MQTT 5 a reason code, shown with its text.
+    @Test(arguments: MQTTProtocolVersion.allCases)
+    func wrongPasswordIsAnAuthenticationError(version: MQTTProtocolVersion) async throws {
         let directory = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let passwords = try await MosquittoBroker.makePasswordFile(in: directory, username: "house", password: "right-pw")
         try await withMosquitto(configLines: ["password_file \(passwords.path)", "allow_anonymous false"]) { broker in
             var wrong = configuration(broker, "wrong")
+            wrong.protocolVersion = version
             wrong.credentials = MQTTCredentials(username: "house", password: .literal("wrong-pw"))
             let client = try MQTTClient(configuration: wrong)
             do {
@@ -22,7 +25,15 @@ struct FailureTests {
                     return
                 }
                 #expect(endpoint == "127.0.0.1:\(broker.port)")
-                #expect(code == 4 || code == 5)
+                switch version {
+                case .v311:
+                    #expect(code == 4 || code == 5)
+                    #expect(error.reasonCode == nil)
+                case .v5:
+                    // mosquitto 2.0 answers a wrong password with "not authorized".
+                    #expect(error.reasonCode == .notAuthorized || error.reasonCode == .badUserNameOrPassword)
+                    #expect("\(error)".contains("(0x8"), "the reason code is shown: \(error)")
+                }
                 #expect(!"\(error)".contains("wrong-pw"))
             }
             await client.disconnect()
@@ -30,9 +41,11 @@ struct FailureTests {
             let file = directory.appendingPathComponent("client-pw")
             try "right-pw\n".write(to: file, atomically: true, encoding: .utf8)
             var right = configuration(broker, "right")
+            right.protocolVersion = version
             right.credentials = MQTTCredentials(username: "house", password: .file(file.path))
             try await MQTTClient.withConnection(right) { client in
                 #expect(client.connectionState.isConnected)
+                #expect(client.protocolVersion == version)
             }
         }
     }

@@ -6,13 +6,14 @@ import Testing
 
 @Suite("MQTT client against a real mosquitto", .enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed (CI=true makes this a failure)"), .timeLimit(.minutes(2)))
 struct MessagingTests {
-    @Test(arguments: MQTTQoS.allCases)
-    func roundTrip(qos: MQTTQoS) async throws {
+    @Test(arguments: MQTTQoS.allCases, MQTTProtocolVersion.allCases)
+    func roundTrip(qos: MQTTQoS, version: MQTTProtocolVersion) async throws {
         try await withMosquitto { broker in
-            try await MQTTClient.withConnection(configuration(broker, "sub")) { subscriber in
+            try await MQTTClient.withConnection(configuration(broker, "sub", version)) { subscriber in
+                #expect(subscriber.protocolVersion == version)
                 let subscription = try await subscriber.subscribe(to: "rt/\(qos.rawValue)", qos: .exactlyOnce)
                 #expect(subscription.grantedQoS == .exactlyOnce)
-                try await MQTTClient.withConnection(configuration(broker, "pub")) { publisher in
+                try await MQTTClient.withConnection(configuration(broker, "pub", version)) { publisher in
                     let payload: [UInt8] = [0, 1, 2, 255] + Array("qos \(qos.rawValue)".utf8)
                     #expect(try await publisher.publish(to: "rt/\(qos.rawValue)", payload: payload, qos: qos) == .delivered)
                     let message = try await next(subscription)
@@ -90,9 +91,12 @@ struct MessagingTests {
         }
     }
 
-    @Test func wildcardAndOverlappingSubscriptions() async throws {
+    /// An MQTT 5 broker sends a message once per matching subscription: the client's own
+    /// subscription identifiers take each copy to its filter's subscriptions only.
+    @Test(arguments: MQTTProtocolVersion.allCases)
+    func wildcardAndOverlappingSubscriptions(version: MQTTProtocolVersion) async throws {
         try await withMosquitto { broker in
-            try await MQTTClient.withConnection(configuration(broker, "sub")) { subscriber in
+            try await MQTTClient.withConnection(configuration(broker, "sub", version)) { subscriber in
                 let plus = try await subscriber.subscribe(to: "house/+/light")
                 let hash = try await subscriber.subscribe(to: "house/#")
                 try await MQTTClient.withConnection(configuration(broker, "pub")) { publisher in

@@ -3,11 +3,17 @@ import HouseMQTT
 import HouseTesting
 
 /// A client configuration for `broker` with a unique client id and fast reconnects.
-func configuration(_ broker: MosquittoBroker, _ name: String) -> MQTTConfiguration {
+func configuration(_ broker: MosquittoBroker, _ name: String, _ version: MQTTProtocolVersion = .v5) -> MQTTConfiguration {
+    configuration(port: broker.port, name, version)
+}
+
+/// A client configuration for a broker on 127.0.0.1:`port` with a unique client id and fast reconnects.
+func configuration(port: Int, _ name: String, _ version: MQTTProtocolVersion = .v5) -> MQTTConfiguration {
     MQTTConfiguration(
-        host: broker.host, port: broker.port, clientID: "\(name)-\(UUID().uuidString.prefix(8))",
+        host: "127.0.0.1", port: port, clientID: "\(name)-\(UUID().uuidString.prefix(8))",
         connectTimeout: .seconds(15),
-        reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500)))
+        reconnect: MQTTReconnectPolicy(initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500)),
+        protocolVersion: version)
 }
 
 /// The next message of `subscription`, failing after a bound.
@@ -54,4 +60,34 @@ func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-mqtt-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
+}
+
+/// mosquitto configuration lines for its dynamic security plugin (shipped with it), with its
+/// file in `directory`. Anonymous clients may subscribe to `open/#` and to nothing else (SUBACK
+/// "not authorized": mosquitto 2.0.11's own ACL file never refuses a SUBSCRIBE), and may send
+/// the plugin's commands (`setAnonymousGroup` disconnects every anonymous client with the MQTT 5
+/// reason "administrative action").
+func dynamicSecurityLines(in directory: URL) throws -> [String] {
+    let candidates = ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib/arm-linux-gnueabihf", "/usr/lib"]
+        .map { "\($0)/mosquitto_dynamic_security.so" }
+    guard let plugin = candidates.first(where: { FileManager.default.fileExists(atPath: $0) }) else {
+        throw PluginMissing(description: "mosquitto_dynamic_security.so (Debian's mosquitto package) not found in \(candidates)")
+    }
+    let file = directory.appendingPathComponent("dynamic-security.json")
+    try """
+        {
+          "defaultACLAccess": {"publishClientSend": true, "publishClientReceive": true, "subscribe": false, "unsubscribe": true},
+          "clients": [],
+          "roles": [{"rolename": "open", "acls": [
+            {"acltype": "subscribePattern", "topic": "open/#", "allow": true},
+            {"acltype": "publishClientSend", "topic": "$CONTROL/dynamic-security/#", "allow": true}]}],
+          "groups": [{"groupname": "anonymous", "roles": [{"rolename": "open"}]}],
+          "anonymousGroup": "anonymous"
+        }
+        """.write(to: file, atomically: true, encoding: .utf8)
+    return ["plugin \(plugin)", "plugin_opt_config_file \(file.path)", "allow_anonymous true"]
+}
+
+struct PluginMissing: Error, CustomStringConvertible {
+    let description: String
 }

@@ -42,6 +42,36 @@ struct ClientOfflineTests {
         #expect(stats.offlineQueueDepth == 2)
     }
 
+    /// MQTT 5 values are checked before anything is queued or sent, on either version.
+    @Test(arguments: MQTTProtocolVersion.allCases)
+    func badPropertiesAndSubscribeOptionsAreRefused(version: MQTTProtocolVersion) async throws {
+        let client = try makeClient { $0.protocolVersion = version }
+        await #expect(throws: MQTTError.invalidProperty(topic: "a", property: "message expiry interval", reason: "it must be at least 1 second")) {
+            try await client.publish(to: "a", payload: "x", properties: MQTTPublishProperties(messageExpiryInterval: 0))
+        }
+        await #expect(throws: MQTTError.invalidSubscribeOptions(filter: "a", reason: "the subscription identifier 0 is outside 1...134217727")) {
+            try await client.subscribe(to: "a", options: MQTTSubscribeOptions(subscriptionIdentifier: 0))
+        }
+        #expect(client.statistics.messagesQueued == 0)
+        #expect(client.activeSubscriptionCount == 0)
+        #expect(client.protocolVersion == nil, "not connected")
+    }
+
+    @Test func aWillDelayNeedsAWillAndAWillItsPropertiesRight() {
+        #expect(throws: MQTTError.invalidConfiguration("a last will delay interval needs a last will")) {
+            try makeClient { $0.lastWillDelayInterval = 5 }
+        }
+        #expect(throws: MQTTError.self) {
+            try makeClient { $0.lastWill = MQTTMessage(topic: "w", string: "x", properties: MQTTPublishProperties(responseTopic: "r/+")) }
+        }
+        #expect(throws: Never.self) {
+            try makeClient {
+                $0.lastWill = MQTTMessage(topic: "w", string: "x", properties: MQTTPublishProperties(contentType: "text/plain"))
+                $0.lastWillDelayInterval = 5
+            }
+        }
+    }
+
     @Test func disabledQueueMakesOfflinePublishAnError() async throws {
         let client = try makeClient { $0.offlineQueueCapacity = 0 }
         await #expect(throws: MQTTError.notConnected(endpoint: "127.0.0.1:1")) { try await client.publish(to: "a", payload: "1") }
