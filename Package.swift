@@ -167,7 +167,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "HouseDaemonTests", dependencies: ["HouseDaemon", "HouseTesting"]),
+        .testTarget(name: "HouseDaemonTests", dependencies: ["HouseDaemon", "HouseTesting", "Signals"]),
         .testTarget(
             name: "HouseWebTests",
             dependencies: [

@@ -62,6 +62,10 @@ import Testing
         let counts = Mutex(Requests())
         let answered = Mutex<[String: IntentReply]>([:])
         let replied = ChangeFeed()
+        /// Set when the kills are over: the requests stop after the one in hand.
+        let stopping = Mutex(false)
+        let requestsEnded = Mutex(false)
+        let requested = ChangeFeed()
     }
 
     /// What the requesting client saw.
@@ -138,10 +142,11 @@ import Testing
                             }
                         }
                     }
-                    // The requests: one at a time, each retried under its id every 3 s for 40 s.
+                    // The requests: one at a time, each retried under its id every 3 s for 40 s,
+                    // until the kills are over.
                     group.addTask {
                         var i = 0
-                        while !Task.isCancelled {
+                        while !Task.isCancelled && !seen.stopping.withLock({ $0 }) {
                             i += 1
                             let id = "soak-\(i)"
                             // On and off in turn: each request carried out switches the light once, a
@@ -172,6 +177,8 @@ import Testing
                                 }
                             }
                         }
+                        seen.requestsEnded.withLock { $0 = true }
+                        seen.requested.changed()
                     }
 
                     // The kills: the coordinator, every ~8 s, then started again a few seconds later.
@@ -199,14 +206,19 @@ import Testing
                         try start(current.node.rawValue)
                         try await online(current.node.rawValue)
                     }
-                    // The last request finishes (or gives up), then the stream stops.
-                    try await Task.sleep(for: .seconds(3))
+                    // The last request finishes (answered, or given up after its retries), its
+                    // state reaches the test's client, then the streams stop.
+                    seen.stopping.withLock { $0 = true }
+                    try await withTimeout(.seconds(60), "the last request") {
+                        await seen.requested.watch { wake in
+                            while !seen.requestsEnded.withLock({ $0 }) { await wake.wait() }
+                        }
+                    }
+                    try await broker.waitUntil(timeout: .seconds(10), "the light's last state") { snapshot in
+                        snapshot.retained["house/garage/garage-light/state"]?.payloadString == seen.flips.withLock { $0.last }
+                    }
                     group.cancelAll()
                     return (takeovers, seen.counts.withLock { $0 })
-                }
-                // The light's last state has reached the test's client.
-                try await broker.waitUntil(timeout: .seconds(10), "the light's last state") { snapshot in
-                    snapshot.retained["house/garage/garage-light/state"]?.payloadString == seen.flips.withLock { $0.last }
                 }
                 let requests = result.requests
                 let flipped = seen.flips.withLock { $0.count }

@@ -24,6 +24,9 @@ final class CommandBus: Sendable {
         let answer: (@Sendable (IntentReply) -> Void)?
         /// Counted against `capacity` (a command from outside, not a note).
         var bounded = false
+        /// When the command runs out (its MQTT 5 message expiry), on the controller's monotonic
+        /// clock: taken after that, it is answered `expired` and not carried out.
+        var expires: WallInstant? = nil
     }
 
     /// How many commands from outside may wait. Far beyond any burst of a house (a scene, a
@@ -90,9 +93,10 @@ final class CommandBus: Sendable {
     /// the command. A refused command ("busy" beyond the capacity, or the controller shutting
     /// down) is answered at once, on the caller's thread, and its refusal returned (nil: queued).
     @discardableResult
-    func offer(_ command: HouseCommand, id: String = "", answer: (@Sendable (IntentReply) -> Void)?) -> IntentReply? {
+    func offer(_ command: HouseCommand, id: String = "", expires: WallInstant? = nil,
+               answer: (@Sendable (IntentReply) -> Void)?) -> IntentReply? {
         let refusal: IntentReply
-        switch enqueue(Job(command: command, answer: answer), bounded: true) {
+        switch enqueue(Job(command: command, answer: answer, expires: expires), bounded: true) {
         case .queued:
             return nil
         case .full:

@@ -18,7 +18,7 @@ public actor IntentGateway {
     let pipeline: IntentPipeline
     nonisolated let store: StateStore
     nonisolated let client: MQTTClient
-    let clock: any WallClock
+    nonisolated let clock: any WallClock
     nonisolated let logger: Logger
     let matcher: PhraseMatcher?
     /// Whether this is the first node, which keeps and publishes the house's energy.
@@ -248,10 +248,15 @@ public actor IntentGateway {
     /// Nonisolated and synchronous: a relay's state goes out as the relay switches (from the
     /// relay bank's edge), and a topic handler answers from the MQTT network thread.
     nonisolated func publish(_ topic: String, _ payload: String, retain: Bool) {
+        publish(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain))
+    }
+
+    /// `publish(_:_:retain:)` of a whole message (with MQTT 5 properties).
+    nonisolated func publish(_ message: MQTTMessage) {
         do {
-            try client.send(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain))
+            try client.send(message)
         } catch {
-            logger.warning("publish \(topic) failed: \(error)")
+            logger.warning("publish \(message.topic) failed: \(error)")
         }
     }
 

@@ -9,6 +9,8 @@ extension IntentReply {
         case error
         /// Not done: too many commands were waiting. Send it again later.
         case busy
+        /// Not done: its MQTT 5 message expiry ran out before its turn came.
+        case expired
 
         /// The reply status of an intent's outcome.
         public init(_ status: IntentOutcome.Status) {

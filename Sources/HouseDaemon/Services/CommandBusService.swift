@@ -62,6 +62,11 @@ struct CommandBusService: Service {
     }
 
     private func perform(_ job: CommandBus.Job) async -> IntentReply {
+        if let expires = job.expires, gateway.clock.monotonic.now >= expires {
+            logger.warning("a command expired before its turn (its message expiry ran out while it waited): not carried out")
+            return IntentReply(id: "", status: .expired, phase: .resolve,
+                               dialog: "The command expired (its message expiry ran out) before it could be carried out.")
+        }
         let reply = await gateway.perform(job.command)
         changes.changed()
         return reply

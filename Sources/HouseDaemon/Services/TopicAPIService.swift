@@ -153,8 +153,12 @@ struct TopicAPIService: Service {
     static let unsubscribeWait: Duration = .seconds(1)
 
     /// Subscribes to `filter` with `handler` called on the MQTT network thread for each message.
+    /// A command topic is subscribed with retain-as-published (MQTT 5): a retained command
+    /// published while the controller runs arrives marked retained, and is refused like one
+    /// waiting at subscribe time.
     private func subscribe(_ filter: String, _ handler: Handler) async throws -> MQTTSubscription {
-        try await client.subscribe(to: filter, qos: .atLeastOnce) { message in handle(message, with: handler) }
+        let options = MQTTSubscribeOptions(qos: .atLeastOnce, retainAsPublished: handler.isCommand)
+        return try await client.subscribe(to: filter, options: options) { message in handle(message, with: handler) }
     }
 
     /// Subscribes as `subscribe`, or logs why not (a refusal by the broker's ACL, say) and returns nil.
@@ -198,6 +202,14 @@ struct TopicAPIService: Service {
 
         /// The payload's size, or its size and its JSON nesting (`InputLimits.checkJSON`).
         enum Limits { case size, json }
+
+        /// Whether the topic carries commands (never obeyed when retained).
+        var isCommand: Bool {
+            switch self {
+            case .deviceSet, .positionSet, .modeSet, .intentRequest, .peerRelay: true
+            case .peerState, .peerCover, .peerOpener, .nodeStatus, .remoteState, .sensor, .rule, .homeAssistantStatus, .discoveryEcho: false
+            }
+        }
     }
 
     /// Handles `message`, on the MQTT network thread: a command is parsed and queued on the bus
@@ -297,12 +309,13 @@ struct TopicAPIService: Service {
         // Most commands are a plain ON or OFF that nobody waits for: no answer to carry (or keep
         // in memory while it waits its turn) unless there is a reply topic or a question to log.
         var answer: (@Sendable (IntentReply) -> Void)? = nil
-        if command.replyTo != nil || device.confirm {
+        let route = ReplyRoute(jsonReplyTo: command.replyTo, message: message, logger: logger)
+        if route != nil || device.confirm {
             answer = { (reply: IntentReply) in
                 if reply.status == .needsConfirmation {
                     logger.warning("\(device.id) needs confirmation: send {\"state\":\"\(command.action.rawValue.uppercased())\",\"confirm\":true}")
                 }
-                if let replyTo = command.replyTo { self.reply(reply, id: command.id, to: replyTo) }
+                if let route { self.reply(reply, id: command.id, to: route) }
             }
         }
         offer(.intent(intent, source: .mqtt, answers: IntentAnswers(confirmed: command.confirmed), requestID: command.id),
@@ -313,16 +326,18 @@ struct TopicAPIService: Service {
         guard let command = accept(message, CommandPayloadParser.modeCommand) else { return }
         let intent = command.intent
         var answer: (@Sendable (IntentReply) -> Void)? = nil
-        if let replyTo = command.replyTo {
-            answer = { (reply: IntentReply) in self.reply(reply, id: command.id, to: replyTo) }
+        if let route = ReplyRoute(jsonReplyTo: command.replyTo, message: message, logger: logger) {
+            answer = { (reply: IntentReply) in self.reply(reply, id: command.id, to: route) }
         }
         offer(.intent(intent, source: .mqtt, answers: .none, requestID: command.id), from: message, id: command.id, answer: answer)
     }
 
     private func intentRequest(_ message: MQTTMessage, source: IntentSource) {
         guard let request = accept(message, CommandPayloadParser.intentRequest) else { return }
+        let route = ReplyRoute(jsonReplyTo: request.replyTo, message: message, logger: logger)
+            ?? ReplyRoute(topic: layout.intentResponse(id: request.id))
         offer(.request(request, source: source), from: message, id: request.id) { answer in
-            reply(answer, to: request.replyTo ?? layout.intentResponse(id: request.id))
+            reply(answer, to: route)
         }
     }
 
@@ -350,7 +365,9 @@ struct TopicAPIService: Service {
     /// (too many waiting, or shutting down) is logged, and answered where `answer` says.
     private func offer(_ command: HouseCommand, from message: MQTTMessage, id: String?,
                        answer: (@Sendable (IntentReply) -> Void)?) {
-        if let refusal = bus.offer(command, id: id ?? "", answer: answer) {
+        // A command with a message expiry (MQTT 5) is not carried out once it has run out.
+        let expires = message.properties.messageExpiryInterval.map { gateway.clock.monotonic.now.advanced(by: .seconds(Int64($0))) }
+        if let refusal = bus.offer(command, id: id ?? "", expires: expires, answer: answer) {
             logger.warning("refused the command on \(message.topic): \(refusal.error ?? refusal.dialog)")
         }
     }
@@ -366,21 +383,32 @@ struct TopicAPIService: Service {
         } catch {
             logger.warning("refused: \(error)")
             if let target = CommandPayloadParser.replyTarget(message.payload, layout: layout) {
-                reply(IntentReply(id: target.id, error: error.description), to: target.topic)
+                reply(IntentReply(id: target.id, error: error.description), to: ReplyRoute(topic: target.topic))
+            } else if let route = ReplyRoute(jsonReplyTo: nil, message: message, logger: logger) {
+                reply(IntentReply(id: "", error: error.description), to: route)
             }
             return nil
         }
     }
 
-    private func reply(_ reply: IntentReply, to topic: String) {
-        gateway.publish(topic, reply.json, retain: false)
+    /// Publishes `reply` where it was asked for: the JSON `reply_to`, or the MQTT 5 response
+    /// topic with the request's correlation data. On MQTT 5 it also carries `status` (and, when not
+    /// done, `reason`) as user properties, for flows that route on them without parsing JSON.
+    private func reply(_ reply: IntentReply, to route: ReplyRoute) {
+        var properties = MQTTPublishProperties(correlationData: route.correlation, contentType: "application/json",
+                                               payloadFormatIndicator: .utf8)
+        properties.userProperties = [MQTTUserProperty("status", reply.status.rawValue)]
+        if reply.status != .done, !reply.dialog.isEmpty {
+            properties.userProperties.append(MQTTUserProperty("reason", String(reply.dialog.prefix(256))))
+        }
+        gateway.publish(MQTTMessage(topic: route.topic, string: reply.json, qos: .atLeastOnce, properties: properties))
     }
 
     /// A reply to a `set` that asked for one, under the command's id (a fresh one when it gave none).
-    private func reply(_ answer: IntentReply, id: String?, to topic: String) {
+    private func reply(_ answer: IntentReply, id: String?, to route: ReplyRoute) {
         var answer = answer
         if answer.id.isEmpty { answer.id = id ?? UUID().uuidString }
-        reply(answer, to: topic)
+        reply(answer, to: route)
     }
 
     // MARK: State from elsewhere
