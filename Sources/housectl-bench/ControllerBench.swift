@@ -216,10 +216,10 @@ enum ControllerBench {
     }
 
     /// One-at-a-time publish-to-subscriber samples (ms) through the broker on `port`.
-    static func hop(port: Int, samples: Int, qos: MQTTQoS) async throws -> Samples {
+    static func hop(port: Int, samples: Int, qos: MQTTQoS, version: MQTTProtocolVersion = .v311) async throws -> Samples {
         let topic = "bench/hop/\(UInt32.random(in: 0...UInt32.max))"
-        let pub = try await MQTTLoad.client(port: port, name: "hoppub")
-        let sub = try await MQTTLoad.client(port: port, name: "hopsub")
+        let pub = try await MQTTLoad.client(port: port, name: "hoppub", version: version)
+        let sub = try await MQTTLoad.client(port: port, name: "hopsub", version: version)
         let subscription = try await sub.subscribe(to: topic, qos: qos)
         let warmup = 5
         let s = try await withTimeout(.seconds(120), "hop latency samples") {

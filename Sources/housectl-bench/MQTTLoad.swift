@@ -14,10 +14,14 @@ enum MQTTLoad {
         return l
     }()
 
-    static func client(port: Int, name: String) async throws -> MQTTClient {
-        let c = try MQTTClient(configuration: MQTTConfiguration(
+    /// A connected client speaking `version` (MQTT 3.1.1 unless asked: the rows compare brokers
+    /// on the same protocol, and the version never falls back silently).
+    static func client(port: Int, name: String, version: MQTTProtocolVersion = .v311) async throws -> MQTTClient {
+        var configuration = MQTTConfiguration(
             host: "127.0.0.1", port: port, clientID: "bench-\(name)-\(UInt32.random(in: 0...UInt32.max))",
-            offlineQueueCapacity: 200_000), logger: quietLogger)
+            offlineQueueCapacity: 200_000)
+        configuration.protocolVersion = version
+        let c = try MQTTClient(configuration: configuration, logger: quietLogger)
         try await c.connect()
         return c
     }
@@ -61,15 +65,15 @@ enum MQTTLoad {
     /// Publishes `count` messages (window `window` in flight) to `topic` and waits until each of
     /// `subscribers` has received them all, or until nothing arrived for 3 s (loss).
     /// Returns published messages per second (first publish to last delivery) and the loss.
-    static func throughput(port: Int, subscribers: Int, qos: MQTTQoS, count: Int, window: Int = 64) async throws
-        -> (rate: Double, lost: Int)
+    static func throughput(port: Int, subscribers: Int, qos: MQTTQoS, count: Int, window: Int = 64,
+                           version: MQTTProtocolVersion = .v311) async throws -> (rate: Double, lost: Int)
     {
         let topic = "bench/tp/\(UInt32.random(in: 0...UInt32.max))"
-        let publisher = try await client(port: port, name: "pub")
+        let publisher = try await client(port: port, name: "pub", version: version)
         var subs: [MQTTClient] = []
         var streams: [MQTTSubscription] = []
         for i in 0..<subscribers {
-            let c = try await client(port: port, name: "sub\(i)")
+            let c = try await client(port: port, name: "sub\(i)", version: version)
             subs.append(c)
             streams.append(try await c.subscribe(to: topic, qos: qos))
         }
