@@ -46,11 +46,7 @@ public struct CoordinatorClaim: Sendable, Equatable, Codable, CustomStringConver
     }
 
     /// Compact JSON with sorted keys.
-    public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    public var json: String { sortedJSON() }
 
     /// Parses a payload held to `InputLimits`; the error says what was expected.
     public static func parse(_ payload: [UInt8]) throws(MalformedInput) -> CoordinatorClaim {

@@ -44,11 +44,7 @@ public struct RoutineRunClaim: Sendable, Equatable, Codable {
     }
 
     /// Compact JSON with sorted keys.
-    public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    public var json: String { sortedJSON() }
 
     /// Parses a payload held to `InputLimits`; the error says what was expected.
     public static func parse(_ payload: [UInt8]) throws(MalformedInput) -> RoutineRunClaim {

@@ -46,11 +46,7 @@ public struct PeerRelayCommand: Sendable, Equatable, Codable {
     /// The pulse length, if this is a pulse.
     public var pulse: Duration? { pulseMilliseconds.map { .milliseconds($0) } }
 
-    public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    }
+    public var json: String { sortedJSON() }
 
     /// What a relay command looks like, for the reason of a refusal.
     static let expected = #"expected {"device":ID,"state":"ON"|"OFF"}, {"device":ID,"pulse_ms":N}, {"device":ID,"position":0-100} or {"device":ID,"stop":true}"#

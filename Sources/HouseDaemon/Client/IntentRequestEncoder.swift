@@ -72,9 +72,7 @@ public enum IntentRequestEncoder {
                 o.routine = r.routine
             }
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return Array((try? encoder.encode(o)) ?? Data("{}".utf8))
+        return Array(o.sortedJSON().utf8)
     }
 
     static func timeRange(_ r: TimeRange) -> String {

@@ -252,12 +252,7 @@ public struct HomeAssistantDiscovery: Sendable {
         }
     }
 
-    static func json(_ entity: Entity) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(entity) else { return "{}" }
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func json(_ entity: Entity) -> String { entity.sortedJSON() }
 }
 
 /// The version housectl reports (discovery, `--version`).

@@ -334,9 +334,7 @@ public actor IntentGateway {
 
     /// Compact JSON with sorted keys (every payload the daemon publishes), `fallback` if it cannot be encoded.
     static func json<T: Encodable>(_ value: T, fallback: String = "{}") -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? fallback
+        value.sortedJSON(fallback: fallback)
     }
 }
 
