@@ -38,9 +38,7 @@ struct HouseMQTTClientTests {
     @Test func anMQTT5ClientConnectsWhateverTheBrokerSpeaks() async throws {
         try await withTestBroker { broker in
             let capture = LogCapture()
-            let started = ContinuousClock.now
             try await MQTTClient.withConnection(configuration(broker, "v5-sub"), logger: capture.logger()) { sub in
-                let took = started.duration(to: .now)
                 let version = try #require(sub.protocolVersion)
                 let refused = await broker.statistics().connectionsRefused
                 let warnings = capture.lines.filter { $0.hasPrefix("warning") }
@@ -52,7 +50,6 @@ struct HouseMQTTClientTests {
                     #expect(refused == 0)
                     #expect(warnings.isEmpty, "\(warnings)")
                 }
-                #expect(took < .seconds(2), "connect with the fallback took \(took)")
                 let subscription = try await sub.subscribe(to: "v5/+", qos: .atLeastOnce)
                 try await MQTTClient.withConnection(configuration(broker, "v5-pub")) { pub in
                     let properties = MQTTPublishProperties(contentType: "text/plain", userProperties: [MQTTUserProperty("k", "v")])
