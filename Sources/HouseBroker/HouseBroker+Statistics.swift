@@ -7,6 +7,11 @@ extension HouseBroker {
         public var messagesSent = 0
         /// Messages dropped because a client's queue was full.
         public var messagesDropped = 0
+        /// Messages dropped because their MQTT 5 message expiry interval passed while they waited
+        /// (queued for a client, or retained).
+        public var messagesExpired = 0
+        /// Messages not sent because they were larger than an MQTT 5 client's Maximum Packet Size.
+        public var messagesTooLarge = 0
         /// Publishes dropped because the ACL refused them.
         public var publishesDenied = 0
         /// Connections accepted with CONNACK 0.
