@@ -158,9 +158,8 @@ package final class BrokerCore {
             // MQTT-3.1.4-3); its will is published (after its delay, unless this connection resumes
             // the session).
             logger.info("client '\(clientID)' taken over by a new connection from \(connection.remoteAddress ?? "?")")
-            old.sendDisconnect(.sessionTakenOver, "another connection with the client identifier '\(clientID)'")
+            old.end(.sessionTakenOver, "another connection with the client identifier '\(clientID)'")
             detach(old, publishWill: true)
-            old.close()
             existing = sessions[clientID]
         }
         let session: Session
@@ -709,8 +708,7 @@ package final class BrokerCore {
     /// told `reason` first when given (a stopping broker says 0x8B, server shutting down).
     package func closeAllConnections(reason: MQTTReasonCode? = nil) {
         for connection in connections.values {
-            if let reason { connection.sendDisconnect(reason, nil) }
-            connection.close()
+            if let reason { connection.end(reason, nil) } else { connection.close() }
         }
     }
 

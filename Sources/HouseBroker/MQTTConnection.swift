@@ -25,7 +25,13 @@ final class MQTTConnection: ChannelInboundHandler {
     private var isClosing = false
     private var needsFlush = false
     private var connectTimeout: Scheduled<Void>?
+    /// Set while an MQTT 5 connection that was told why it ends waits for the client to close.
+    private var lingerTimer: Scheduled<Void>?
     private(set) var remoteAddress: String?
+
+    /// How long a connection told why it ends (DISCONNECT, a refusing CONNACK) keeps reading
+    /// before it is closed anyway (see `flushAndClose`).
+    static let lingerTime = TimeAmount.seconds(2)
 
     init(core: BrokerCore) {
         self.core = core
@@ -71,6 +77,7 @@ final class MQTTConnection: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         connectTimeout?.cancel()
+        lingerTimer?.cancel()
         isClosing = true
         core.connectionClosed(self)
         self.context = nil
@@ -140,8 +147,7 @@ final class MQTTConnection: ChannelInboundHandler {
             // While reading is paused (fault injection) the silence is ours, not the client's.
             if core.readingPaused { return }
             core.logger.notice("client '\(session?.clientID ?? "?")' sent nothing within 1.5 times its keepalive; closing")
-            sendDisconnect(.keepAliveTimeout, nil)
-            close()
+            end(.keepAliveTimeout, nil)
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -259,15 +265,45 @@ final class MQTTConnection: ChannelInboundHandler {
         context?.flush()
     }
 
+    /// Tells an MQTT 5 client why its connection ends (DISCONNECT with `code`) and closes it; a
+    /// 3.1.1 client's is just closed.
+    func end(_ code: MQTTReasonCode, _ reason: String?) {
+        sendDisconnect(code, reason)
+        if version == .v5 && session != nil { flushAndClose() } else { close() }
+    }
+
+    /// Writes what is pending and closes. An MQTT 5 connection (whose last packet says why it
+    /// ends) closes gracefully: it is detached from its session at once (its will published),
+    /// shuts down its sending side and reads and discards until the client closes, for at most
+    /// `lingerTime`. Closed at once with data still coming in, the kernel would answer the
+    /// client's next packet with a reset, which can destroy that last packet before the client
+    /// reads it.
     func flushAndClose() {
         guard let context, !isClosing else { return }
         isClosing = true
         needsFlush = false
+        guard version == .v5 else {
+            context.flush()
+            context.close(promise: nil)
+            return
+        }
+        core.detach(self, publishWill: true)
         context.flush()
-        context.close(promise: nil)
+        let halfClosed = context.eventLoop.makePromise(of: Void.self)
+        context.close(mode: .output, promise: halfClosed)
+        halfClosed.futureResult.assumeIsolated().whenFailure { [weak self] _ in self?.context?.close(promise: nil) }
+        lingerTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingerTime) { [weak self] in
+            self?.context?.close(promise: nil)
+        }
     }
 
     func close() {
+        if lingerTimer != nil, let context {
+            // Lingering after telling the client why: now it ends.
+            lingerTimer?.cancel()
+            context.close(promise: nil)
+            return
+        }
         guard let context, !isClosing else { return }
         isClosing = true
         if needsFlush {
@@ -289,8 +325,7 @@ final class MQTTConnection: ChannelInboundHandler {
         guard !isClosing else { return }
         core.statistics.protocolErrors += 1
         core.logger.warning("closing connection \(session.map { "of '\($0.clientID)'" } ?? "from \(remoteAddress ?? "?")"): \(reason)\(version == .v5 && session != nil ? " (DISCONNECT \(code))" : "")")
-        sendDisconnect(code, reason)
-        close()
+        end(code, reason)
     }
 
     private static func estimatedSize(_ packet: MQTTPacket) -> Int {
