@@ -171,7 +171,14 @@ enum Packet5: Equatable, Sendable, CustomStringConvertible {
         case .publish(let p): p.description
         case .disconnect(let code, let props): "DISCONNECT(0x\(String(code, radix: 16)) \(props))"
         case .connack(let present, let code, let props): "CONNACK(present \(present) 0x\(String(code, radix: 16)) \(props))"
-        default: "\(self)"
+        case .puback(let id, let code): "PUBACK(\(id) 0x\(String(code, radix: 16)))"
+        case .pubrec(let id, let code): "PUBREC(\(id) 0x\(String(code, radix: 16)))"
+        case .pubrel(let id, let code): "PUBREL(\(id) 0x\(String(code, radix: 16)))"
+        case .pubcomp(let id, let code): "PUBCOMP(\(id) 0x\(String(code, radix: 16)))"
+        case .suback(let id, let codes): "SUBACK(\(id) \(codes))"
+        case .unsuback(let id, let codes): "UNSUBACK(\(id) \(codes))"
+        case .pingresp: "PINGRESP"
+        case .other(let header, let body): "packet 0x\(String(header, radix: 16)) \(body)"
         }
     }
 

@@ -16,7 +16,15 @@ enum RawPacket: Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .publish(let p): "PUBLISH(\(p.topic) '\(p.payloadString)' q\(p.qos) r\(p.retain ? 1 : 0) d\(p.dup ? 1 : 0) id\(p.packetID))"
-        default: "\(self)"
+        case .connack(let present, let code): "CONNACK(present \(present) \(code))"
+        case .puback(let id): "PUBACK(\(id))"
+        case .pubrec(let id): "PUBREC(\(id))"
+        case .pubrel(let id): "PUBREL(\(id))"
+        case .pubcomp(let id): "PUBCOMP(\(id))"
+        case .suback(let id, let codes): "SUBACK(\(id) \(codes))"
+        case .unsuback(let id): "UNSUBACK(\(id))"
+        case .pingresp: "PINGRESP"
+        case .other(let header, let body): "packet 0x\(String(header, radix: 16)) \(body)"
         }
     }
 }
