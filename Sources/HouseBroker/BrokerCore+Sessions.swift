@@ -26,6 +26,7 @@ extension BrokerCore {
     /// Keeps `will` in `session` until its delay interval passes (or the session ends first).
     func delayWill(_ will: WillMessage, of session: Session) {
         session.pendingWill = will
+        heldBytes += will.size
         logger.info("the will of '\(session.clientID)' waits \(will.delayInterval)s, its will delay")
         session.willTimer = loop.assumeIsolated().scheduleTask(in: .seconds(Int64(will.delayInterval))) { [weak self, weak session] in
             guard let self, let session, let will = session.pendingWill else { return }
@@ -36,6 +37,7 @@ extension BrokerCore {
     }
 
     private func cancelPendingWill(of session: Session) {
+        if let will = session.pendingWill { heldBytes -= will.size }
         session.pendingWill = nil
         session.willTimer?.cancel()
         session.willTimer = nil

@@ -17,8 +17,9 @@ package final class BrokerCore {
     package private(set) var retained: [String: HouseBroker.RetainedMessage] = [:]
     /// Topic and payload bytes of `retained`.
     package private(set) var retainedBytes = 0
-    /// Topic and payload bytes queued or in flight for all sessions.
-    package private(set) var heldBytes = 0
+    /// Bytes queued or in flight for all sessions (topic, payload, MQTT 5 properties), and of
+    /// MQTT 5 wills waiting for their delay.
+    package internal(set) var heldBytes = 0
     /// Counted memory of all sessions' subscriptions (see `SubscriptionCost`).
     package private(set) var subscriptionBytes = 0
     /// The last `recordedMessageLimit` messages received.
@@ -267,7 +268,9 @@ package final class BrokerCore {
             } else {
                 // QoS 0 messages are not kept for offline clients.
                 heldBytes -= session.removeQueuedQoS0()
-                if let delayed = will, delayed.delayInterval > 0 {
+                // A will waits in the session for its delay, counted with the queued messages;
+                // when the broker's queues are full it is published at once instead.
+                if let delayed = will, delayed.delayInterval > 0, heldBytes + delayed.size <= configuration.maximumTotalQueuedBytes {
                     delayWill(delayed, of: session)
                     will = nil
                 }
@@ -428,8 +431,8 @@ package final class BrokerCore {
             removeRetained(topic)
             return
         }
-        let oldSize = retained[topic].map { topic.utf8.count + $0.buffer.readableBytes } ?? 0
-        let size = topic.utf8.count + payload.readableBytes
+        let oldSize = retained[topic]?.size ?? 0
+        let size = topic.utf8.count + payload.readableBytes + (properties?.encodedForwarded.readableBytes ?? 0)
         if retainedBytes - oldSize + size > configuration.maximumRetainedBytes {
             statistics.retainedRefused += 1
             logger.warning("'\(clientID)': retained message on \(topic) (\(size) bytes) not retained: retained messages would pass the limit of \(configuration.maximumRetainedBytes) bytes")
@@ -441,7 +444,7 @@ package final class BrokerCore {
 
     private func removeRetained(_ topic: String) {
         guard let old = retained.removeValue(forKey: topic) else { return }
-        retainedBytes -= topic.utf8.count + old.buffer.readableBytes
+        retainedBytes -= old.size
     }
 
     // MARK: - Delivery to a client

@@ -72,6 +72,9 @@ struct WillMessage {
     var properties: MessageProperties? = nil
     /// MQTT 5: seconds to wait after the connection ends before publishing (MQTT-3.1.3-9).
     var delayInterval: UInt32 = 0
+
+    /// Bytes a will waiting for its delay is counted as (against `maximumTotalQueuedBytes`).
+    var size: Int { topic.utf8.count + payload.readableBytes + (properties?.encodedForwarded.readableBytes ?? 0) }
 }
 
 /// A CONNACK as the broker sends it.

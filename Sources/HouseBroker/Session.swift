@@ -11,8 +11,8 @@ struct OutgoingMessage {
     /// MQTT 5: the identifiers of the client's subscriptions it matched.
     var subscriptionIdentifiers: [Int] = []
 
-    /// Bytes counted against a client's queue budget.
-    var size: Int { topic.utf8.count + payload.readableBytes }
+    /// Bytes counted against a client's queue budget: topic, payload and MQTT 5 properties.
+    var size: Int { topic.utf8.count + payload.readableBytes + (properties?.encodedForwarded.readableBytes ?? 0) }
 }
 
 /// A QoS 1/2 message sent to a client and not yet fully acknowledged.
