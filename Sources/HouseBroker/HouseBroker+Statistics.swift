@@ -18,7 +18,8 @@ extension HouseBroker {
         public var connectionsAccepted = 0
         /// Connections refused with a non-zero CONNACK.
         public var connectionsRefused = 0
-        /// Connections closed because of malformed or out-of-order packets.
+        /// Connections closed because of malformed or out-of-order packets (MQTT 5: any
+        /// DISCONNECT or CONNACK for a broken rule).
         public var protocolErrors = 0
         /// Publishes (and wills) dropped because their topic passes `maximumTopicLevels` or
         /// `maximumTopicLength`.
@@ -30,10 +31,11 @@ extension HouseBroker {
 
         /// Estimated memory of all subscriptions now (bounded by `maximumSubscriptionBytes`).
         public var subscriptionBytes = 0
-        /// Topic and payload bytes queued or in flight for all clients now
-        /// (bounded by `maximumTotalQueuedBytes`).
+        /// Bytes queued or in flight for all clients now (topic, payload, MQTT 5 properties), and
+        /// of MQTT 5 wills waiting for their delay (bounded by `maximumTotalQueuedBytes`).
         public var heldBytes = 0
-        /// Topic and payload bytes of the retained messages now (bounded by `maximumRetainedBytes`).
+        /// Bytes of the retained messages now: topic, payload, MQTT 5 properties (bounded by
+        /// `maximumRetainedBytes`).
         public var retainedBytes = 0
         /// Nodes of the subscription tree now, the root included.
         public var subscriptionTreeNodes = 0

@@ -49,6 +49,9 @@ package final class Session {
     private(set) var queuedBytes = 0
     /// QoS 1/2 messages waiting in `queue`.
     private(set) var queuedReliable = 0
+    /// No queued message expires before this (nil: none has an expiry interval), so that a full
+    /// queue is searched for expired messages only when one may be there.
+    private var earliestExpiry: NIODeadline?
     /// QoS 2 packet ids received and answered with PUBREC, waiting for PUBREL.
     var incomingQoS2: Set<UInt16> = []
     package var droppedCount = 0
@@ -120,6 +123,7 @@ package final class Session {
     }
 
     func enqueue(_ message: OutgoingMessage) {
+        if let expiresAt = message.properties?.expiresAt { earliestExpiry = min(earliestExpiry ?? expiresAt, expiresAt) }
         queue.append(message)
         queuedBytes += message.size
         if message.qos != .atMostOnce { queuedReliable += 1 }
@@ -140,7 +144,10 @@ package final class Session {
     /// Drops queued messages whose message expiry interval has passed at `now` (MQTT-3.3.2-5);
     /// returns how many and their bytes.
     func removeExpired(at now: NIODeadline) -> (count: Int, bytes: Int) {
-        removeQueued { $0.properties?.isExpired(at: now) == true }
+        guard let earliestExpiry, earliestExpiry <= now else { return (0, 0) }
+        let removed = removeQueued { $0.properties?.isExpired(at: now) == true }
+        self.earliestExpiry = queue.lazy.compactMap { $0.properties?.expiresAt }.min()
+        return removed
     }
 
     private func removeQueued(where shouldRemove: (OutgoingMessage) -> Bool) -> (count: Int, bytes: Int) {
