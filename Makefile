@@ -47,6 +47,14 @@ test-vm:
 test-ha: deps
 	@./Tests/HA/run.sh
 
+# The Eclipse Paho interoperability tests (MQTT 5 and 3.1.1) against `housectl broker`, from a
+# checkout the user provides: PAHO_DIR=/path/to/paho.mqtt.testing make test-paho (Tests/Paho/README.md);
+# not part of `make test`. PAHO_BROKER=mosquitto runs them against mosquitto with the same tuning.
+.PHONY: test-paho
+test-paho: deps
+	$(SWIFT) build --product housectl
+	@HOUSECTL=$${HOUSECTL:-.build/debug/housectl} ./Tests/Paho/run.sh $(if $(filter mosquitto,$(PAHO_BROKER)),--mosquitto,)
+
 # Benchmarks against the peers (mosquitto, hassil, amqtt) in one run; see docs/BENCHMARKS.md.
 bench: deps
 	@./bench/run.sh

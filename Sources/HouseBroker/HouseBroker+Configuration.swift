@@ -45,6 +45,18 @@ extension HouseBroker {
         public var maximumConnections: Int
         /// Connections that have not sent their CONNECT yet; a further one is closed at once.
         public var maximumPendingConnections: Int
+        /// MQTT 5: QoS 2 messages a client may have sent and not yet released with PUBREL (its
+        /// Receive Maximum, told in CONNACK; QoS 1 messages are acknowledged at once). One more
+        /// gets DISCONNECT 0x93 (receive maximum exceeded). 1...65,535.
+        public var receiveMaximum: Int
+        /// MQTT 5: topic aliases per connection and direction: the client may set aliases
+        /// 1...this (told in CONNACK; beyond it DISCONNECT 0x94), and the broker uses at most this
+        /// many of those the client accepts. 0 turns topic aliases off. At most 65,535.
+        public var topicAliasMaximum: Int
+        /// MQTT 5: the longest keepalive, in seconds; a client asking for more (or for none) is
+        /// told this one in CONNACK (Server Keep Alive). 65,535 caps nothing. MQTT 3.1.1 clients
+        /// keep theirs (3.1.1 has no way to tell them).
+        public var maximumKeepAlive: Int
         /// A connection that sends no CONNECT within this time is closed.
         public var connectTimeout: Duration
         /// How many received PUBLISH messages the inspection API remembers (0 records none).
@@ -78,7 +90,8 @@ extension HouseBroker {
         /// A configuration with mosquitto-like defaults: anonymous access, 20 in flight, 1000 QoS 1/2
         /// messages and 64 MiB queued per client (128 MiB for all), topics of at most 200 levels and
         /// 4096 bytes, 10,000 subscriptions and 4 MiB of subscription state per client (64 MiB for
-        /// all), 64 MiB of retained messages. docs/BROKER.md lists every bound.
+        /// all), 64 MiB of retained messages; for MQTT 5 clients a receive maximum of 20 and 10
+        /// topic aliases. docs/BROKER.md lists every bound.
         public init(
             host: String = "127.0.0.1",
             port: Int = 1883,
@@ -98,6 +111,9 @@ extension HouseBroker {
             maximumRetainedBytes: Int = 64 * 1024 * 1024,
             maximumConnections: Int = 10_000,
             maximumPendingConnections: Int = 1000,
+            receiveMaximum: Int = 20,
+            topicAliasMaximum: Int = 10,
+            maximumKeepAlive: Int = 65_535,
             connectTimeout: Duration = .seconds(10),
             recordedMessageLimit: Int = 10_000,
             logger: Logger = Logger(label: "housectl.broker", factory: { _ in SwiftLogNoOpLogHandler() }),
@@ -121,6 +137,9 @@ extension HouseBroker {
             self.maximumRetainedBytes = maximumRetainedBytes
             self.maximumConnections = maximumConnections
             self.maximumPendingConnections = maximumPendingConnections
+            self.receiveMaximum = receiveMaximum
+            self.topicAliasMaximum = topicAliasMaximum
+            self.maximumKeepAlive = maximumKeepAlive
             self.connectTimeout = connectTimeout
             self.recordedMessageLimit = recordedMessageLimit
             self.logger = logger

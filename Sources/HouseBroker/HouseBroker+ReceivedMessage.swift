@@ -12,6 +12,11 @@ extension HouseBroker {
         public let retain: Bool
         /// Whether this is a will message published on the client's behalf.
         public let isWill: Bool
+        let messageProperties: MessageProperties?
+
+        /// The MQTT 5 properties that travel with the message (with its message expiry interval as
+        /// published); nil when it has none (every MQTT 3.1.1 message).
+        public var properties: MQTTProperties? { messageProperties?.asPublished }
 
         /// The payload bytes.
         public var payload: [UInt8] { Array(buffer.readableBytesView) }

@@ -3,7 +3,8 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 
-/// An MQTT 3.1.1 broker on SwiftNIO: a real broker on the wire. `housectl serve` embeds it when
+/// An MQTT 3.1.1 and MQTT 5 broker on SwiftNIO (the protocol level of each CONNECT chooses): a
+/// real broker on the wire. `housectl serve` embeds it when
 /// no broker is configured. Its inspection and fault injection for tests live in HouseBrokerTesting,
 /// which reaches the broker's state through the `package` members here.
 ///
@@ -134,7 +135,7 @@ public final class HouseBroker: Sendable {
             let channels = [core.serverChannel, core.loopbackChannel].compactMap { $0 }
             core.serverChannel = nil
             core.loopbackChannel = nil
-            core.closeAllConnections()
+            core.closeAllConnections(reason: .serverShuttingDown)
             return channels
         }
         for channel in channels ?? [] {

@@ -1,11 +1,17 @@
 /// Everything that can go wrong in the broker: protocol violations by a client (which close only
 /// that client's connection), configuration files that cannot be read, and lifecycle misuse.
 public enum HouseBrokerError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The bytes received are not a well-formed MQTT 3.1.1 packet.
+    /// The bytes received are not a well-formed MQTT packet.
     case malformedPacket(String)
     /// The packet is well-formed but not allowed at this point (e.g. a second CONNECT).
     case protocolViolation(String)
-    /// CONNECT asked for a protocol level other than 4 (MQTT 3.1.1); answered with CONNACK 1.
+    /// An MQTT 5 client broke a rule: it is told `reasonCode` (in CONNACK while connecting, in
+    /// DISCONNECT after) and its connection is closed. 0x81 is a malformed packet, 0x82 a protocol
+    /// error; others name the rule (0x93 receive maximum exceeded, 0x94 topic alias invalid, 0x95
+    /// packet too large, ...).
+    case violation(MQTTReasonCode, String)
+    /// CONNECT asked for a protocol level other than 4 (MQTT 3.1.1) and 5 (MQTT 5); answered with
+    /// CONNACK 1.
     case unacceptableProtocolLevel(name: String, level: UInt8)
     /// A password or ACL file could not be read or parsed.
     case invalidConfigurationFile(path: String, line: Int, message: String)
@@ -27,8 +33,9 @@ public enum HouseBrokerError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .malformedPacket(let why): "malformed packet: \(why)"
         case .protocolViolation(let why): "protocol violation: \(why)"
+        case .violation(let code, let why): "\(why) (reason code \(code))"
         case .unacceptableProtocolLevel(let name, let level):
-            "unacceptable protocol \(name) level \(level) (only MQTT 3.1.1, level 4, is supported)"
+            "unacceptable protocol \(name) level \(level) (only MQTT 3.1.1, level 4, and MQTT 5, level 5, are supported)"
         case .invalidConfigurationFile(let path, let line, let message):
             line > 0 ? "\(path):\(line): \(message)" : "\(path): \(message)"
         case .bindFailed(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
@@ -38,6 +45,18 @@ public enum HouseBrokerError: Error, Sendable, Equatable, CustomStringConvertibl
         case .notRunning: "the broker is not running"
         case .alreadyRunning: "the broker is already running"
         case .timedOut(let what): "timed out waiting for \(what)"
+        }
+    }
+}
+
+extension HouseBrokerError {
+    /// The error as an MQTT 5 connection reports it: a malformed packet is reason code 0x81, a
+    /// protocol violation 0x82; other errors stay as they are.
+    var inMQTT5: HouseBrokerError {
+        switch self {
+        case .malformedPacket(let why): .violation(.malformedPacket, why)
+        case .protocolViolation(let why): .violation(.protocolError, why)
+        default: self
         }
     }
 }

@@ -1,8 +1,9 @@
 import Logging
 import NIOCore
 
-/// One client's network connection: enforces the packet order of MQTT 3.1.1 and hands packets to
-/// the `BrokerCore` on the same event loop. Any violation closes this connection only.
+/// One client's network connection: enforces the packet order of MQTT 3.1.1 and 5 and hands
+/// packets to the `BrokerCore` on the same event loop. Any violation closes this connection only
+/// (an MQTT 5 client is told why first, in CONNACK or DISCONNECT).
 final class MQTTConnection: ChannelInboundHandler {
     typealias InboundIn = MQTTPacket
     typealias OutboundOut = ByteBuffer
@@ -12,11 +13,25 @@ final class MQTTConnection: ChannelInboundHandler {
     /// The session once CONNECT was accepted.
     var session: Session?
     var will: WillMessage?
+    /// The version of the CONNECT (3.1.1 until one is read): how every packet is written.
+    var version: MQTTProtocolVersion = .v311
+    /// QoS 1/2 messages that may be in flight to the client: the broker's limit, within an MQTT 5
+    /// client's Receive Maximum (MQTT-3.3.4-9).
+    private(set) var sendWindow = 1
+    /// The largest packet an MQTT 5 client accepts (its Maximum Packet Size), if it said.
+    private(set) var clientMaximumPacketSize: Int?
+    private var topicAliases = TopicAliases(inboundMaximum: 0, outboundMaximum: 0)
     private var hasReceivedConnect = false
     private var isClosing = false
     private var needsFlush = false
     private var connectTimeout: Scheduled<Void>?
+    /// Set while an MQTT 5 connection that was told why it ends waits for the client to close.
+    private var lingerTimer: Scheduled<Void>?
     private(set) var remoteAddress: String?
+
+    /// How long a connection told why it ends (DISCONNECT, a refusing CONNACK) keeps reading
+    /// before it is closed anyway (see `flushAndClose`).
+    static let lingerTime = TimeAmount.seconds(2)
 
     init(core: BrokerCore) {
         self.core = core
@@ -62,6 +77,7 @@ final class MQTTConnection: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         connectTimeout?.cancel()
+        lingerTimer?.cancel()
         isClosing = true
         core.connectionClosed(self)
         self.context = nil
@@ -83,23 +99,31 @@ final class MQTTConnection: ChannelInboundHandler {
         switch packet {
         case .connect:
             protocolViolation("second CONNECT (MQTT-3.1.0-2)")
-        case .publish(let publish):
+        case .publish(var publish):
+            if publish.topicAlias != nil {
+                do {
+                    try topicAliases.resolve(&publish, maximumTopicLength: core.configuration.maximumTopicLength)
+                } catch {
+                    return fail(error)
+                }
+            }
             core.handlePublish(self, session, publish)
         case .puback, .pubrec, .pubcomp:
             core.handleAck(self, session, packet)
-        case .pubrel(let id):
+        case .pubrel(let id, _):
             core.handlePubrel(self, session, id)
-        case .subscribe(let id, let filters):
-            core.handleSubscribe(self, session, packetID: id, filters: filters)
+        case .subscribe(let subscribe):
+            core.handleSubscribe(self, session, subscribe)
         case .unsubscribe(let id, let filters):
             core.handleUnsubscribe(self, session, packetID: id, filters: filters)
         case .pingreq:
             send(.pingresp)
-        case .disconnect:
-            // A clean DISCONNECT discards the will (MQTT-3.14.4-3) and ends the connection.
-            will = nil
-            core.detach(self, publishWill: false)
-            close()
+        case .disconnect(let disconnect):
+            core.handleDisconnect(self, session, disconnect)
+        case .auth:
+            // Only a client that gave an authentication method in CONNECT may send AUTH (MQTT 5
+            // section 4.12), and such a CONNECT is refused.
+            protocolViolation("AUTH without an authentication method in CONNECT")
         case .connack, .suback, .unsuback, .pingresp:
             protocolViolation("\(packet.name) is sent only by servers")
         }
@@ -123,7 +147,7 @@ final class MQTTConnection: ChannelInboundHandler {
             // While reading is paused (fault injection) the silence is ours, not the client's.
             if core.readingPaused { return }
             core.logger.notice("client '\(session?.clientID ?? "?")' sent nothing within 1.5 times its keepalive; closing")
-            close()
+            end(.keepAliveTimeout, nil)
             return
         }
         context.fireUserInboundEventTriggered(event)
@@ -134,24 +158,55 @@ final class MQTTConnection: ChannelInboundHandler {
             hasReceivedConnect = true
             core.statistics.connectionsRefused += 1
             core.logger.notice("refusing connection from \(remoteAddress ?? "?"): \(error) (CONNACK 1)")
-            send(.connack(sessionPresent: false, returnCode: .unacceptableProtocolVersion))
+            send(.connack(ConnackPacket(sessionPresent: false, returnCode: .unacceptableProtocolVersion,
+                                        reasonCode: .unsupportedProtocolVersion)))
             flushAndClose()
             return
         }
-        if let error = error as? HouseBrokerError {
-            protocolViolation(error.description)
+        if error is HouseBrokerError {
+            fail(error)
         } else {
             core.logger.info("connection \(session.map { "of '\($0.clientID)'" } ?? "from \(remoteAddress ?? "?")") failed: \(error)")
             close()
         }
     }
 
+    /// Closes the connection for a broken rule: an MQTT 5 `violation` tells the client its reason
+    /// code (in CONNACK when it is the CONNECT that broke it).
+    private func fail(_ error: any Error) {
+        guard case HouseBrokerError.violation(let code, let why) = error else {
+            return protocolViolation("\(error)")
+        }
+        if session == nil && !hasReceivedConnect {
+            // An MQTT 5 CONNECT that could not be accepted as sent (MQTT-3.1.4-1, -2).
+            hasReceivedConnect = true
+            version = .v5
+            core.statistics.protocolErrors += 1
+            core.logger.warning("refusing connection from \(remoteAddress ?? "?"): \(why) (CONNACK \(code))")
+            var connack = ConnackPacket(sessionPresent: false, returnCode: .unacceptableProtocolVersion, reasonCode: code)
+            connack.properties.reasonString = why
+            send(.connack(connack))
+            flushAndClose()
+            return
+        }
+        protocolViolation(why, code: code)
+    }
+
     // MARK: - Actions used by the core
 
-    /// Binds this connection to its session after CONNACK 0 is decided.
-    func accept(session: Session, will: WillMessage?, keepAlive: UInt16) {
+    /// Binds this connection to its session after CONNACK 0 is decided, with the limits an MQTT 5
+    /// client set in its CONNECT properties.
+    func accept(session: Session, will: WillMessage?, keepAlive: UInt16, clientProperties: MQTTProperties) {
         self.session = session
         self.will = will
+        let configuration = core.configuration
+        sendWindow = min(configuration.maximumInflightMessages, Int(clientProperties.receiveMaximum ?? UInt16.max))
+        clientMaximumPacketSize = clientProperties.maximumPacketSize.map { Int($0) }
+        if version == .v5 {
+            topicAliases = TopicAliases(
+                inboundMaximum: configuration.topicAliasMaximum,
+                outboundMaximum: min(configuration.topicAliasMaximum, Int(clientProperties.topicAliasMaximum ?? 0)))
+        }
         if keepAlive > 0, let context {
             // Close after 1.5 times the keepalive without a packet (MQTT-3.1.2-24).
             let handler = IdleStateHandler(readTimeout: .milliseconds(Int64(keepAlive) * 1500))
@@ -162,7 +217,7 @@ final class MQTTConnection: ChannelInboundHandler {
     func send(_ packet: MQTTPacket) {
         guard let context, !isClosing else { return }
         var buffer = context.channel.allocator.buffer(capacity: Self.estimatedSize(packet))
-        packet.encode(into: &buffer)
+        packet.encode(into: &buffer, version: version)
         context.write(wrapOutboundOut(buffer), promise: nil)
         if !needsFlush {
             needsFlush = true
@@ -170,20 +225,85 @@ final class MQTTConnection: ChannelInboundHandler {
         }
     }
 
+    /// Sends a PUBLISH, for an MQTT 5 client with a topic alias when it accepts them, unless it
+    /// is larger than the client's Maximum Packet Size: then it is not sent (MQTT-3.1.2-24) and
+    /// the answer is false.
+    func sendPublish(_ publish: PublishPacket) -> Bool {
+        guard version == .v5 else {
+            send(.publish(publish))
+            return true
+        }
+        var packet = publish
+        let alias = topicAliases.outboundAlias(for: packet.topic)
+        if let alias {
+            packet.topicAlias = alias.alias
+            if alias.isSet { packet.topic = "" }
+        }
+        if let maximum = clientMaximumPacketSize, MQTTPacket.publish(packet).encodedSize(version: .v5) > maximum {
+            return false
+        }
+        if let alias, !alias.isSet { topicAliases.commit(alias.alias, for: publish.topic) }
+        send(.publish(packet))
+        return true
+    }
+
+    /// Tells an MQTT 5 client why the broker closes its connection (MQTT 5 section 3.14); the
+    /// reason string is left out when the packet would pass the client's Maximum Packet Size.
+    /// Nothing for MQTT 3.1.1, which has no DISCONNECT from the server.
+    func sendDisconnect(_ code: MQTTReasonCode, _ reason: String?) {
+        guard version == .v5, session != nil else { return }
+        var disconnect = DisconnectPacket(reasonCode: code)
+        disconnect.properties.reasonString = reason.map { String($0.prefix(200)) }
+        if let maximum = clientMaximumPacketSize, MQTTPacket.disconnect(disconnect).encodedSize(version: .v5) > maximum {
+            disconnect.properties.reasonString = nil
+        }
+        send(.disconnect(disconnect))
+    }
+
     func flush() {
         needsFlush = false
         context?.flush()
     }
 
+    /// Tells an MQTT 5 client why its connection ends (DISCONNECT with `code`) and closes it; a
+    /// 3.1.1 client's is just closed.
+    func end(_ code: MQTTReasonCode, _ reason: String?) {
+        sendDisconnect(code, reason)
+        if version == .v5 && session != nil { flushAndClose() } else { close() }
+    }
+
+    /// Writes what is pending and closes. An MQTT 5 connection (whose last packet says why it
+    /// ends) closes gracefully: it is detached from its session at once (its will published),
+    /// shuts down its sending side and reads and discards until the client closes, for at most
+    /// `lingerTime`. Closed at once with data still coming in, the kernel would answer the
+    /// client's next packet with a reset, which can destroy that last packet before the client
+    /// reads it.
     func flushAndClose() {
         guard let context, !isClosing else { return }
         isClosing = true
         needsFlush = false
+        guard version == .v5 else {
+            context.flush()
+            context.close(promise: nil)
+            return
+        }
+        core.detach(self, publishWill: true)
         context.flush()
-        context.close(promise: nil)
+        let halfClosed = context.eventLoop.makePromise(of: Void.self)
+        context.close(mode: .output, promise: halfClosed)
+        halfClosed.futureResult.assumeIsolated().whenFailure { [weak self] _ in self?.context?.close(promise: nil) }
+        lingerTimer = context.eventLoop.assumeIsolated().scheduleTask(in: Self.lingerTime) { [weak self] in
+            self?.context?.close(promise: nil)
+        }
     }
 
     func close() {
+        if lingerTimer != nil, let context {
+            // Lingering after telling the client why: now it ends.
+            lingerTimer?.cancel()
+            context.close(promise: nil)
+            return
+        }
         guard let context, !isClosing else { return }
         isClosing = true
         if needsFlush {
@@ -200,16 +320,19 @@ final class MQTTConnection: ChannelInboundHandler {
     }
 
     /// Closes this connection for a protocol violation (MQTT-4.8.0-1), logged with the client id
-    /// and counted; nothing is answered.
-    func protocolViolation(_ reason: String) {
+    /// and counted; an MQTT 5 client is told `code` and the reason first, a 3.1.1 one nothing.
+    func protocolViolation(_ reason: String, code: MQTTReasonCode = .protocolError) {
         guard !isClosing else { return }
         core.statistics.protocolErrors += 1
-        core.logger.warning("closing connection \(session.map { "of '\($0.clientID)'" } ?? "from \(remoteAddress ?? "?")"): \(reason)")
-        close()
+        core.logger.warning("closing connection \(session.map { "of '\($0.clientID)'" } ?? "from \(remoteAddress ?? "?")"): \(reason)\(version == .v5 && session != nil ? " (DISCONNECT \(code))" : "")")
+        end(code, reason)
     }
 
     private static func estimatedSize(_ packet: MQTTPacket) -> Int {
-        if case .publish(let p) = packet { return 9 + p.topic.utf8.count + p.payload.readableBytes }
+        if case .publish(let p) = packet {
+            return 16 + p.topic.utf8.count + p.payload.readableBytes + (p.properties?.encodedForwarded.readableBytes ?? 0)
+                + 6 * p.subscriptionIdentifiers.count
+        }
         return 8
     }
 }

@@ -1,10 +1,14 @@
 import MQTTTopics
 import NIOCore
 
-/// Frames and strictly validates client-to-server MQTT 3.1.1 packets.
+/// Frames and strictly validates client-to-server MQTT 3.1.1 and MQTT 5 packets. The first packet
+/// (a CONNECT) sets the version the rest of the connection's packets are read in.
 ///
 /// Any violation throws `HouseBrokerError`; the connection handler then closes that connection
-/// (answering CONNACK 1 first for an unsupported protocol level).
+/// (answering CONNACK 1 first for an unsupported protocol level). In an MQTT 5 connection the
+/// error is a `violation` with the reason code the client is told (CONNACK during the CONNECT,
+/// DISCONNECT after it): 0x81 for a malformed packet, 0x82 for a protocol error, 0x95 for a packet
+/// above the maximum packet size, and so on.
 struct MQTTPacketDecoder: ByteToMessageDecoder {
     typealias InboundOut = MQTTPacket
 
@@ -12,12 +16,15 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
     let maximumPacketSize: Int
     /// Whether a packet was decoded: the first one must be a CONNECT, whose size is bounded.
     private var hasDecodedPacket = false
+    /// The version of the connection's CONNECT; nil before it.
+    private var version: MQTTProtocolVersion?
 
     /// The largest remaining length a CONNECT can have: protocol name, level, flags and keepalive
     /// (10 bytes) and five length-prefixed fields of at most 65,535 bytes (client id, will topic,
-    /// will message, user name, password). Until a connection has sent its first packet it may
+    /// will message, user name, password), and for MQTT 5 two property blocks (CONNECT's and the
+    /// will's) of at most 65,536 bytes each. Until a connection has sent its first packet it may
     /// not make the broker buffer more than this, whatever `maximumPacketSize` allows.
-    static let maximumConnectSize = 10 + 5 * (2 + 65_535)
+    static let maximumConnectSize = 10 + 5 * (2 + 65_535) + 2 * 65_536
 
     init(maximumPacketSize: Int) {
         self.maximumPacketSize = maximumPacketSize
@@ -29,12 +36,22 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
         }
         let limit = hasDecodedPacket ? maximumPacketSize : min(maximumPacketSize, Self.maximumConnectSize)
         if remaining > limit {
-            throw HouseBrokerError.malformedPacket("remaining length \(remaining) exceeds the limit of \(limit) bytes\(hasDecodedPacket ? "" : " for a first packet (a CONNECT)")")
+            let why = "remaining length \(remaining) exceeds the limit of \(limit) bytes\(hasDecodedPacket ? "" : " for a first packet (a CONNECT)")"
+            if version == .v5 || (version == nil && Self.isMQTT5Connect(buffer, headerLength: headerLength)) {
+                throw HouseBrokerError.violation(.packetTooLarge, why)
+            }
+            throw HouseBrokerError.malformedPacket(why)
         }
         guard buffer.readableBytes >= headerLength + remaining else { return .needMoreData }
         buffer.moveReaderIndex(forwardBy: headerLength)
         var body = buffer.readSlice(length: remaining)!
-        let packet = try Self.parse(header: header, body: &body)
+        let packet: MQTTPacket
+        do {
+            packet = try Self.parse(header: header, body: &body, version: version ?? .v311)
+        } catch let error as HouseBrokerError where version == .v5 {
+            throw error.inMQTT5
+        }
+        if !hasDecodedPacket, case .connect(let connect) = packet { version = connect.version }
         hasDecodedPacket = true
         context.fireChannelRead(wrapInboundOut(packet))
         return .continue
@@ -61,7 +78,16 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
         throw HouseBrokerError.malformedPacket("remaining length longer than 4 bytes")
     }
 
-    static func parse(header: UInt8, body: inout ByteBuffer) throws -> MQTTPacket {
+    /// Whether the buffered packet starts like an MQTT 5 CONNECT (type 1, protocol name MQTT, level 5).
+    private static func isMQTT5Connect(_ buffer: ByteBuffer, headerLength: Int) -> Bool {
+        guard buffer.getInteger(at: buffer.readerIndex, as: UInt8.self) == 0x10,
+              let start = buffer.getBytes(at: buffer.readerIndex + headerLength, length: 7) else { return false }
+        return start == [0, 4, 0x4D, 0x51, 0x54, 0x54, 5]
+    }
+
+    /// Parses one packet's body for a connection speaking `version` (3.1.1 until its CONNECT).
+    static func parse(header: UInt8, body: inout ByteBuffer, version: MQTTProtocolVersion = .v311) throws -> MQTTPacket {
+        if version == .v5 { return try parseV5(header: header, body: &body) }
         let type = header >> 4
         let flags = header & 0x0F
         func requireFlags(_ expected: UInt8, _ name: String) throws {
@@ -97,19 +123,19 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
         case 8:
             try requireFlags(2, "SUBSCRIBE")
             let id = try readPacketID(&body, "SUBSCRIBE")
-            var filters: [(filter: String, qos: UInt8)] = []
+            var subscriptions: [(filter: String, options: HouseBroker.Subscription)] = []
             while body.readableBytes > 0 {
                 let filter = try readString(&body, "SUBSCRIBE topic filter")
                 guard let options = body.readInteger(as: UInt8.self) else {
                     throw HouseBrokerError.malformedPacket("SUBSCRIBE filter '\(filter)' without requested QoS")
                 }
-                guard options & 0xFC == 0, options <= 2 else {
+                guard options & 0xFC == 0, let qos = HouseBroker.QoS(rawValue: options) else {
                     throw HouseBrokerError.malformedPacket("SUBSCRIBE requested QoS byte 0x\(String(options, radix: 16)) is invalid")
                 }
-                filters.append((filter, options))
+                subscriptions.append((filter, HouseBroker.Subscription(qos: qos)))
             }
-            guard !filters.isEmpty else { throw HouseBrokerError.malformedPacket("SUBSCRIBE without topic filters") }
-            return .subscribe(packetID: id, filters: filters)
+            guard !subscriptions.isEmpty else { throw HouseBrokerError.malformedPacket("SUBSCRIBE without topic filters") }
+            return .subscribe(SubscribePacket(packetID: id, subscriptions: subscriptions))
         case 10:
             try requireFlags(2, "UNSUBSCRIBE")
             let id = try readPacketID(&body, "UNSUBSCRIBE")
@@ -126,7 +152,7 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
         case 14:
             try requireFlags(0, "DISCONNECT")
             guard body.readableBytes == 0 else { throw HouseBrokerError.malformedPacket("DISCONNECT with a body") }
-            return .disconnect
+            return .disconnect(DisconnectPacket())
         case 2, 9, 11, 13:
             throw HouseBrokerError.protocolViolation("packet type \(type) is sent only by servers")
         default:
@@ -173,14 +199,25 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
         guard name == "MQTT" || name == "MQIsdp" else {
             throw HouseBrokerError.malformedPacket("CONNECT protocol name '\(name)' is not MQTT")
         }
-        guard name == "MQTT", level == 4 else {
+        guard name == "MQTT", let version = MQTTProtocolVersion(rawValue: level) else {
             throw HouseBrokerError.unacceptableProtocolLevel(name: name, level: level)
         }
+        if version == .v311 { return try parseConnectFields(&body, version: version) }
+        do {
+            return try parseConnectFields(&body, version: version)
+        } catch let error as HouseBrokerError {
+            throw error.inMQTT5
+        }
+    }
+
+    /// CONNECT after the protocol level: flags, keepalive, (MQTT 5) properties, then the payload.
+    private static func parseConnectFields(_ body: inout ByteBuffer, version: MQTTProtocolVersion) throws -> ConnectPacket {
+        let v5 = version == .v5
         guard let flags = body.readInteger(as: UInt8.self), let keepAlive = body.readInteger(as: UInt16.self) else {
             throw HouseBrokerError.malformedPacket("CONNECT variable header truncated")
         }
         guard flags & 0x01 == 0 else { throw HouseBrokerError.malformedPacket("CONNECT reserved flag is set") }
-        let cleanSession = flags & 0x02 != 0
+        let cleanStart = flags & 0x02 != 0
         let willFlag = flags & 0x04 != 0
         let willQoSBits = (flags >> 3) & 0x03
         let willRetain = flags & 0x20 != 0
@@ -192,18 +229,30 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
         guard let willQoS = HouseBroker.QoS(rawValue: willQoSBits) else {
             throw HouseBrokerError.malformedPacket("CONNECT will QoS 3")
         }
-        if passwordFlag && !usernameFlag {
+        // MQTT 5 allows a password without a user name (section 3.1.2.9).
+        if passwordFlag && !usernameFlag && !v5 {
             throw HouseBrokerError.malformedPacket("CONNECT password flag set without the user name flag")
+        }
+        let properties = v5 ? try MQTTProperties.decode(from: &body, in: .packet(.connect)) : MQTTProperties()
+        if properties.authenticationData != nil && properties.authenticationMethod == nil {
+            throw HouseBrokerError.protocolViolation("CONNECT has authentication data without an authentication method")
         }
         let clientID = try readString(&body, "CONNECT client identifier")
         var will: WillMessage?
         if willFlag {
+            let willProperties = v5 ? try MQTTProperties.decode(from: &body, in: .will) : MQTTProperties()
             let topic = try readString(&body, "CONNECT will topic")
             if let problem = MQTTTopic.topicNameProblem(topic) {
-                throw HouseBrokerError.malformedPacket("CONNECT will topic '\(topic.prefix(80))': \(problem)")
+                let why = "CONNECT will topic '\(topic.prefix(80))': \(problem)"
+                throw v5 ? HouseBrokerError.violation(.topicNameInvalid, why) : HouseBrokerError.malformedPacket(why)
             }
             let payload = try readBinary(&body, "CONNECT will message")
-            will = WillMessage(topic: topic, payload: payload, qos: willQoS, retain: willRetain)
+            if willProperties.payloadFormat == .utf8, String(validating: payload.readableBytesView, as: UTF8.self) == nil {
+                throw HouseBrokerError.violation(.payloadFormatInvalid, "CONNECT will message is said to be UTF-8 and is not")
+            }
+            will = WillMessage(topic: topic, payload: payload, qos: willQoS, retain: willRetain,
+                               properties: MessageProperties.make(from: willProperties, receivedAt: .now()),
+                               delayInterval: willProperties.willDelayInterval ?? 0)
         }
         let username = usernameFlag ? try readString(&body, "CONNECT user name") : nil
         var password: [UInt8]?
@@ -214,8 +263,8 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
         guard body.readableBytes == 0 else {
             throw HouseBrokerError.malformedPacket("CONNECT has \(body.readableBytes) unexpected trailing bytes")
         }
-        return ConnectPacket(clientID: clientID, cleanSession: cleanSession, keepAlive: keepAlive,
-                             will: will, username: username, password: password)
+        return ConnectPacket(version: version, clientID: clientID, cleanStart: cleanStart, keepAlive: keepAlive,
+                             will: will, username: username, password: password, properties: properties)
     }
 
     static func parsePublish(flags: UInt8, body: inout ByteBuffer) throws -> PublishPacket {

@@ -14,6 +14,13 @@ public enum MQTTTopicProblem: Error, Sendable, Hashable, CustomStringConvertible
     case hashNotLastLevel
     /// A `+` next to other characters in its level (MQTT-4.7.1-3).
     case plusNotWholeLevel
+    /// A shared subscription (`$share/NAME/filter`) whose share name is empty or holds `+` or `#`
+    /// (MQTT-4.8.2-1, MQTT-4.8.2-2).
+    case invalidShareName
+    /// A shared subscription without a filter after its share name (MQTT-4.8.2-2).
+    case sharedFilterMissing
+    /// Not a shared subscription: it does not start with `$share/`.
+    case notShared
 
     public var description: String {
         switch self {
@@ -24,6 +31,9 @@ public enum MQTTTopicProblem: Error, Sendable, Hashable, CustomStringConvertible
         case .hashNotWholeLevel: "'#' must occupy a whole level"
         case .hashNotLastLevel: "'#' is only allowed as the last level"
         case .plusNotWholeLevel: "'+' must occupy a whole level"
+        case .invalidShareName: "the share name of a $share/NAME/filter must be at least one character without '/', '+' or '#'"
+        case .sharedFilterMissing: "a $share/NAME/ subscription needs a topic filter after the share name"
+        case .notShared: "a shared subscription starts with $share/"
         }
     }
 }

@@ -4,11 +4,11 @@ import Foundation
 import HouseBroker
 import Logging
 
-/// `housectl broker`: runs the built-in MQTT 3.1.1 broker in the foreground until SIGINT/SIGTERM.
+/// `housectl broker`: runs the built-in MQTT 3.1.1 and MQTT 5 broker in the foreground until SIGINT/SIGTERM.
 struct BrokerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "broker",
-        abstract: "Run the built-in MQTT 3.1.1 broker until interrupted.",
+        abstract: "Run the built-in MQTT broker (3.1.1 and 5 on one port) until interrupted.",
         discussion: """
             Password file: one 'user:password' per line, or 'user:$sha256$SALT$HEX' where HEX is the \
             SHA-256 of SALT followed by the password (printf '%s' SALTpassword | sha256sum). \
@@ -18,8 +18,9 @@ struct BrokerCommand: AsyncParsableCommand {
             else grants them.
 
             Limits: what passes one is refused the MQTT way (SUBACK 0x80, a dropped publish, a \
-            closed connection for an oversized packet) and logged with the client id; the broker \
-            keeps serving everyone else. Sizes take K, M or G suffixes (powers of 1024). \
+            closed connection for an oversized packet; for MQTT 5 clients the reason code, such as \
+            SUBACK 0x97 quota exceeded or DISCONNECT 0x95 packet too large) and logged with the \
+            client id; the broker keeps serving everyone else. Sizes take K, M or G suffixes (powers of 1024). \
             docs/BROKER.md lists every bound.
 
             Beyond this machine (a --host other than 127.0.0.1, localhost or ::1) every client must \
@@ -76,6 +77,15 @@ struct BrokerCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-connections"), help: "Connected clients; more are refused with CONNACK 3.")
     var maximumConnections = Self.defaults.maximumConnections
 
+    @Option(name: .customLong("receive-maximum"), help: "MQTT 5: QoS 2 messages a client may send unreleased at once (told in CONNACK; more gets DISCONNECT 0x93).")
+    var receiveMaximum = Self.defaults.receiveMaximum
+
+    @Option(name: .customLong("max-topic-alias"), help: "MQTT 5: topic aliases per connection and direction (0: none).")
+    var topicAliasMaximum = Self.defaults.topicAliasMaximum
+
+    @Option(name: .customLong("max-keepalive"), help: "MQTT 5: the longest keepalive in seconds; a client asking more (or none) is told this one (Server Keep Alive). 65535 caps nothing.")
+    var maximumKeepAlive = Self.defaults.maximumKeepAlive
+
     @Option(name: .customLong("tls-cert"), help: "Speak TLS only, with this certificate (PEM, with its chain; deploy/mosquitto/make-certs.sh makes one).")
     var tlsCertificate: String?
 
@@ -94,6 +104,9 @@ struct BrokerCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (1...65535).contains(maximumTopicLevels) else { throw ValidationError("--max-topic-levels must be between 1 and 65535") }
         guard (1...65535).contains(maximumTopicLength) else { throw ValidationError("--max-topic-length must be between 1 and 65535") }
+        guard (1...65535).contains(receiveMaximum) else { throw ValidationError("--receive-maximum must be between 1 and 65535") }
+        guard (0...65535).contains(topicAliasMaximum) else { throw ValidationError("--max-topic-alias must be between 0 and 65535") }
+        guard (1...65535).contains(maximumKeepAlive) else { throw ValidationError("--max-keepalive must be between 1 and 65535") }
         guard maximumPacketSize.bytes >= 2, maximumPacketSize.bytes <= 268_435_455 else {
             throw ValidationError("--max-packet-size must be between 2 and 268435455 bytes (256MiB - 1)")
         }
@@ -117,6 +130,9 @@ struct BrokerCommand: AsyncParsableCommand {
         configuration.maximumSubscriptionBytes = maximumTotalSubscriptionBytes.bytes
         configuration.maximumRetainedBytes = maximumRetainedBytes.bytes
         configuration.maximumConnections = maximumConnections
+        configuration.receiveMaximum = receiveMaximum
+        configuration.topicAliasMaximum = topicAliasMaximum
+        configuration.maximumKeepAlive = maximumKeepAlive
         configuration.recordedMessageLimit = 0
         switch (tlsCertificate, tlsKey) {
         case (let certificate?, let key?): configuration.tls = .init(certificateFile: certificate, keyFile: key)
@@ -133,7 +149,7 @@ struct BrokerCommand: AsyncParsableCommand {
         }
         let features = (tlsCertificate == nil ? "" : ", TLS") + (passwordFile == nil ? "" : ", passwords required")
             + (aclFile == nil ? "" : ", ACL in force")
-        FileHandle.standardOutput.write(Data("housectl broker: MQTT 3.1.1 listening on \(host):\(broker.port)\(features) (Ctrl-C to stop)\n".utf8))
+        FileHandle.standardOutput.write(Data("housectl broker: MQTT 3.1.1 and 5 listening on \(host):\(broker.port)\(features) (Ctrl-C to stop)\n".utf8))
         let signal = await Self.waitForTerminationSignal()
         print("housectl broker: \(signal == SIGINT ? "SIGINT" : "SIGTERM"), shutting down")
         await broker.shutdown()

@@ -172,7 +172,7 @@ final class BrokerProcess: Sendable {
             }
             return text
         }
-        // "housectl broker: MQTT 3.1.1 listening on 127.0.0.1:PORT ..."
+        // "housectl broker: MQTT 3.1.1 and 5 listening on 127.0.0.1:PORT ..."
         guard let range = announcement.range(of: "listening on "),
               let port = announcement[range.upperBound...].split(separator: " ").first?
                 .split(separator: ":").last.flatMap({ Int($0) }) else {

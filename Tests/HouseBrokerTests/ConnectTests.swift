@@ -20,10 +20,10 @@ struct ConnectTests {
         }
     }
 
-    @Test("protocol level other than 4 gets CONNACK 1 and is closed")
+    @Test("protocol level other than 4 and 5 gets CONNACK 1 and is closed")
     func unacceptableProtocol() async throws {
         try await withTestBroker { broker in
-            for (name, level) in [("MQTT", UInt8(3)), ("MQTT", 5), ("MQIsdp", 3)] {
+            for (name, level) in [("MQTT", UInt8(3)), ("MQTT", 6), ("MQIsdp", 3)] {
                 let client = try await RawMQTTClient.open(port: broker.port)
                 try await client.send(RawMQTT.connect(clientID: "old", protocolName: name, level: level))
                 #expect(try await client.next() == .connack(sessionPresent: false, code: 1))

@@ -335,8 +335,8 @@ struct HardeningTests {
     func treeRecyclesNodes() {
         var tree = SubscriptionTree()
         for round in 0..<3 {
-            tree.insert(filter: "a/b/c/d", clientID: "x", qos: .atMostOnce)
-            tree.insert(filter: "a/b/e", clientID: "y", qos: .atMostOnce)
+            tree.insert(filter: "a/b/c/d", clientID: "x", subscription: .init(qos: .atMostOnce))
+            tree.insert(filter: "a/b/e", clientID: "y", subscription: .init(qos: .atMostOnce))
             #expect(tree.nodeCount == 6, "round \(round)")
             tree.remove(filter: "a/b/c/d", clientID: "x")
             #expect(tree.nodeCount == 4)

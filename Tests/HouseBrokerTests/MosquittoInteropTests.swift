@@ -85,4 +85,51 @@ struct MosquittoInteropTests {
             #expect(second.output == "0 1 keep/2 second\n0 2 keep/3 third\n")
         }
     }
+
+    @Test("MQTT 5: mosquitto_pub's properties reach mosquitto_sub through our broker, with its subscription identifier")
+    func mqtt5Properties() async throws {
+        try MosquittoProcess.requireTools()
+        try await withTestBroker { broker in
+            let sub = try MosquittoProcess.subscribe(port: broker.port, clientID: "msub5", [
+                "-V", "mqttv5", "-t", "v5/#", "-q", "1", "-C", "1", "-W", "15",
+                "-D", "subscribe", "subscription-identifier", "7", "-F", "%t %p %P %C %E %R %S"])
+            try await broker.waitForSubscription(clientID: "msub5", filter: "v5/#")
+            let info = try await broker.waitForClient("msub5")
+            #expect(info.protocolVersion == .v5)
+            #expect(info.subscriptionOptions["v5/#"]?.identifier == 7)
+            try await MosquittoProcess.publish(port: broker.port, [
+                "-V", "mqttv5", "-t", "v5/lamp", "-m", "ON", "-q", "1",
+                "-D", "publish", "user-property", "room", "hall",
+                "-D", "publish", "content-type", "text/plain",
+                "-D", "publish", "message-expiry-interval", "30",
+                "-D", "publish", "response-topic", "v5/replies"])
+            #expect(try await sub.waitForExit() == 0)
+            #expect(sub.output == "v5/lamp ON room:hall text/plain 30 v5/replies 7\n")
+            let recorded = try #require(await broker.receivedMessages().last?.properties)
+            #expect(recorded.userProperties == [MQTTUserProperty("room", "hall")])
+            #expect(recorded.messageExpiryInterval == 30)
+        }
+    }
+
+    @Test("MQTT 5: a mosquitto_sub session with an expiry interval gets what was published while it was away")
+    func mqtt5SessionExpiry() async throws {
+        try MosquittoProcess.requireTools()
+        try await withTestBroker { broker in
+            // -c keeps the session; -x gives it an expiry interval.
+            let first = try MosquittoProcess.subscribe(port: broker.port, clientID: "keeper5", [
+                "-V", "mqttv5", "-c", "-x", "60", "-t", "keep5/#", "-q", "1", "-C", "1", "-W", "15"])
+            try await broker.waitForSubscription(clientID: "keeper5", filter: "keep5/#")
+            try await MosquittoProcess.publish(port: broker.port, ["-V", "mqttv5", "-t", "keep5/1", "-m", "first", "-q", "1"])
+            #expect(try await first.waitForExit() == 0)
+            let away = try await broker.waitUntil { $0.sessions["keeper5"]?.isConnected == false }
+            #expect(away.sessions["keeper5"]?.sessionExpiryInterval == 60)
+
+            try await MosquittoProcess.publish(port: broker.port, ["-V", "mqttv5", "-t", "keep5/2", "-m", "second", "-q", "1"])
+            try await broker.waitUntil { $0.sessions["keeper5"]?.queuedCount == 1 }
+            let second = try MosquittoProcess.subscribe(port: broker.port, clientID: "keeper5", [
+                "-V", "mqttv5", "-c", "-x", "60", "-t", "keep5/#", "-q", "1", "-C", "1", "-W", "15"])
+            #expect(try await second.waitForExit() == 0)
+            #expect(second.output == "0 1 keep5/2 second\n")
+        }
+    }
 }

@@ -15,16 +15,16 @@ struct UnitTests {
     @Test("tree removal prunes and keeps other subscribers")
     func tree() {
         var tree = SubscriptionTree()
-        tree.insert(filter: "a/+", clientID: "x", qos: .atLeastOnce)
-        tree.insert(filter: "a/#", clientID: "y", qos: .atMostOnce)
-        tree.insert(filter: "a/b", clientID: "x", qos: .exactlyOnce)
-        #expect(tree.subscribers(matching: "a/b") == ["x": .exactlyOnce, "y": .atMostOnce])
+        tree.insert(filter: "a/+", clientID: "x", subscription: .init(qos: .atLeastOnce))
+        tree.insert(filter: "a/#", clientID: "y", subscription: .init(qos: .atMostOnce))
+        tree.insert(filter: "a/b", clientID: "x", subscription: .init(qos: .exactlyOnce))
+        #expect(tree.subscribers(matching: "a/b", publisher: "").clients.mapValues(\.qos) == ["x": .exactlyOnce, "y": .atMostOnce])
         tree.remove(filter: "a/b", clientID: "x")
-        #expect(tree.subscribers(matching: "a/b") == ["x": .atLeastOnce, "y": .atMostOnce])
+        #expect(tree.subscribers(matching: "a/b", publisher: "").clients.mapValues(\.qos) == ["x": .atLeastOnce, "y": .atMostOnce])
         tree.remove(filter: "a/+", clientID: "x")
         tree.remove(filter: "a/#", clientID: "y")
-        #expect(tree.subscribers(matching: "a/b").isEmpty)
-        #expect(tree.subscribers(matching: "a").isEmpty)
+        #expect(tree.subscribers(matching: "a/b", publisher: "").clients.isEmpty)
+        #expect(tree.subscribers(matching: "a", publisher: "").clients.isEmpty)
     }
 
     @Test("tree agrees with the reference matcher")
@@ -32,10 +32,10 @@ struct UnitTests {
         let filters = ["#", "+", "+/+", "a/#", "a/+/c", "a/b/c", "/+", "+/b/#", "$SYS/#", "a//c", "a/+/+/#"]
         let topics = ["a", "a/b", "a/b/c", "a/x/c", "/a", "a//c", "$SYS/x", "b/b/b", "a/b/c/d", "x"]
         var tree = SubscriptionTree()
-        for (index, filter) in filters.enumerated() { tree.insert(filter: filter, clientID: "\(index)", qos: .atMostOnce) }
+        for (index, filter) in filters.enumerated() { tree.insert(filter: filter, clientID: "\(index)", subscription: .init(qos: .atMostOnce)) }
         for topic in topics {
             let expected = Set(filters.indices.filter { MQTTTopic.matches(topic: topic, filter: filters[$0]) }.map { "\($0)" })
-            #expect(Set(tree.subscribers(matching: topic).keys) == expected, "\(topic)")
+            #expect(Set(tree.subscribers(matching: topic, publisher: "").clients.keys) == expected, "\(topic)")
         }
     }
 }

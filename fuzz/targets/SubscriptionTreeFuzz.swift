@@ -54,8 +54,9 @@ public func fuzzSubscriptionTree(_ data: UnsafePointer<UInt8>, _ size: Int) -> I
     var model: [String: [String: HouseBroker.QoS]] = [:]
 
     func insert(_ filter: String, _ client: String, _ qos: HouseBroker.QoS) {
-        guard MQTTTopic.isValidFilter(filter) else { return }
-        tree.insert(filter: filter, clientID: client, qos: qos)
+        // Shared subscriptions ($share/NAME/...) are not in the reference model.
+        guard MQTTTopic.isValidFilter(filter), !MQTTSharedSubscription.isShared(filter) else { return }
+        tree.insert(filter: filter, clientID: client, subscription: .init(qos: qos))
         model[client, default: [:]][filter] = qos
     }
 
@@ -66,7 +67,7 @@ public func fuzzSubscriptionTree(_ data: UnsafePointer<UInt8>, _ size: Int) -> I
                 expected[client] = max(expected[client] ?? qos, qos)
             }
         }
-        let actual = tree.subscribers(matching: topic)
+        let actual = tree.subscribers(matching: topic, publisher: "").clients.mapValues(\.qos)
         if actual != expected {
             fatalError("tree and reference disagree on '\(topic.prefix(200))': \(actual) != \(expected)")
         }

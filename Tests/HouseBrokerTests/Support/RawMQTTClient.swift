@@ -8,16 +8,24 @@ struct RawClientError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// A minimal MQTT client for tests: raw bytes out, decoded packets in, with bounded waits.
-/// It can send anything, including malformed packets.
+/// A minimal MQTT client for tests: raw bytes out, packets in (framed here, decoded as MQTT 3.1.1
+/// by `next`, or as MQTT 5 by `MQTT5Client`), with bounded waits. It can send anything, including
+/// malformed packets.
 final class RawMQTTClient: Sendable {
+    /// What a wait ends with.
+    private enum Arrival {
+        case frame(RawFrame)
+        case closed
+        case timedOut
+    }
+
     private final class Inbox: ChannelInboundHandler, @unchecked Sendable {
         typealias InboundIn = ByteBuffer
         let lock = NSLock()
         var bytes: [UInt8] = []
-        var packets: [RawPacket] = []
+        var frames: [RawFrame] = []
         var closed = false
-        var waiter: CheckedContinuation<RawPacket?, Never>?
+        var waiter: CheckedContinuation<Arrival, Never>?
         /// Set when the timeout fires before the waiter was installed.
         var timedOut = false
 
@@ -25,7 +33,7 @@ final class RawMQTTClient: Sendable {
             let buffer = unwrapInboundIn(data)
             lock.lock()
             bytes += buffer.readableBytesView
-            while let packet = RawMQTT.decode(&bytes) { packets.append(packet) }
+            while let frame = RawFrame.next(from: &bytes) { frames.append(frame) }
             let resume = takeWaiterLocked()
             lock.unlock()
             resume?()
@@ -39,17 +47,17 @@ final class RawMQTTClient: Sendable {
             resume?()
         }
 
-        /// If a waiter exists and a packet (or the close) is available, returns the resume action.
+        /// If a waiter exists and a frame (or the close) is available, returns the resume action.
         func takeWaiterLocked() -> (() -> Void)? {
             guard let waiter else { return nil }
-            if !packets.isEmpty {
-                let packet = packets.removeFirst()
+            if !frames.isEmpty {
+                let frame = frames.removeFirst()
                 self.waiter = nil
-                return { waiter.resume(returning: packet) }
+                return { waiter.resume(returning: .frame(frame)) }
             }
             if closed {
                 self.waiter = nil
-                return { waiter.resume(returning: nil) }
+                return { waiter.resume(returning: .closed) }
             }
             return nil
         }
@@ -60,7 +68,7 @@ final class RawMQTTClient: Sendable {
             self.waiter = nil
             if waiter == nil { timedOut = true }
             lock.unlock()
-            waiter?.resume(returning: .other(0xFF, []))
+            waiter?.resume(returning: .timedOut)
         }
     }
 
@@ -117,16 +125,21 @@ final class RawMQTTClient: Sendable {
 
     /// The next packet, or nil if the connection closed; throws on timeout.
     func nextOrClose(timeout: Duration = .seconds(20)) async throws -> RawPacket? {
+        try await nextFrameOrClose(timeout: timeout).map(RawPacket.init)
+    }
+
+    /// The next packet as received (not decoded), or nil if the connection closed; throws on timeout.
+    func nextFrameOrClose(timeout: Duration = .seconds(20)) async throws -> RawFrame? {
         let inbox = self.inbox
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         inbox.lock.withLock { inbox.timedOut = false }
         let timer = channel.eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000))) { inbox.cancelWaiter() }
         defer { timer.cancel() }
-        let packet: RawPacket? = await withCheckedContinuation { continuation in
+        let arrival: Arrival = await withCheckedContinuation { continuation in
             inbox.lock.lock()
-            if inbox.timedOut, inbox.packets.isEmpty {
+            if inbox.timedOut, inbox.frames.isEmpty {
                 inbox.lock.unlock()
-                continuation.resume(returning: .other(0xFF, []))
+                continuation.resume(returning: .timedOut)
                 return
             }
             inbox.waiter = continuation
@@ -134,8 +147,11 @@ final class RawMQTTClient: Sendable {
             inbox.lock.unlock()
             resume?()
         }
-        if packet == .other(0xFF, []) { throw RawClientError(description: "\(name): timed out waiting for a packet") }
-        return packet
+        switch arrival {
+        case .frame(let frame): return frame
+        case .closed: return nil
+        case .timedOut: throw RawClientError(description: "\(name): timed out waiting for a packet")
+        }
     }
 
     /// Waits until the broker closes the connection, failing if a packet other than those allowed arrives first.

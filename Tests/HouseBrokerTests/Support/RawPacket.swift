@@ -16,7 +16,15 @@ enum RawPacket: Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case .publish(let p): "PUBLISH(\(p.topic) '\(p.payloadString)' q\(p.qos) r\(p.retain ? 1 : 0) d\(p.dup ? 1 : 0) id\(p.packetID))"
-        default: "\(self)"
+        case .connack(let present, let code): "CONNACK(present \(present) \(code))"
+        case .puback(let id): "PUBACK(\(id))"
+        case .pubrec(let id): "PUBREC(\(id))"
+        case .pubrel(let id): "PUBREL(\(id))"
+        case .pubcomp(let id): "PUBCOMP(\(id))"
+        case .suback(let id, let codes): "SUBACK(\(id) \(codes))"
+        case .unsuback(let id): "UNSUBACK(\(id))"
+        case .pingresp: "PINGRESP"
+        case .other(let header, let body): "packet 0x\(String(header, radix: 16)) \(body)"
         }
     }
 }
@@ -106,8 +114,15 @@ enum RawMQTT {
     static let pingreq: [UInt8] = [0xC0, 0]
     static let disconnect: [UInt8] = [0xE0, 0]
 
-    /// Decodes one packet from `bytes` starting at the front, or nil when incomplete.
-    static func decode(_ bytes: inout [UInt8]) -> RawPacket? {
+}
+
+/// One packet as received: its first byte and its body, not yet decoded.
+struct RawFrame: Equatable, Sendable {
+    let header: UInt8
+    let body: [UInt8]
+
+    /// Takes one whole packet off the front of `bytes`, or nil when it is not all there yet.
+    static func next(from bytes: inout [UInt8]) -> RawFrame? {
         guard bytes.count >= 2 else { return nil }
         var length = 0
         var multiplier = 1
@@ -121,12 +136,20 @@ enum RawMQTT {
             if b & 0x80 == 0 { break }
         }
         guard bytes.count >= index + length else { return nil }
-        let header = bytes[0]
-        let body = Array(bytes[index..<(index + length)])
+        let frame = RawFrame(header: bytes[0], body: Array(bytes[index..<(index + length)]))
         bytes.removeFirst(index + length)
+        return frame
+    }
+}
+
+extension RawPacket {
+    /// Decodes an MQTT 3.1.1 packet.
+    init(_ frame: RawFrame) {
+        let header = frame.header
+        let body = frame.body
         func id(_ at: Int = 0) -> UInt16 { UInt16(body[at]) << 8 | UInt16(body[at + 1]) }
         switch header >> 4 {
-        case 2: return .connack(sessionPresent: body[0] & 1 == 1, code: body[1])
+        case 2: self = .connack(sessionPresent: body[0] & 1 == 1, code: body[1])
         case 3:
             let qos = (header >> 1) & 3
             let topicLength = Int(id())
@@ -134,16 +157,16 @@ enum RawMQTT {
             var offset = 2 + topicLength
             var packetID: UInt16 = 0
             if qos > 0 { packetID = id(offset); offset += 2 }
-            return .publish(RawPublish(topic: topic, payload: Array(body[offset...]), qos: qos,
+            self = .publish(RawPublish(topic: topic, payload: Array(body[offset...]), qos: qos,
                                        retain: header & 1 == 1, dup: header & 8 == 8, packetID: packetID))
-        case 4: return .puback(id())
-        case 5: return .pubrec(id())
-        case 6: return .pubrel(id())
-        case 7: return .pubcomp(id())
-        case 9: return .suback(id(), Array(body[2...]))
-        case 11: return .unsuback(id())
-        case 13: return .pingresp
-        default: return .other(header, body)
+        case 4: self = .puback(id())
+        case 5: self = .pubrec(id())
+        case 6: self = .pubrel(id())
+        case 7: self = .pubcomp(id())
+        case 9: self = .suback(id(), Array(body[2...]))
+        case 11: self = .unsuback(id())
+        case 13: self = .pingresp
+        default: self = .other(header, body)
         }
     }
 }
