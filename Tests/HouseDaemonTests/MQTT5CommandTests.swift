@@ -11,63 +11,73 @@ import Testing
 /// correlation data and the status as a user property, and a command whose message expiry ran out
 /// before its turn is not carried out.
 @Suite(.serialized) struct MQTT5CommandTests {
-    @Test(.enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed (CI=true makes this a failure)"))
-    func aLiveRetainedCommandIsRefusedAndCleared() async throws {
-        try await withMosquitto(configLines: ["set_tcp_nodelay true"]) { mosquitto in
-            try await withController(brokerPort: mosquitto.port) { f in
-                #expect(f.controller.client.protocolVersion == .v5)
-                let mqtt = try await f.mqttClient()
-                let state = try await mqtt.subscribe(to: "house/kitchen/kitchen-light/state")
-                _ = try await state.first("the retained OFF") { $0.string == "OFF" }
-                let commands = try await mqtt.subscribe(to: "house/kitchen/kitchen-light/set")
-                // Published retained while the controller is subscribed: MQTT 3.1.1 would hand it
-                // over as a plain message, and it would be obeyed.
-                try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: "ON", qos: .atLeastOnce, retain: true)
-                // Cleared: the controller publishes an empty retained message on the topic.
-                _ = try await commands.first("the retained command cleared") { $0.payload.isEmpty }
-                // The light did not move; a plain command still works.
-                #expect(f.edges(of: "kitchen-light").isEmpty)
-                try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: "ON", qos: .atLeastOnce)
-                _ = try await state.first("ON") { $0.string == "ON" }
-                #expect(f.edges(of: "kitchen-light").map(\.logical) == [true])
-                await mqtt.disconnect()
+    /// The brokers the tests run on: the embedded one (ours) and Debian's mosquitto.
+    static let brokers = MosquittoBroker.shouldRun ? ["housectl", "mosquitto"] : ["housectl"]
+
+    /// A controller on `broker`: ours embedded, or a mosquitto of its own.
+    func withControllerOn(_ broker: String, _ body: @Sendable @escaping (ControllerFixture) async throws -> Void) async throws {
+        if broker == "mosquitto" {
+            try await withMosquitto(configLines: ["set_tcp_nodelay true"]) { mosquitto in
+                try await withController(brokerPort: mosquitto.port, body)
             }
+        } else {
+            try await withController(body)
         }
     }
 
-    @Test(.enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed (CI=true makes this a failure)"))
-    func aRequestIsAnsweredOnItsResponseTopicWithItsCorrelationData() async throws {
-        try await withMosquitto(configLines: ["set_tcp_nodelay true"]) { mosquitto in
-            try await withController(brokerPort: mosquitto.port) { f in
-                let mqtt = try await f.mqttClient()
-                let responses = try await mqtt.subscribe(to: "flows/kitchen/answers")
-                let correlation: [UInt8] = Array("node-red-msg-42".utf8)
-                var request = MQTTMessage(topic: "house/intent/request", string: #"{"id":"r-1","text":"turn on the kitchen light"}"#,
-                                          qos: .atLeastOnce)
-                request.properties = MQTTPublishProperties(responseTopic: "flows/kitchen/answers", correlationData: correlation)
-                _ = try await mqtt.publish(request)
-                let answer = try await responses.next("the answer on the response topic")
-                #expect(answer.properties.correlationData == correlation)
-                #expect(answer.properties.userProperties.contains(MQTTUserProperty("status", "done")))
-                let reply = try JSONDecoder().decode(IntentReply.self, from: Data(answer.payload))
-                #expect(reply.id == "r-1" && reply.status == .done)
-                // A refusal carries its reason too.
-                var refused = MQTTMessage(topic: "house/intent/request", string: #"{"id":"r-2","text":"open the garage door"}"#,
-                                          qos: .atLeastOnce)
-                refused.properties = MQTTPublishProperties(responseTopic: "flows/kitchen/answers", correlationData: [1, 2])
-                _ = try await mqtt.publish(refused)
-                let second = try await responses.next("the second answer")
-                #expect(second.properties.correlationData == [1, 2])
-                #expect(second.properties.userProperties.contains { $0.name == "reason" && !$0.value.isEmpty })
-                // A malformed request that asked for an answer gets one, with the reason.
-                var malformed = MQTTMessage(topic: "house/intent/request", string: "{not json", qos: .atLeastOnce)
-                malformed.properties = MQTTPublishProperties(responseTopic: "flows/kitchen/answers", correlationData: [3])
-                _ = try await mqtt.publish(malformed)
-                let third = try await responses.next("the answer to the malformed request")
-                #expect(third.properties.correlationData == [3])
-                #expect(try JSONDecoder().decode(IntentReply.self, from: Data(third.payload)).status == .error)
-                await mqtt.disconnect()
-            }
+    @Test(arguments: brokers)
+    func aLiveRetainedCommandIsRefusedAndCleared(broker: String) async throws {
+        try await withControllerOn(broker) { f in
+            #expect(f.controller.client.protocolVersion == .v5)
+            let mqtt = try await f.mqttClient()
+            let state = try await mqtt.subscribe(to: "house/kitchen/kitchen-light/state")
+            _ = try await state.first("the retained OFF") { $0.string == "OFF" }
+            let commands = try await mqtt.subscribe(to: "house/kitchen/kitchen-light/set")
+            // Published retained while the controller is subscribed: MQTT 3.1.1 would hand it
+            // over as a plain message, and it would be obeyed.
+            try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: "ON", qos: .atLeastOnce, retain: true)
+            // Cleared: the controller publishes an empty retained message on the topic.
+            _ = try await commands.first("the retained command cleared") { $0.payload.isEmpty }
+            // The light did not move; a plain command still works.
+            #expect(f.edges(of: "kitchen-light").isEmpty)
+            try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: "ON", qos: .atLeastOnce)
+            _ = try await state.first("ON") { $0.string == "ON" }
+            #expect(f.edges(of: "kitchen-light").map(\.logical) == [true])
+            await mqtt.disconnect()
+        }
+    }
+
+    @Test(arguments: brokers)
+    func aRequestIsAnsweredOnItsResponseTopicWithItsCorrelationData(broker: String) async throws {
+        try await withControllerOn(broker) { f in
+            let mqtt = try await f.mqttClient()
+            let responses = try await mqtt.subscribe(to: "flows/kitchen/answers")
+            let correlation: [UInt8] = Array("node-red-msg-42".utf8)
+            var request = MQTTMessage(topic: "house/intent/request", string: #"{"id":"r-1","text":"turn on the kitchen light"}"#,
+                                      qos: .atLeastOnce)
+            request.properties = MQTTPublishProperties(responseTopic: "flows/kitchen/answers", correlationData: correlation)
+            _ = try await mqtt.publish(request)
+            let answer = try await responses.next("the answer on the response topic")
+            #expect(answer.properties.correlationData == correlation)
+            #expect(answer.properties.userProperties.contains(MQTTUserProperty("status", "done")))
+            let reply = try JSONDecoder().decode(IntentReply.self, from: Data(answer.payload))
+            #expect(reply.id == "r-1" && reply.status == .done)
+            // A refusal carries its reason too.
+            var refused = MQTTMessage(topic: "house/intent/request", string: #"{"id":"r-2","text":"open the garage door"}"#,
+                                      qos: .atLeastOnce)
+            refused.properties = MQTTPublishProperties(responseTopic: "flows/kitchen/answers", correlationData: [1, 2])
+            _ = try await mqtt.publish(refused)
+            let second = try await responses.next("the second answer")
+            #expect(second.properties.correlationData == [1, 2])
+            #expect(second.properties.userProperties.contains { $0.name == "reason" && !$0.value.isEmpty })
+            // A malformed request that asked for an answer gets one, with the reason.
+            var malformed = MQTTMessage(topic: "house/intent/request", string: "{not json", qos: .atLeastOnce)
+            malformed.properties = MQTTPublishProperties(responseTopic: "flows/kitchen/answers", correlationData: [3])
+            _ = try await mqtt.publish(malformed)
+            let third = try await responses.next("the answer to the malformed request")
+            #expect(third.properties.correlationData == [3])
+            #expect(try JSONDecoder().decode(IntentReply.self, from: Data(third.payload)).status == .error)
+            await mqtt.disconnect()
         }
     }
 
