@@ -349,6 +349,12 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         self.observer = observer
     }
 
+    /// Forgets the observer (after `shutdown()`): it usually holds what holds the bank, and the
+    /// two would keep each other (and the MQTT client behind them) alive after the controller.
+    public func stopObserving() {
+        observer = nil
+    }
+
     /// The current state of one relay.
     public func state(of device: DeviceID) -> DeviceState? {
         slots[device].map { DeviceState(isOn: $0.isOn) }

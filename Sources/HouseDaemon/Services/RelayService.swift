@@ -17,6 +17,7 @@ struct RelayService<C: Clock>: Service where C.Duration == Duration {
             let outcomes = await bank.shutdown()
             for o in outcomes { logger.info("shutdown: \(o)") }
             await group.waitForAll()
+            await bank.stopObserving()
         }
     }
 }
