@@ -78,12 +78,11 @@ struct MQTT5PublishTests {
             try await Task.sleep(for: .milliseconds(1500))
             (subscriber, _) = try await MQTT5Client.connect(port: endpoint.port, clientID: "away", cleanStart: false, properties: session)
             if broker == .mosquitto {
-                // mosquitto 2.0.11 sends the expired message anyway (without an expiry interval),
-                // then the one that has time left; the message without an expiry did not follow
-                // in our runs, so nothing is checked after these two.
-                let expired = try await subscriber.receive()
-                #expect(expired.topic == "expiry/short" && expired.properties.messageExpiry == nil)
-                let kept = try await subscriber.receive()
+                // mosquitto 2.0.11 sometimes sends the expired message anyway (without an expiry
+                // interval), depending on when its once-a-second check ran; then the one that has
+                // time left. Only that one is checked, and that it carries what is left.
+                var kept = try await subscriber.receive()
+                if kept.topic == "expiry/short" { kept = try await subscriber.receive() }
                 #expect(kept.topic == "expiry/long" && (kept.properties.messageExpiry ?? 60) < 60)
                 return
             }
