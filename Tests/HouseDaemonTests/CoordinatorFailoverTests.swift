@@ -42,7 +42,7 @@ import Testing
                         let claim = try await claims.first("pi-bedroom's claim") {
                             (try? CoordinatorClaim.parse($0.payload))?.node == "pi-bedroom"
                         }
-                        #expect(try CoordinatorClaim.parse(claim.payload).term == 2)
+                        #expect(try CoordinatorClaim.parse(claim.payload).term == 2002, "round 2, pi-bedroom second in line")
                         try await bedroom.waitUntil("pi-bedroom coordinates") { bedroom.controller.coordination.isActing }
                         #expect(!garage.controller.coordination.isActing)
                         #expect(garage.controller.coordination.status.coordinator == "pi-bedroom")

@@ -1,13 +1,13 @@
 import Foundation
 
 /// A node's claim to coordinate the house, retained on `<base>/coordinator`:
-/// `{"clock_ms":5120431,"lease_ms":6000,"node":"pi-main","renewal":0,"term":7}`.
+/// `{"clock_ms":5120431,"lease_ms":6000,"node":"pi-main","renewal":0,"term":7001}`.
 ///
 /// The coordinator renews it (same term, `renewal` counting up) a few times per lease; the other
-/// nodes watch it. Terms only grow. Of two nodes claiming the same term, the one whose claim the
-/// broker delivered first holds it (every subscriber sees one broker's messages on one topic in
-/// the same order), so no term ever has two coordinators. `released` is a graceful step-down
-/// (the next node takes over at once instead of after the lease).
+/// nodes watch it. A term is a round and its node (see `CoordinatorElection`); rounds only grow.
+/// Of two nodes claiming in the same round, the one whose claim the broker delivered first holds
+/// it (every subscriber sees one broker's messages on one topic in the same order). `released` is
+/// a graceful step-down (the next node takes over at once instead of after the lease).
 public struct CoordinatorClaim: Sendable, Equatable, Codable, CustomStringConvertible {
     public var node: NodeID
     public var term: UInt64

@@ -3,11 +3,14 @@
 /// value that takes what the node hears and when, and says what to publish and when this node
 /// starts or stops coordinating. `CoordinatorService` feeds it from MQTT and the clock.
 ///
-/// - **Claims.** A node claims with a retained `CoordinatorClaim` of a new term (one above every
-///   term it has seen). Of the claims of one term, the first the broker delivered wins: every node
-///   sees the broker's messages on the topic in the same order, so every node, the claimants
-///   included, agrees, and no term ever has two coordinators. A claimant coordinates once its own
-///   claim comes back first.
+/// - **Claims.** A node claims with a retained `CoordinatorClaim` of a new term. A term is a
+///   round and the node: `round * 1000 + n`, n the node's place (from 1) in the nodes that may
+///   coordinate, so no two nodes ever claim the same term, even after the broker's retained claim
+///   went back to an older one (a message of an old connection stored after a newer one) and a
+///   restarted node knows no better. A claim's round is one above every round the node has seen. Of
+///   the claims of one round, the first the broker delivered wins: every node sees the broker's
+///   messages on the topic in the same order, so every node, the claimants included, agrees. A
+///   claimant coordinates once its own claim comes back first.
 /// - **Lease.** The coordinator renews its claim every third of the lease and acts only while the
 ///   broker has confirmed a renewal (it came back) within the lease, measured from the renewal's
 ///   own sending time on its own clock. The others count the lease (plus a margin for delivery)
@@ -86,8 +89,8 @@ public struct CoordinatorElection: Sendable {
     private var holderTentative = false
     /// The holder is this node's own claim from before (a restart) or one it gave up.
     private var holderIsStaleSelf = false
-    /// The first claim delivered live for each recent term.
-    private var firstOfTerm: [UInt64: NodeID] = [:]
+    /// The first claim delivered live in each recent round.
+    private var firstOfRound: [UInt64: NodeID] = [:]
     /// The highest term seen.
     public private(set) var maxTerm: UInt64 = 0
     /// Nodes whose status says offline.
@@ -106,6 +109,20 @@ public struct CoordinatorElection: Sendable {
 
     public init(settings: Settings) {
         self.settings = settings
+    }
+
+    /// Terms per round: a term is `round * termsPerRound + n`, n the claimant's place (from 1).
+    public static let termsPerRound: UInt64 = 1000
+
+    /// The round of a term.
+    public static func round(of term: UInt64) -> UInt64 { term / termsPerRound }
+
+    private func round(_ term: UInt64) -> UInt64 { Self.round(of: term) }
+
+    /// This node's term in `round`.
+    private func term(inRound round: UInt64) -> UInt64 {
+        let place = UInt64((settings.candidates.firstIndex(of: me) ?? 0) + 1)
+        return round * Self.termsPerRound + min(place, Self.termsPerRound - 1)
     }
 
     private var me: NodeID { settings.node }
@@ -173,7 +190,7 @@ public struct CoordinatorElection: Sendable {
         if retained {
             // The broker's latest claim. This node's own, while it is not claiming that term: left
             // over from before a restart (or given up), so this node may claim again at once.
-            guard holder.map({ claim.term >= $0.term }) ?? true else { return [] }
+            guard holder.map({ round(claim.term) >= round($0.term) }) ?? true else { return [] }
             let own = claim.node == me && role != .coordinator(term: claim.term) && role != .candidate(term: claim.term)
             if own || role == .follower {
                 holder = claim
@@ -183,25 +200,25 @@ public struct CoordinatorElection: Sendable {
             }
             return []
         }
-        // Which claim came first in this term.
+        // Which claim came first in this round.
         let first: NodeID
-        if let known = firstOfTerm[claim.term] {
+        if let known = firstOfRound[round(claim.term)] {
             first = known
-        } else if let holder, holderTentative, holder.term == claim.term, holder.node != claim.node, claim.renewal == 0 {
-            // A claim starting the term after the retained one: the retained one came first.
+        } else if let holder, holderTentative, round(holder.term) == round(claim.term), holder.node != claim.node, claim.renewal == 0 {
+            // A claim starting the round after the retained one: the retained one came first.
             first = holder.node
         } else {
             // The first live one (a renewal, when the retained claim was a loser's: losers never renew).
             first = claim.node
         }
-        remember(first, ofTerm: claim.term)
-        guard claim.node == first else { return [] }  // lost its term
-        if let holder, claim.term < holder.term, role == .follower { return [] }  // an old term
+        remember(first, ofRound: round(claim.term))
+        guard claim.node == first else { return [] }  // lost its round
+        if let holder, round(claim.term) < round(holder.term), role == .follower { return [] }  // an old round
 
         var actions: [Action] = []
         switch role {
         case .candidate(let t):
-            if claim.term == t {
+            if round(claim.term) == round(t) {
                 if claim.node == me {
                     role = .coordinator(term: t)
                     confirmedUntil = claim.at.advanced(by: settings.lease)
@@ -211,10 +228,10 @@ public struct CoordinatorElection: Sendable {
                 } else {
                     role = .follower
                 }
-            } else if claim.term > t {
+            } else if round(claim.term) > round(t) {
                 role = .follower
             } else {
-                return []  // an older term's renewal while claiming: the claim decides
+                return []  // an older round's renewal while claiming: the claim decides
             }
         case .coordinator(let t):
             if claim.term == t && claim.node == me {
@@ -226,12 +243,12 @@ public struct CoordinatorElection: Sendable {
                     confirmedUntil = nil
                     actions.append(.steppedDown(term: t, reason: "released"))
                 }
-            } else if claim.term > t {
+            } else if round(claim.term) > round(t) {
                 role = .follower
                 confirmedUntil = nil
                 actions.append(.steppedDown(term: t, reason: "\(claim.node) claimed term \(claim.term)"))
             } else {
-                return []  // an older term's stray renewal
+                return []  // an older round's stray renewal
             }
         case .follower:
             break
@@ -243,10 +260,10 @@ public struct CoordinatorElection: Sendable {
         return actions
     }
 
-    private mutating func remember(_ node: NodeID, ofTerm term: UInt64) {
-        firstOfTerm[term] = node
-        // Only the newest terms matter: claims of older ones are ignored anyway.
-        if firstOfTerm.count > 8, let oldest = firstOfTerm.keys.min() { firstOfTerm[oldest] = nil }
+    private mutating func remember(_ node: NodeID, ofRound round: UInt64) {
+        firstOfRound[round] = node
+        // Only the newest rounds matter: claims of older ones are ignored anyway.
+        if firstOfRound.count > 8, let oldest = firstOfRound.keys.min() { firstOfRound[oldest] = nil }
     }
 
     // MARK: Time
@@ -274,8 +291,8 @@ public struct CoordinatorElection: Sendable {
             return []
         case .follower:
             guard let at = claimInstant(), now >= at else { return [] }
-            let term = maxTerm + 1
-            maxTerm = term
+            let term = term(inRound: round(maxTerm) + 1)
+            maxTerm = max(maxTerm, term)
             role = .candidate(term: term)
             candidateSince = now
             // When the previous coordinator was last heard from; nil after this node's own restart

@@ -61,6 +61,8 @@ struct ElectionWorld {
     /// run -> the nodes that carried it out.
     var carriedOut: [Int: [NodeID]] = [:]
     var overlaps: [String] = []
+    /// Prints what happens (debugging a failing schedule).
+    var trace = false
     static let runEvery: Int64 = 4_000
     static let routine: RoutineID = "r"
 
@@ -116,6 +118,7 @@ struct ElectionWorld {
 
     mutating func apply(_ event: Event) {
         let i = event.node
+        if trace { print("TRACE \(now) event \(event.kind) on \(ids[i])") }
         switch event.kind {
         case 0:  // kill -9: the broker publishes its will
             guard nodes[i].alive else { return }
@@ -214,6 +217,7 @@ struct ElectionWorld {
     }
 
     mutating func deliver(_ d: Delivery, to j: Int) {
+        if trace, case .claim(let c) = d.payload { print("TRACE \(now) \(ids[j]) hears \(c)\(d.retained ? " (retained)" : "")") }
         switch d.payload {
         case .claim(let c):
             handle(nodes[j].election.received(c, retained: d.retained, at: local(j)), of: j)
@@ -233,6 +237,7 @@ struct ElectionWorld {
 
     mutating func handle(_ actions: [CoordinatorElection.Action], of i: Int) {
         for action in actions {
+            if trace { print("TRACE \(now) \(ids[i]): \(action)") }
             switch action {
             case .publish(let claim):
                 publish(.claim(claim), from: i)
