@@ -140,7 +140,11 @@ package final class BrokerCore {
         var clientID = packet.clientID
         var assignedClientID = false
         if clientID.isEmpty {
-            // MQTT 3.1.1 needs clean session 1 for that (MQTT-3.1.3-8); MQTT 5 assigns one in any case.
+            // MQTT 3.1 clients must give one; MQTT 3.1.1 needs clean session 1 for that
+            // (MQTT-3.1.3-8); MQTT 5 assigns one in any case.
+            guard packet.version != .v31 else {
+                return refuse(connection, .identifierRejected, "empty client identifier (MQTT 3.1 requires one)")
+            }
             guard packet.cleanStart || v5 else {
                 return refuse(connection, .identifierRejected, "empty client identifier with clean session 0")
             }

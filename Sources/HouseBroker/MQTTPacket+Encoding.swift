@@ -6,7 +6,8 @@ extension MQTTPacket {
         if version == .v5 { return encodeV5(into: &buffer) }
         switch self {
         case .connack(let connack):
-            buffer.writeBytes([0x20, 2, connack.sessionPresent ? 1 : 0, connack.returnCode.rawValue])
+            // MQTT 3.1 has no session-present flag: the byte is reserved.
+            buffer.writeBytes([0x20, 2, connack.sessionPresent && version == .v311 ? 1 : 0, connack.returnCode.rawValue])
         case .publish(let p):
             let topicLength = p.topic.utf8.count
             let remaining = 2 + topicLength + (p.qos == .atMostOnce ? 0 : 2) + p.payload.readableBytes

@@ -199,10 +199,11 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
         guard name == "MQTT" || name == "MQIsdp" else {
             throw HouseBrokerError.malformedPacket("CONNECT protocol name '\(name)' is not MQTT")
         }
-        guard name == "MQTT", let version = MQTTProtocolVersion(rawValue: level) else {
+        // MQTT 3.1 is `MQIsdp` at level 3; 3.1.1 and 5 are `MQTT` at 4 and 5.
+        guard let version = MQTTProtocolVersion(rawValue: level), (name == "MQIsdp") == (version == .v31) else {
             throw HouseBrokerError.unacceptableProtocolLevel(name: name, level: level)
         }
-        if version == .v311 { return try parseConnectFields(&body, version: version) }
+        if version != .v5 { return try parseConnectFields(&body, version: version) }
         do {
             return try parseConnectFields(&body, version: version)
         } catch let error as HouseBrokerError {

@@ -20,16 +20,51 @@ struct ConnectTests {
         }
     }
 
-    @Test("protocol level other than 4 and 5 gets CONNACK 1 and is closed")
+    @Test("a protocol level other than MQIsdp 3, MQTT 4 and MQTT 5 gets CONNACK 1 and is closed")
     func unacceptableProtocol() async throws {
         try await withTestBroker { broker in
-            for (name, level) in [("MQTT", UInt8(3)), ("MQTT", 6), ("MQIsdp", 3)] {
+            for (name, level) in [("MQTT", UInt8(3)), ("MQTT", 6), ("MQIsdp", 4)] {
                 let client = try await RawMQTTClient.open(port: broker.port)
                 try await client.send(RawMQTT.connect(clientID: "old", protocolName: name, level: level))
                 #expect(try await client.next() == .connack(sessionPresent: false, code: 1))
                 try await client.expectClosed()
             }
             #expect(await broker.statistics().connectionsRefused == 3)
+        }
+    }
+
+    /// MQTT 3.1 (`MQIsdp`, level 3), as old clients and devices still speak it: a session like
+    /// 3.1.1's, a CONNACK without the session-present flag, and a client identifier it must give.
+    @Test("an MQTT 3.1 client connects, subscribes, publishes and resumes its session")
+    func mqtt31() async throws {
+        try await withTestBroker { broker in
+            let sub = try await RawMQTTClient.open(port: broker.port)
+            try await sub.send(RawMQTT.connect(clientID: "old-sub", cleanSession: false, protocolName: "MQIsdp", level: 3))
+            #expect(try await sub.next() == .connack(sessionPresent: false, code: 0))
+            try await sub.send(RawMQTT.subscribe([("old/#", 1)], packetID: 1))
+            #expect(try await sub.next() == .suback(1, [1]))
+            let pub = try await RawMQTTClient.open(port: broker.port)
+            try await pub.send(RawMQTT.connect(clientID: "old-pub", protocolName: "MQIsdp", level: 3))
+            #expect(try await pub.next() == .connack(sessionPresent: false, code: 0))
+            try await pub.send(RawMQTT.publish(topic: "old/a", "hi", qos: 1, packetID: 7))
+            #expect(try await pub.next() == .puback(7))
+            guard case .publish(let p) = try await sub.next() else {
+                Issue.record("expected the message")
+                return
+            }
+            #expect(p.topic == "old/a" && p.payloadString == "hi" && p.qos == 1)
+            try await sub.send(RawMQTT.puback(p.packetID))
+            try await sub.disconnect()
+            try await broker.waitForDisconnect("old-sub")
+            // The session is there again, but 3.1's CONNACK has no flag to say so.
+            let again = try await RawMQTTClient.open(port: broker.port)
+            try await again.send(RawMQTT.connect(clientID: "old-sub", cleanSession: false, protocolName: "MQIsdp", level: 3))
+            #expect(try await again.next() == .connack(sessionPresent: false, code: 0))
+            #expect(try await broker.waitForClient("old-sub").subscriptions["old/#"] != nil)
+            // No identifier: refused with 2 (identifier rejected).
+            let anonymous = try await RawMQTTClient.open(port: broker.port)
+            try await anonymous.send(RawMQTT.connect(clientID: "", protocolName: "MQIsdp", level: 3))
+            #expect(try await anonymous.next() == .connack(sessionPresent: false, code: 2))
         }
     }
 
