@@ -200,7 +200,7 @@ public final class HouseController<C: WallClock>: Sendable {
                                  verifyPeer: $0.verify, verifyHostname: $0.verify)
         }
         let statusTopic = layout.nodeStatus(node: node)
-        let mqttConfiguration = MQTTConfiguration(
+        var mqttConfiguration = MQTTConfiguration(
             host: brokerHost, port: brokerPort, clientID: s.clientID ?? "housectl-\(node)",
             // A persistent session: QoS 1 commands sent while the daemon is down wait at the broker.
             cleanSession: false, keepAlive: .seconds(Int64(max(5, config.mqtt.keepalive))),
@@ -208,6 +208,7 @@ public final class HouseController<C: WallClock>: Sendable {
             // `online` is no birth message: the topic API publishes it after the node's states.
             lastWill: MQTTMessage(topic: statusTopic, string: "offline", qos: .atLeastOnce, retain: true),
             reconnect: s.reconnect)
+        mqttConfiguration.protocolVersion = config.mqtt.protocolVersion == .v311 ? .v311 : .v5
         var mqttLogger = logger
         mqttLogger.logLevel = max(logger.logLevel, .info)
         client = try MQTTClient(configuration: mqttConfiguration, logger: mqttLogger)

@@ -40,4 +40,28 @@ import Testing
         #expect(diagnostics("coordination: {nodes: []}").contains { $0.message.contains("at least one node") })
         #expect(diagnostics("coordination: {node: [pi-main]}").contains { $0.message.contains("node") })
     }
+
+    /// `mqtt.protocol` (here rather than in a file of its own: the same loader of the example house).
+    @Test func theMQTTProtocolVersion() throws {
+        let base = Self.base
+        func load(_ line: String) -> Result<HouseConfiguration, ConfigurationError> {
+            let yaml = base.replacingOccurrences(of: "  broker: embedded ", with: "  protocol: \(line)\n  broker: embedded ")
+            #expect(yaml != base)
+            do { return .success(try ConfigurationLoader().load(yaml: yaml, file: "house.yaml", boards: HouseFixtures.boards())) }
+            catch { return .failure(error) }
+        }
+        #expect(try load("5").get().mqtt.protocolVersion == .v5)
+        #expect(try load("\"3.1.1\"").get().mqtt.protocolVersion == .v311)
+        #expect(try load("3.1.1").get().mqtt.protocolVersion == .v311)
+        guard case .failure(let error) = load("4") else {
+            Issue.record("protocol 4 should be refused")
+            return
+        }
+        #expect(error.diagnostics.contains { $0.message.contains("one of 5, 3.1.1") })
+        #expect(try Self.loadPlain().mqtt.protocolVersion == .v5, "MQTT 5 by default")
+    }
+
+    static func loadPlain() throws -> HouseConfiguration {
+        try ConfigurationLoader().load(yaml: base, file: "house.yaml", boards: HouseFixtures.boards())
+    }
 }

@@ -81,6 +81,22 @@ import Testing
         }
     }
 
+    /// `mqtt.protocol: 3.1.1` keeps the controller (and its command-line client) on MQTT 3.1.1
+    /// with a broker that speaks 5.
+    @Test func theConfiguredVersionIsSpoken() async throws {
+        var house = try HouseFixtures.exampleConfiguration()
+        house.mqtt.protocolVersion = .v311
+        let config = house
+        let cli = try DaemonClient(configuration: config)
+        #expect(cli.protocolVersion == .v311)
+        try await withController(configuration: config) { f in
+            #expect(f.controller.client.protocolVersion == .v311)
+            let reply = try await f.client().send(.text("turn on the kitchen light"))
+            #expect(reply.status == .done)
+        }
+        try await withController { f in #expect(f.controller.client.protocolVersion == .v5, "MQTT 5 by default") }
+    }
+
     /// A command whose message expiry has run out when its turn comes is answered `expired` and
     /// not carried out; one within its expiry is carried out.
     @Test func aCommandPastItsExpiryIsNotCarriedOut() async throws {

@@ -198,7 +198,7 @@ final class ConfigurationParser {
 
     private func parseMQTT(_ node: YNode) -> MQTTSettings? {
         let keys = ["broker", "host", "port", "username", "password_file", "password_env", "tls",
-                    "base_topic", "discovery_prefix", "keepalive", "embedded"]
+                    "base_topic", "discovery_prefix", "keepalive", "embedded", "protocol"]
         guard let m = ctx.map(node, what: "mqtt", allowed: keys) else { return nil }
         var s = MQTTSettings()
         let kind = m["broker"].flatMap { ctx.oneOf($0, ["embedded", "external"], what: "broker") }
@@ -207,6 +207,9 @@ final class ConfigurationParser {
         let port = m["port"].flatMap { ctx.int($0, expected: "a TCP port, 1...65535", range: 1...65535) }
         if kind == "external" && host == nil && !m.has("host") {
             ctx.error("missing key 'host' in mqtt (expected the broker's host name for an external broker)", at: m.mark)
+        }
+        if let p = m["protocol"], let text = ctx.oneOf(p, ["5", "3.1.1"], what: "MQTT protocol version") {
+            s.protocolVersion = MQTTSettings.ProtocolVersion(rawValue: text) ?? .v5
         }
         // The broker is set once TLS is known: an external broker with TLS defaults to port 8883.
         s.username = m.string("username", expected: "a user name")

@@ -60,6 +60,15 @@ public struct MQTTSettings: Sendable, Equatable {
     /// Home Assistant discovery prefix, `homeassistant` by default; nil disables discovery.
     public var discoveryPrefix: String?
     public var keepalive: Int
+    /// The MQTT version the controller and the command line speak (`protocol: 5` or `3.1.1`):
+    /// MQTT 5 by default, falling back to 3.1.1 (with a log line) with a broker that refuses it.
+    public var protocolVersion: ProtocolVersion = .v5
+
+    /// `mqtt.protocol`.
+    public enum ProtocolVersion: String, Sendable, Equatable, CaseIterable {
+        case v5 = "5"
+        case v311 = "3.1.1"
+    }
 
     public init(
         broker: Broker = .embedded(host: "127.0.0.1", port: 1883),

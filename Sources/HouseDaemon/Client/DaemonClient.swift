@@ -13,6 +13,8 @@ public struct DaemonClient: Sendable {
     public var credentials: MQTTCredentials?
     public var tls: MQTTTLSConfiguration?
     public var timeout: Duration
+    /// The MQTT version to speak (`mqtt.protocol`; MQTT 5 falls back to 3.1.1 by itself).
+    public var protocolVersion: MQTTProtocolVersion = .v5
 
     public init(host: String, port: Int, baseTopic: String = "house", credentials: MQTTCredentials? = nil,
                 tls: MQTTTLSConfiguration? = nil, timeout: Duration = .seconds(5)) {
@@ -48,6 +50,7 @@ public struct DaemonClient: Sendable {
         }
         self.init(host: host, port: port, baseTopic: configuration.mqtt.baseTopic, credentials: credentials, tls: tls,
                   timeout: timeout)
+        protocolVersion = configuration.mqtt.protocolVersion == .v311 ? .v311 : .v5
     }
 
     var layout: TopicLayout { TopicLayout(base: baseTopic) }
@@ -67,10 +70,11 @@ public struct DaemonClient: Sendable {
         let endpoint = "\(host):\(port)"
         let client: MQTTClient
         do {
-            client = try MQTTClient(configuration: MQTTConfiguration(
+            var configuration = MQTTConfiguration(
                 host: host, port: port, clientID: MQTTConfiguration.randomClientID(), cleanSession: true,
-                credentials: credentials, tls: tls, connectTimeout: timeout, offlineQueueCapacity: 0),
-                logger: Self.quietLogger)
+                credentials: credentials, tls: tls, connectTimeout: timeout, offlineQueueCapacity: 0)
+            configuration.protocolVersion = protocolVersion
+            client = try MQTTClient(configuration: configuration, logger: Self.quietLogger)
         } catch {
             throw .startup("cannot set up an MQTT client for \(endpoint): \(error)")
         }
