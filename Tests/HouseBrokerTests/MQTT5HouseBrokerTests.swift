@@ -5,7 +5,9 @@ import Testing
 
 /// MQTT 5 in our broker only: what the inspection API shows, the broker's own limits holding for
 /// MQTT 5 state, TLS, and how it ends MQTT 5 connections.
-@Suite("MQTT 5 in HouseBroker: inspection, bounds, TLS")
+// One test at a time: every case starts a broker (a mosquitto process for half of them), and
+// dozens starting at once made other suites' connects time out in full runs.
+@Suite("MQTT 5 in HouseBroker: inspection, bounds, TLS", .serialized)
 struct MQTT5HouseBrokerTests {
     @Test("the inspection API shows an MQTT 5 session: version, expiry, options, a waiting will, properties")
     func inspection() async throws {
