@@ -1,3 +1,4 @@
+import MQTTTopics
 /// The reason codes of MQTT 5 (section 2.4): the byte in CONNACK, PUBACK, PUBREC, PUBREL, PUBCOMP,
 /// SUBACK, UNSUBACK, DISCONNECT and AUTH that says how an operation went. Below 0x80 it went well;
 /// from 0x80 on it failed. MQTT 3.1.1 clients never see them (their packets carry the 3.1.1 codes).
@@ -86,51 +87,7 @@ public enum MQTTReasonCode: UInt8, Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        let name: String = switch self {
-        case .success: "success"
-        case .grantedQoS1: "granted QoS 1"
-        case .grantedQoS2: "granted QoS 2"
-        case .disconnectWithWillMessage: "disconnect with will message"
-        case .noMatchingSubscribers: "no matching subscribers"
-        case .noSubscriptionExisted: "no subscription existed"
-        case .continueAuthentication: "continue authentication"
-        case .reAuthenticate: "re-authenticate"
-        case .unspecifiedError: "unspecified error"
-        case .malformedPacket: "malformed packet"
-        case .protocolError: "protocol error"
-        case .implementationSpecificError: "implementation specific error"
-        case .unsupportedProtocolVersion: "unsupported protocol version"
-        case .clientIdentifierNotValid: "client identifier not valid"
-        case .badUserNameOrPassword: "bad user name or password"
-        case .notAuthorized: "not authorized"
-        case .serverUnavailable: "server unavailable"
-        case .serverBusy: "server busy"
-        case .banned: "banned"
-        case .serverShuttingDown: "server shutting down"
-        case .badAuthenticationMethod: "bad authentication method"
-        case .keepAliveTimeout: "keep alive timeout"
-        case .sessionTakenOver: "session taken over"
-        case .topicFilterInvalid: "topic filter invalid"
-        case .topicNameInvalid: "topic name invalid"
-        case .packetIdentifierInUse: "packet identifier in use"
-        case .packetIdentifierNotFound: "packet identifier not found"
-        case .receiveMaximumExceeded: "receive maximum exceeded"
-        case .topicAliasInvalid: "topic alias invalid"
-        case .packetTooLarge: "packet too large"
-        case .messageRateTooHigh: "message rate too high"
-        case .quotaExceeded: "quota exceeded"
-        case .administrativeAction: "administrative action"
-        case .payloadFormatInvalid: "payload format invalid"
-        case .retainNotSupported: "retain not supported"
-        case .qosNotSupported: "QoS not supported"
-        case .useAnotherServer: "use another server"
-        case .serverMoved: "server moved"
-        case .sharedSubscriptionsNotSupported: "shared subscriptions not supported"
-        case .connectionRateExceeded: "connection rate exceeded"
-        case .maximumConnectTime: "maximum connect time"
-        case .subscriptionIdentifiersNotSupported: "subscription identifiers not supported"
-        case .wildcardSubscriptionsNotSupported: "wildcard subscriptions not supported"
-        }
+        let name = MQTTReasonCodeNames.name(of: rawValue) ?? "reason code"
         let hex = String(rawValue, radix: 16, uppercase: true)
         return "0x\(hex.count == 1 ? "0" : "")\(hex) (\(name))"
     }

@@ -1,3 +1,4 @@
+import MQTTTopics
 /// An MQTT 5 reason code, as CONNACK, SUBACK, PUBACK and DISCONNECT carry it. A code this
 /// type does not know (or a future one) is kept as `.other`, never refused.
 ///
@@ -199,54 +200,7 @@ public enum MQTTReasonCode: Sendable, Hashable, CustomStringConvertible {
     public var isFailure: Bool { value >= 0x80 }
 
     /// The code's name in the MQTT 5 specification, in lower case ("reason code 0xNN" for `.other`).
-    public var text: String {
-        switch self {
-        case .success: "success"
-        case .grantedQoS1: "granted QoS 1"
-        case .grantedQoS2: "granted QoS 2"
-        case .disconnectWithWillMessage: "disconnect with will message"
-        case .noMatchingSubscribers: "no matching subscribers"
-        case .noSubscriptionExisted: "no subscription existed"
-        case .continueAuthentication: "continue authentication"
-        case .reAuthenticate: "re-authenticate"
-        case .unspecifiedError: "unspecified error"
-        case .malformedPacket: "malformed packet"
-        case .protocolError: "protocol error"
-        case .implementationSpecificError: "implementation specific error"
-        case .unsupportedProtocolVersion: "unsupported protocol version"
-        case .clientIdentifierNotValid: "client identifier not valid"
-        case .badUserNameOrPassword: "bad user name or password"
-        case .notAuthorized: "not authorized"
-        case .serverUnavailable: "server unavailable"
-        case .serverBusy: "server busy"
-        case .banned: "banned"
-        case .serverShuttingDown: "server shutting down"
-        case .badAuthenticationMethod: "bad authentication method"
-        case .keepAliveTimeout: "keep alive timeout"
-        case .sessionTakenOver: "session taken over"
-        case .topicFilterInvalid: "topic filter invalid"
-        case .topicNameInvalid: "topic name invalid"
-        case .packetIdentifierInUse: "packet identifier in use"
-        case .packetIdentifierNotFound: "packet identifier not found"
-        case .receiveMaximumExceeded: "receive maximum exceeded"
-        case .topicAliasInvalid: "topic alias invalid"
-        case .packetTooLarge: "packet too large"
-        case .messageRateTooHigh: "message rate too high"
-        case .quotaExceeded: "quota exceeded"
-        case .administrativeAction: "administrative action"
-        case .payloadFormatInvalid: "payload format invalid"
-        case .retainNotSupported: "retain not supported"
-        case .qosNotSupported: "QoS not supported"
-        case .useAnotherServer: "use another server"
-        case .serverMoved: "server moved"
-        case .sharedSubscriptionsNotSupported: "shared subscriptions not supported"
-        case .connectionRateExceeded: "connection rate exceeded"
-        case .maximumConnectTime: "maximum connect time"
-        case .subscriptionIdentifiersNotSupported: "subscription identifiers not supported"
-        case .wildcardSubscriptionsNotSupported: "wildcard subscriptions not supported"
-        case .other: "reason code"
-        }
-    }
+    public var text: String { MQTTReasonCodeNames.name(of: value) ?? "reason code" }
 
     /// "not authorized (0x87)".
     public var description: String {
