@@ -25,26 +25,29 @@ enum MQTTPacket {
     /// MQTT 5 enhanced authentication, which HouseBroker does not take part in.
     indirect case auth(reasonCode: MQTTReasonCode, properties: MQTTProperties)
 
-    /// A short name for logs.
-    var name: String {
+    /// The packet's type.
+    var type: MQTTPacketType {
         switch self {
-        case .connect: "CONNECT"
-        case .connack: "CONNACK"
-        case .publish: "PUBLISH"
-        case .puback: "PUBACK"
-        case .pubrec: "PUBREC"
-        case .pubrel: "PUBREL"
-        case .pubcomp: "PUBCOMP"
-        case .subscribe: "SUBSCRIBE"
-        case .suback: "SUBACK"
-        case .unsubscribe: "UNSUBSCRIBE"
-        case .unsuback: "UNSUBACK"
-        case .pingreq: "PINGREQ"
-        case .pingresp: "PINGRESP"
-        case .disconnect: "DISCONNECT"
-        case .auth: "AUTH"
+        case .connect: .connect
+        case .connack: .connack
+        case .publish: .publish
+        case .puback: .puback
+        case .pubrec: .pubrec
+        case .pubrel: .pubrel
+        case .pubcomp: .pubcomp
+        case .subscribe: .subscribe
+        case .suback: .suback
+        case .unsubscribe: .unsubscribe
+        case .unsuback: .unsuback
+        case .pingreq: .pingreq
+        case .pingresp: .pingresp
+        case .disconnect: .disconnect
+        case .auth: .auth
         }
     }
+
+    /// A short name for logs (`PUBACK`): its type's.
+    var name: String { type.description }
 }
 
 /// The variable header and payload of a CONNECT packet.

@@ -69,12 +69,7 @@ extension MQTTPacketDecoder {
 
     /// PUBLISH: topic (empty when a topic alias stands for it), packet id, properties, payload.
     static func parsePublishV5(flags: UInt8, body: inout ByteBuffer) throws -> PublishPacket {
-        let dup = flags & 0x08 != 0
-        let retain = flags & 0x01 != 0
-        guard let qos = HouseBroker.QoS(rawValue: (flags >> 1) & 0x03) else {
-            throw HouseBrokerError.malformedPacket("PUBLISH with QoS 3")
-        }
-        if qos == .atMostOnce && dup { throw HouseBrokerError.malformedPacket("PUBLISH QoS 0 with DUP set") }
+        let (qos, dup, retain) = try publishFlags(flags)
         let topic = try readString(&body, "PUBLISH topic name")
         var packetID: UInt16 = 0
         if qos != .atMostOnce { packetID = try readPacketID(&body, "PUBLISH") }

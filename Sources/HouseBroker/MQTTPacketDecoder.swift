@@ -268,13 +268,18 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
                              will: will, username: username, password: password, properties: properties)
     }
 
-    static func parsePublish(flags: UInt8, body: inout ByteBuffer) throws -> PublishPacket {
+    /// A PUBLISH's flags (DUP, QoS, RETAIN), the same in both versions: QoS 3 and DUP on QoS 0 are malformed.
+    static func publishFlags(_ flags: UInt8) throws -> (qos: HouseBroker.QoS, dup: Bool, retain: Bool) {
         let dup = flags & 0x08 != 0
-        let retain = flags & 0x01 != 0
         guard let qos = HouseBroker.QoS(rawValue: (flags >> 1) & 0x03) else {
             throw HouseBrokerError.malformedPacket("PUBLISH with QoS 3")
         }
         if qos == .atMostOnce && dup { throw HouseBrokerError.malformedPacket("PUBLISH QoS 0 with DUP set") }
+        return (qos, dup, flags & 0x01 != 0)
+    }
+
+    static func parsePublish(flags: UInt8, body: inout ByteBuffer) throws -> PublishPacket {
+        let (qos, dup, retain) = try publishFlags(flags)
         let topic = try readString(&body, "PUBLISH topic name")
         if let problem = MQTTTopic.topicNameProblem(topic) {
             throw HouseBrokerError.malformedPacket("PUBLISH topic name '\(topic.prefix(80))': \(problem)")

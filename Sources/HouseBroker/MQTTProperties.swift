@@ -1,3 +1,5 @@
+import MQTTTopics
+
 /// The properties of an MQTT 5 packet (section 2.2.2), each a typed optional that is nil when the
 /// packet does not carry it. Which ones a packet may carry is checked when it is decoded
 /// (`MQTTPropertyIdentifier`); MQTT 3.1.1 packets have none.
@@ -70,17 +72,4 @@ public struct MQTTProperties: Sendable, Hashable {
 
     /// Whether no property is set.
     public var isEmpty: Bool { self == MQTTProperties() }
-}
-
-/// A user property (0x26): a name and a value, both UTF-8 strings, passed on unchanged.
-public struct MQTTUserProperty: Sendable, Hashable, CustomStringConvertible {
-    public var name: String
-    public var value: String
-
-    public init(_ name: String, _ value: String) {
-        self.name = name
-        self.value = value
-    }
-
-    public var description: String { "\(name)=\(value)" }
 }

@@ -1,3 +1,5 @@
+import MQTTTopics
+
 /// The MQTT 5 properties of a message: sent with a publish on an MQTT 5 connection, and filled
 /// from what the broker delivered on receive. Empty by default.
 ///

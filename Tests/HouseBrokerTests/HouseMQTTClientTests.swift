@@ -1,3 +1,4 @@
+import MQTTTopics
 import Foundation
 import HouseBroker
 import HouseMQTT

@@ -1,3 +1,4 @@
+import MQTTTopics
 import HouseBroker
 import HouseTesting
 import Testing

@@ -1,3 +1,4 @@
+import MQTTTopics
 import Testing
 @testable import HouseMQTT
 

@@ -40,7 +40,6 @@ struct CoordinatorService<C: WallClock>: Service {
     func run() async throws {
         let shared = Shared(CoordinatorElection(settings: .init(
             node: coordination.node, candidates: coordination.candidates, lease: coordination.lease)))
-        let election = shared
         let wake = shared.wake
         let coordination = self.coordination
         let heard = self.heard
@@ -62,9 +61,10 @@ struct CoordinatorService<C: WallClock>: Service {
                     logger.notice("coordination: this node coordinates the house (term \(term))")
                     // The house-level state first (on the bus, before any held command).
                     bus.note(.coordinationStarted(term: term, modes: heard.modes))
-                    let until = election.election.withLock { $0.confirmedUntil }
+                    let until = shared.election.withLock { $0.confirmedUntil }
                     // When the previous coordinator was last heard, on the wall clock (for the routines).
                     let heardOnWall = lastHeard.map { wall.now.advanced(by: clock.now.duration(to: $0)) }
+                    // All at once: whoever wakes on the change reads the new term with it.
                     coordination.update { s in
                         s.coordinator = coordination.node
                         s.term = term
@@ -81,7 +81,7 @@ struct CoordinatorService<C: WallClock>: Service {
 
         /// Copies the election's view (who coordinates, the lease) to `Coordination`.
         @Sendable func publishStatus() {
-            let (coordinator, term, until) = election.election.withLock { e in
+            let (coordinator, term, until) = shared.election.withLock { e in
                 (e.coordinator, e.term, e.isActing(at: clock.now) ? e.confirmedUntil : nil)
             }
             coordination.update { s in
@@ -89,13 +89,6 @@ struct CoordinatorService<C: WallClock>: Service {
                 s.term = term
                 if s.actingUntil != nil { s.actingUntil = until }
             }
-        }
-
-        guard !coordination.isAlone else {
-            // The only node that may coordinate: no election, but the others' view of the house
-            // (the run claims, the modes) is still what it publishes.
-            try? await gracefulShutdown()
-            return
         }
 
         var subscriptions: [MQTTSubscription] = []
@@ -107,7 +100,7 @@ struct CoordinatorService<C: WallClock>: Service {
                 if !message.payload.isEmpty { logger.warning("coordination: ignored a claim on \(message.topic): \(error.reason)") }
                 return
             }
-            let actions = election.election.withLock { $0.received(claim, retained: message.retain, at: clock.now) }
+            let actions = shared.election.withLock { $0.received(claim, retained: message.retain, at: clock.now) }
             apply(actions)
             wake.signal()
         })
@@ -116,7 +109,7 @@ struct CoordinatorService<C: WallClock>: Service {
             guard parts.count >= 2, let text = message.string?.trimmingCharacters(in: .whitespacesAndNewlines),
                   text == "online" || text == "offline" else { return }
             let node = NodeID(String(parts[parts.count - 2]))
-            election.election.withLock { $0.nodeStatus(node, online: text == "online") }
+            shared.election.withLock { $0.nodeStatus(node, online: text == "online") }
             wake.signal()
         })
         subscriptions.append(try await client.subscribe(to: layout.routineRunFilter, qos: .atLeastOnce) { message in
@@ -134,7 +127,7 @@ struct CoordinatorService<C: WallClock>: Service {
                 return true
             }
             guard expected else { return }
-            election.election.withLock { $0.settled(at: clock.now) }
+            shared.election.withLock { $0.settled(at: clock.now) }
             wake.signal()
         })
 
@@ -144,12 +137,12 @@ struct CoordinatorService<C: WallClock>: Service {
                 for await state in states {
                     switch state {
                     case .connected:
-                        election.election.withLock { $0.connected(at: clock.now) }
+                        shared.election.withLock { $0.connected(at: clock.now) }
                         let nonce = "probe-\(UInt64.random(in: 0 ... .max))"
                         shared.probe.withLock { $0 = nonce }
                         send(layout.nodeProbe(node: me), nonce, retain: false)
                     case .disconnected, .closed:
-                        apply(election.election.withLock { $0.disconnected(at: clock.now) })
+                        apply(shared.election.withLock { $0.disconnected(at: clock.now) })
                     case .idle, .connecting:
                         break
                     }
@@ -158,9 +151,9 @@ struct CoordinatorService<C: WallClock>: Service {
             }
             group.addTask {
                 while !Task.isCancelled {
-                    let actions = election.election.withLock { $0.tick(at: clock.now) }
+                    let actions = shared.election.withLock { $0.tick(at: clock.now) }
                     apply(actions)
-                    let next = election.election.withLock { $0.nextDeadline }
+                    let next = shared.election.withLock { $0.nextDeadline }
                     await wake.wait(until: next, on: clock)
                 }
             }
@@ -169,7 +162,7 @@ struct CoordinatorService<C: WallClock>: Service {
             }
             try? await gracefulShutdown()
             // Released before the connection goes: the next node takes over at once.
-            if let release = election.election.withLock({ $0.release(at: clock.now) }) {
+            if let release = shared.election.withLock({ $0.release(at: clock.now) }) {
                 logger.notice("coordination: releasing the house (term \(release.term))")
                 coordination.update { s in
                     s.actingUntil = nil

@@ -1,5 +1,5 @@
-/// One MQTT 5 user property: a name and a value, both UTF-8 text. A message may carry the same
-/// name more than once; the order is kept end to end.
+/// One MQTT 5 user property (0x26): a name and a value, both UTF-8 text. A message may carry the
+/// same name more than once; the order is kept end to end. One type for the broker and the client.
 public struct MQTTUserProperty: Sendable, Hashable, CustomStringConvertible {
     /// The property's name.
     public var name: String
