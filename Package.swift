@@ -50,7 +50,7 @@ let package = Package(
 
         // MARK: MQTT topic names and filters: validation and matching for client, broker and controller
         .target(name: "MQTTTopics"),
-        // One-shot values and wake-up flags that tasks await: every subsystem's one way to wait.
+        // One-shot values and wake-up flags that tasks await (every subsystem's one way to wait), and the engine's lane (EngineExecutor).
         .target(name: "Signals"),
 
         // MARK: Pure domain: model, config, intents, HouseService, phrases, time windows, scheduler
@@ -179,3 +179,10 @@ let package = Package(
         .testTarget(name: "housectl-benchTests", dependencies: ["housectl-bench", "HouseTesting"]),
     ]
 )
+
+// The engine's code runs on one lane (`EngineExecutor`): an async function that is not an actor's
+// own runs on its caller's executor (SE-0461), so a command's calls from the bus consumer through
+// the gateway, the house service and the relay bank never leave the lane for another thread.
+for target in package.targets where ["Signals", "HouseCore", "HouseGPIO", "HouseDaemon"].contains(target.name) {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+}

@@ -87,6 +87,8 @@ public final class HouseController<C: WallClock>: Sendable {
         store = try StateStore(path: s.stateDirectory + "/housectl.sqlite", grouped: true)
         logger.info("state database \(store.path)")
 
+        // One lane for the engine: the relay bank, the house service, the gateway, the bus consumer.
+        let engine = EngineExecutor()
         // Relays first, so their lines are at the right level as early as possible. The same
         // boot as the last run: the controller restarted (an upgrade, a crash), the machine did
         // not, so every relay keeps its state; `power_on` is for a new boot (a power cut).
@@ -117,7 +119,7 @@ public final class HouseController<C: WallClock>: Sendable {
             }
             self.chip = chip
             if hasRelays {
-                let bank = try RelayBank(layout: relayLayout, chip: chip, clock: s.clock, persisted: persisted, restart: restart)
+                let bank = try RelayBank(layout: relayLayout, chip: chip, clock: s.clock, persisted: persisted, restart: restart, executor: engine)
                 if sameBoot { logger.info("restarted in the same boot (\(boot ?? "?")): relays keep their state") }
                 for decision in bank.powerOnDecisions { logger.info("power-on: \(decision)") }
                 relays = bank
@@ -219,7 +221,7 @@ public final class HouseController<C: WallClock>: Sendable {
             RelayBankDriver(bank: $0, configuration: config, node: nodeID)
         }
         service = HouseService(configuration: config, node: node, relays: driver,
-                               publisher: MQTTClientPublisher(client: client), clock: s.clock)
+                               publisher: MQTTClientPublisher(client: client), clock: s.clock, executor: engine)
         // Energy continues across restarts (the primary node keeps it): the ledger from the
         // recorded edges, then every new one (written once a minute by `EnergyService`).
         if isPrimary {

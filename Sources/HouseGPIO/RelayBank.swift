@@ -26,6 +26,9 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     public static var consumer: String { "housectl" }
 
     public nonisolated let layout: RelayLayout
+    /// The lane the bank shares with the engine (see `EngineExecutor`).
+    public nonisolated let executor: EngineExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     public nonisolated let chip: any GPIOChip
     public nonisolated let chatterPolicy: ChatterPolicy
     /// What each relay did at power-on, and why.
@@ -34,6 +37,9 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     private var observer: (@Sendable (RelayEvent, DeviceState?) -> Void)?
     private let clock: C
     private let wake = WakeSignal()
+    /// The deadline `run()` waits for now (nil: none, or not waiting): a command wakes it only
+    /// when it sets an earlier one, not at every switch.
+    private var armed: C.Instant?
     private var slots: [DeviceID: Slot]
     private var isShutDown = false
 
@@ -70,12 +76,14 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     ///     every relay with a persisted state keeps it, requested with that value (no glitch),
     ///     and a max-on watchdog counts the time it has been on already (`onFor`); a pulse cut
     ///     short by the restart goes on for what was left of it.
+    ///   - executor: the engine's lane, shared with the house service and the command path.
     /// - Throws: `GPIOError` when a line cannot be requested; lines already requested are released.
     public init(
         layout: RelayLayout, chip: any GPIOChip, clock: C,
         persisted: [DeviceID: DeviceState] = [:], restart: RelayRestart? = nil,
-        chatterPolicy: ChatterPolicy = .coalesce
+        chatterPolicy: ChatterPolicy = .coalesce, executor: EngineExecutor = EngineExecutor()
     ) throws(GPIOError) {
+        self.executor = executor
         let now = clock.now
         var wants: [DeviceID: (on: Bool, reason: PowerOnDecision.Reason)] = [:]
         /// Pulses the restart cut short: what is left of each.
@@ -155,7 +163,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     public func perform(_ command: RelayCommand, on device: DeviceID) -> RelayResult {
         guard !isShutDown else { return .refused(.shutDown) }
         guard let slot = slots[device] else { return .refused(.unknownRelay(device)) }
-        defer { wake.signal() }
+        defer { rearm() }
         let now = clock.now
         let c = slot.channel
         let target: Bool
@@ -250,7 +258,8 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         guard !isShutDown else { return nil }
         var best: C.Instant? = nil
         for slot in slots.values {
-            for t in [slot.pending?.due, slot.autoOff?.at].compactMap({ $0 }) where best == nil || t < best! { best = t }
+            if let t = slot.pending?.due, best.map({ t < $0 }) ?? true { best = t }
+            if let t = slot.autoOff?.at, best.map({ t < $0 }) ?? true { best = t }
         }
         return best
     }
@@ -282,8 +291,17 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     public func run() async {
         while !isShutDown && !Task.isCancelled {
             fireDueTimers()
-            await wake.wait(until: nextDeadline, on: clock)
+            armed = nextDeadline
+            await wake.wait(until: armed, on: clock)
+            armed = nil
         }
+    }
+
+    /// Wakes `run()` when a timer is now due before the one it waits for.
+    private func rearm() {
+        guard let next = nextDeadline else { return }
+        if let armed, armed <= next { return }
+        wake.signal()
     }
 
     // MARK: Shutdown

@@ -75,7 +75,9 @@ final class ChildBroker: @unchecked Sendable {
 
 /// The brokers under test, as child processes.
 enum Brokers {
-    /// mosquitto with `set_tcp_nodelay true`, no persistence, errors only in the log.
+    /// mosquitto with `set_tcp_nodelay true`, no persistence, errors only in the log, and
+    /// `max_inflight_messages 100` as in deploy/mosquitto/mosquitto.conf (mosquitto's default, 20,
+    /// is also the receive maximum it gives MQTT 5 clients such as the controller).
     static func mosquitto() async throws -> ChildBroker {
         guard let exe = MosquittoBroker.executable else { throw ChildBroker.StartFailed(description: "mosquitto is not installed") }
         var conf = """
@@ -87,6 +89,7 @@ enum Brokers {
             set_tcp_nodelay true
             allow_anonymous true
             max_queued_messages 100000
+            max_inflight_messages 100
             """
         if geteuid() == 0 { conf = "user root\n" + conf }
         return try await ChildBroker.start(name: "mosquitto", executable: exe, arguments: ["-c", "{dir}/mosquitto.conf"],

@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 
 /// The house's business logic, shared by every path in (CLI, MQTT, routines, rules): device
 /// state, modes, actuation through the relay and MQTT seams, energy accounting on an injected
@@ -6,6 +7,10 @@ import Foundation
 ///
 /// `IntentPipeline` resolves and confirms intents, then calls `handle(_:...)`.
 public actor HouseService {
+    /// The lane the engine shares (see `EngineExecutor`): the command bus's consumer, the
+    /// gateway and the relay bank run on it too, so calls between them never wait for a thread.
+    public nonisolated let executor: EngineExecutor
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
     public nonisolated let configuration: HouseConfiguration
     /// This node's id: its relays are switched through `relays`, other nodes' relays through
     /// their MQTT `set` topics. Nil means every relay is local (one node, or a simulation).
@@ -47,8 +52,11 @@ public actor HouseService {
     ///   - relays: this node's relays; nil when it has none (relay commands then fail clearly).
     ///   - publisher: the MQTT connection; nil when offline (MQTT commands then fail clearly).
     ///   - clock: the wall clock used for energy, pulses, mode durations and donations.
+    ///   - executor: the engine's lane, shared with the relay bank and the command path.
     public init(configuration: HouseConfiguration, node: NodeID? = nil, relays: (any RelayDriver)? = nil,
-                publisher: (any MQTTPublisher)? = nil, clock: any WallClock = SystemWallClock()) {
+                publisher: (any MQTTPublisher)? = nil, clock: any WallClock = SystemWallClock(),
+                executor: EngineExecutor = EngineExecutor()) {
+        self.executor = executor
         self.configuration = configuration
         self.node = node
         self.relays = relays

@@ -13,6 +13,9 @@ import Logging
 /// the middle of the first at each of its awaits).
 public actor IntentGateway {
     public nonisolated let configuration: HouseConfiguration
+    /// The house service's lane (see `EngineExecutor`): the gateway, the service, the relay bank
+    /// and the bus's consumer run on it, one job at a time.
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { service.executor.asUnownedSerialExecutor() }
     public nonisolated let service: HouseService
     public nonisolated let layout: TopicLayout
     let pipeline: IntentPipeline
@@ -73,6 +76,10 @@ public actor IntentGateway {
                         requestID: String? = nil, commandID: String? = nil, ruleDepth: Int = 0) async -> IntentOutcome {
         let before = await service.modeSnapshot
         let outcome = await pipeline.process(intent, source: source, answers: answers, commandID: commandID ?? requestID)
+        // The relay has switched and its state is published: when this runs on the MQTT thread
+        // (an idle engine), that thread goes back to send the state, and the record, the events
+        // and the rules go on on a worker.
+        await service.executor.leaveInlineThread()
         let now = clock.now.date
         record(outcome, at: now, requestID: requestID)
         if outcome.status == .done, let donation = await service.lastDonation {

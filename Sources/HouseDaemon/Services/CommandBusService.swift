@@ -30,35 +30,45 @@ struct CommandBusService: Service {
 
     func run() async throws {
         await withGracefulShutdownHandler {
-            // The commit of the previous batch: at most one is in flight, so the commands done and
-            // not yet answered stay within two batches however far the disk falls behind.
-            var inFlight: OneShot<Void>? = nil
-            var underLoad = false
-            while let first = await bus.next() {
-                var done = [(first, await perform(first))]
-                while done.count < Self.batch, let job = bus.nextIfWaiting() {
-                    done.append((job, await perform(job)))
-                }
-                if underLoad || done.count > 1 {
-                    while done.count < Self.batch, let job = await bus.next(within: Self.linger) {
-                        done.append((job, await perform(job)))
-                    }
-                }
-                underLoad = done.count > 1
-                if let inFlight { _ = await inFlight.wait() }
-                let batch = done, committed = OneShot<Void>()
-                committer.commit {
-                    for (job, reply) in batch { job.answer?(reply) }
-                    committed.fulfill(())
-                }
-                inFlight = committed
+            // What the loop runs outside the actors (waiting on the bus, on a commit) runs on the
+            // lane too: a command offered from the MQTT thread wakes it right there.
+            await withTaskExecutorPreference(gateway.service.executor) {
+                await consume(on: gateway)
             }
-            // The answers of the last batch go out before the bus is done.
-            if let inFlight { _ = await inFlight.wait() }
         } onGracefulShutdown: {
             bus.finish()
         }
         if bus.waiting > 0 { logger.warning("command bus stopped with \(bus.waiting) commands waiting") }
+    }
+
+    /// The loop, on the engine's lane (the gateway's executor): waking it for a command, and
+    /// each call into the gateway, the house service and the relay bank, needs no other thread.
+    private func consume(on gateway: isolated IntentGateway) async {
+        // The commit of the previous batch: at most one is in flight, so the commands done and
+        // not yet answered stay within two batches however far the disk falls behind.
+        var inFlight: OneShot<Void>? = nil
+        var underLoad = false
+        while let first = await bus.next() {
+            var done = [(first, await perform(first))]
+            while done.count < Self.batch, let job = bus.nextIfWaiting() {
+                done.append((job, await perform(job)))
+            }
+            if underLoad || done.count > 1 {
+                while done.count < Self.batch, let job = await bus.next(within: Self.linger) {
+                    done.append((job, await perform(job)))
+                }
+            }
+            underLoad = done.count > 1
+            if let inFlight { _ = await inFlight.wait() }
+            let batch = done, committed = OneShot<Void>()
+            committer.commit {
+                for (job, reply) in batch { job.answer?(reply) }
+                committed.fulfill(())
+            }
+            inFlight = committed
+        }
+        // The answers of the last batch go out before the bus is done.
+        if let inFlight { _ = await inFlight.wait() }
     }
 
     private func perform(_ job: CommandBus.Job) async -> IntentReply {

@@ -12,7 +12,8 @@ struct RelayService<C: Clock>: Service where C.Duration == Duration {
 
     func run() async throws {
         await withTaskGroup(of: Void.self) { group in
-            group.addTask { await bank.run() }
+            // On the bank's lane also when it wakes from a wait: no other thread between.
+            group.addTask { await withTaskExecutorPreference(bank.executor) { await bank.run() } }
             try? await gracefulShutdown()
             let outcomes = await bank.shutdown()
             for o in outcomes { logger.info("shutdown: \(o)") }
@@ -39,7 +40,8 @@ struct RelayEdgeFollower: Sendable {
         switch event {
         case .switched(let device, let state, let cause):
             let now = clock.now
-            do { try store.saveRelayState(device: device, state: state, at: now.date) } catch { logger.error("\(error)") }
+            // The state goes out first (what a waiting sender sees), then it is saved.
+            defer { do { try store.saveRelayState(device: device, state: state, at: now.date) } catch { logger.error("\(error)") } }
             guard let d = configuration.device(id: device) else {
                 // A cover's winding: the cover moves on, in turn with the commands.
                 if cause != .command { logger.info("\(event)") }

@@ -362,13 +362,19 @@ struct TopicAPIService: Service {
         }
     }
 
-    /// Queues `command` on the bus (never holding the MQTT thread); a command refused there
-    /// (too many waiting, or shutting down) is logged, and answered where `answer` says.
+    /// Queues `command` on the bus (never holding the MQTT thread for longer than one command);
+    /// a command refused there (too many waiting, or shutting down) is logged, and answered where
+    /// `answer` says. When the engine is idle, the command is carried out right here, on the MQTT
+    /// thread (`EngineExecutor.runningInline`): no other thread is woken, and the state it
+    /// publishes leaves with this thread's next write.
     private func offer(_ command: HouseCommand, from message: MQTTMessage, id: String?,
                        answer: (@Sendable (IntentReply) -> Void)?) {
         // A command with a message expiry (MQTT 5) is not carried out once it has run out.
         let expires = message.properties.messageExpiryInterval.map { gateway.clock.monotonic.now.advanced(by: .seconds(Int64($0))) }
-        if let refusal = bus.offer(command, id: id ?? "", expires: expires, answer: answer) {
+        let refusal = gateway.service.executor.runningInline {
+            bus.offer(command, id: id ?? "", expires: expires, answer: answer)
+        }
+        if let refusal {
             logger.warning("refused the command on \(message.topic): \(refusal.error ?? refusal.dialog)")
         }
     }
@@ -481,8 +487,14 @@ struct TopicAPIService: Service {
         publishDiscovery()
         // Only now, after the real states (in order behind them): a node that says `online`
         // before its states would show the broker's old ones as current (Home Assistant fired
-        // automations on a restart's stale "on").
-        gateway.publish(layout.nodeStatus(node: node), "online", retain: true)
+        // automations on a restart's stale "on"). Its acknowledgement says the broker has
+        // everything published before it (one connection's messages are handled in order), so
+        // whoever subscribes once the controller is ready finds them retained.
+        do {
+            try await client.publish(MQTTMessage(topic: layout.nodeStatus(node: node), string: "online", qos: .atLeastOnce, retain: true))
+        } catch {
+            logger.warning("publish \(layout.nodeStatus(node: node)) failed: \(error)")
+        }
     }
 
     /// Publishes discovery. The entities an earlier run published that the configuration no
