@@ -159,7 +159,10 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
 
     // MARK: Commands
 
-    /// Switches a relay; the one entry point for every caller.
+    /// Switches a relay; the one entry point for every caller. Pre-specialized for the daemon's
+    /// clock: called through the relay driver's witness, the generic code would look up the
+    /// clock's metadata and witnesses at every step of every command.
+    @_specialize(where C == SystemWallClock)
     public func perform(_ command: RelayCommand, on device: DeviceID) -> RelayResult {
         guard !isShutDown else { return .refused(.shutDown) }
         guard let slot = slots[device] else { return .refused(.unknownRelay(device)) }

@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -20,7 +19,7 @@ import Darwin
 ///   the lane is idle again or the work calls `leaveInlineThread()`: a command offered while the
 ///   engine is idle switches its relay without waking another thread, and the state it publishes
 ///   leaves with the network thread's next write, as an echo client's would.
-/// - otherwise the lane's jobs run on a Dispatch worker thread, as a default actor's would.
+/// - otherwise the lane's jobs run on a thread of Swift's concurrency pool, as a default actor's would.
 public final class EngineExecutor: SerialExecutor, TaskExecutor {
     private struct State {
         var jobs: [UnownedJob] = []
@@ -125,9 +124,11 @@ public final class EngineExecutor: SerialExecutor, TaskExecutor {
         }
     }
 
-    /// A worker thread runs the lane's jobs (the caller holds `running`).
+    /// A thread of Swift's own pool runs the lane's jobs (the caller holds `running`), as it
+    /// would a default actor's: no thread pool of another kind (Dispatch's would add threads,
+    /// each with its stack and malloc arena).
     private func handOff() {
-        DispatchQueue.global().async { self.drain() }
+        Task.detached { self.drain() }
     }
 }
 

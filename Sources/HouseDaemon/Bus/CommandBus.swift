@@ -38,6 +38,8 @@ final class CommandBus: Sendable {
         /// queue never moves its contents to drop the front.
         var jobs = Deque<Job>()
         var consumer: CheckedContinuation<Job?, Never>?
+        /// Which wait the consumer is in (a linger's timer ends only its own wait).
+        var consumerWait: UInt64 = 0
         /// Sources waiting for room in the queue, first come first served.
         var waitingForRoom: [CheckedContinuation<Void, Never>] = []
         var finished = false
@@ -132,42 +134,49 @@ final class CommandBus: Sendable {
     /// or when the waiting task is cancelled (a command that comes at that moment is either
     /// returned or left in the queue, never lost).
     func next() async -> Job? {
+        await wait(within: nil)
+    }
+
+    /// The next command if one comes within `linger`, else nil (also once the bus has finished).
+    /// One sleeping task, not a group of two: the consumer lingers after most commands under load.
+    func next(within linger: Duration) async -> Job? {
+        if let job = nextIfWaiting() { return job }
+        return await wait(within: linger)
+    }
+
+    private func wait(within linger: Duration?) async -> Job? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (c: CheckedContinuation<Job?, Never>) in
-                let (ready, admit): (Job??, [CheckedContinuation<Void, Never>]) = state.withLock { s in
-                    if let (job, admit) = s.pop(capacity: capacity) { return (.some(job), admit) }
-                    if s.finished || Task.isCancelled { return (.some(nil), []) }
+                let (ready, admit, wait): (Job??, [CheckedContinuation<Void, Never>], UInt64?) = state.withLock { s in
+                    if let (job, admit) = s.pop(capacity: capacity) { return (.some(job), admit, nil) }
+                    if s.finished || Task.isCancelled { return (.some(nil), [], nil) }
                     s.consumer = c
-                    return (.none, [])
+                    s.consumerWait &+= 1
+                    return (.none, [], s.consumerWait)
                 }
                 for waiter in admit { waiter.resume() }
                 if let ready { c.resume(returning: ready) }
+                if let linger, let wait {
+                    // Whoever takes the continuation under the lock resumes it: a command handed
+                    // to it (`enqueue`) or nil here when this wait's time is up, never both.
+                    Task.detached { [self] in
+                        try? await Task.sleep(for: linger)
+                        let expired = state.withLock { s -> CheckedContinuation<Job?, Never>? in
+                            guard s.consumerWait == wait, let c = s.consumer else { return nil }
+                            s.consumer = nil
+                            return c
+                        }
+                        expired?.resume(returning: nil)
+                    }
+                }
             }
         } onCancel: {
-            // Whoever takes the continuation under the lock resumes it: a command handed to it
-            // (`enqueue`) or nil here, never both.
+            // Here too: a command handed to the continuation, or nil from here, never both.
             let waiting = state.withLock { s -> CheckedContinuation<Job?, Never>? in
                 defer { s.consumer = nil }
                 return s.consumer
             }
             waiting?.resume(returning: nil)
-        }
-    }
-
-    /// The next command if one comes within `linger`, else nil (also once the bus has finished).
-    func next(within linger: Duration) async -> Job? {
-        if let job = nextIfWaiting() { return job }
-        return await withTaskGroup(of: Job?.self) { group in
-            group.addTask { await self.next() }
-            group.addTask {
-                try? await ContinuousClock().sleep(for: linger)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            // The other child's result too: a command handed over as the time ran out is kept.
-            let second = await group.next() ?? nil
-            return first ?? second
         }
     }
 
