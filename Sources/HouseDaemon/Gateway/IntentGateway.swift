@@ -36,10 +36,6 @@ public actor IntentGateway {
     var lastEnergy: String?
     /// The same per metered device.
     var lastDeviceEnergy: [DeviceID: String] = [:]
-    /// Whether each command's history row and donation wait in `records` for the commit of its
-    /// batch (set by the command bus while it runs); when not, they are done in line.
-    var deferRecords = false
-    var records: [@Sendable () -> Void] = []
     /// The latest replies by request id, oldest first in `recentReplyOrder` (see `perform`).
     var recentReplies: [String: IntentReply] = [:]
     var recentReplyOrder: [String] = []
@@ -65,13 +61,6 @@ public actor IntentGateway {
         self.rules = RuleBook(rules: configuration.rules)
     }
 
-    /// The history rows and donations of the commands carried out since the last call, to be
-    /// written and published (in order) with their commit.
-    func takeRecords() -> [@Sendable () -> Void] {
-        defer { records.removeAll(keepingCapacity: true) }
-        return records
-    }
-
     /// Calls `observer` with the instant the next temporary mode ends whenever the modes change
     /// (the routine runner sleeps until then and puts the revert on the bus).
     func onModeExpiryChange(_ observer: @escaping @Sendable (Date?) -> Void) {
@@ -92,16 +81,9 @@ public actor IntentGateway {
         // and the rules go on on a worker.
         await service.executor.leaveInlineThread()
         let now = clock.now.date
-        let donation = outcome.status == .done ? await service.lastDonation : nil
-        // The history row and the donation on `events` are values now: under the command bus
-        // they are written and published on the commit thread, with the commit of the command's
-        // batch (`takeRecords`), not on the engine's lane.
-        let recordIt: @Sendable () -> Void = { [self] in
-            record(outcome, at: now, requestID: requestID)
-            if let donation { publish(layout.events, donation.event.json, retain: false) }
-        }
-        if deferRecords { records.append(recordIt) } else { recordIt() }
-        if donation != nil {
+        record(outcome, at: now, requestID: requestID)
+        if outcome.status == .done, let donation = await service.lastDonation {
+            publish(layout.events, donation.event.json, retain: false)
             if isPrimary { await publishEnergy() }
         } else if outcome.status != .done, !outcome.dryRun {
             switch intent {
@@ -155,8 +137,6 @@ public actor IntentGateway {
             case .failure(let refusal): return refusal.reply(id: request.id)
             }
         case .history(let limit):
-            // The history of the commands of this batch is written first: it is part of what is asked for.
-            for record in takeRecords() { record() }
             return historyReply(id: request.id, limit: limit)
         }
     }
@@ -320,7 +300,7 @@ public actor IntentGateway {
     /// Records a handled intent in the history; the resolution trace (`details`) is kept for
     /// outcomes that are not done (a question, a refusal, a failure: what one looks into), a done
     /// one has its summary and answer (and its trace on `house/events`).
-    private nonisolated func record(_ outcome: IntentOutcome, at date: Date, requestID: String?) {
+    private func record(_ outcome: IntentOutcome, at date: Date, requestID: String?) {
         let details = outcome.status == .done ? nil
             : (try? JSONEncoder().encode(IntentTrace(outcome))).map { String(decoding: $0, as: UTF8.self) }
         let record = StateStore.HistoryRecord(

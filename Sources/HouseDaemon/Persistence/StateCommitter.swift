@@ -16,12 +16,10 @@ final class StateCommitter: Sendable {
         self.logger = logger
     }
 
-    /// Runs `records` (what the commands of a batch record after their relays' edges: history
-    /// rows, donations on `events`), commits everything queued so far, then calls `then`, all
-    /// on the commit thread. Commits and their `then`s run in the order they were asked for.
-    func commit(after records: [@Sendable () -> Void] = [], then: @escaping @Sendable () -> Void) {
+    /// Commits everything queued so far, then calls `then` (on the commit thread). Commits and
+    /// their `then`s run in the order they were asked for.
+    func commit(then: @escaping @Sendable () -> Void) {
         worker.submit { [store, logger] in
-            for record in records { record() }
             do { try store.flushPending() } catch { logger.error("\(error)") }
             then()
         }

@@ -44,12 +44,6 @@ struct CommandBusService: Service {
     /// The loop, on the engine's lane (the gateway's executor): waking it for a command, and
     /// each call into the gateway, the house service and the relay bank, needs no other thread.
     private func consume(on gateway: isolated IntentGateway) async {
-        // Each batch's history rows and donations are written and published with its commit.
-        gateway.deferRecords = true
-        defer {
-            for record in gateway.takeRecords() { record() }
-            gateway.deferRecords = false
-        }
         // The commit of the previous batch: at most one is in flight, so the commands done and
         // not yet answered stay within two batches however far the disk falls behind.
         var inFlight: OneShot<Void>? = nil
@@ -67,7 +61,7 @@ struct CommandBusService: Service {
             underLoad = done.count > 1
             if let inFlight { _ = await inFlight.wait() }
             let batch = done, committed = OneShot<Void>()
-            committer.commit(after: gateway.takeRecords()) {
+            committer.commit {
                 for (job, reply) in batch { job.answer?(reply) }
                 committed.fulfill(())
             }
