@@ -19,6 +19,13 @@ public final class SilentTCPListener: Sendable {
 /// A TCP socket listening on 127.0.0.1 on a free port (bound to port 0), for the tests' own
 /// servers: its descriptor (close it when done) and the port the kernel chose.
 public func listenOnLoopback(backlog: Int32 = 16) throws -> (descriptor: Int32, port: Int) {
+    try bindLoopback(listening: backlog)
+}
+
+/// A TCP socket bound to a free port on 127.0.0.1 (port 0), listening with `backlog` unless nil
+/// (bound only: a connection to it is refused): its descriptor (close it when done) and the port
+/// the kernel chose.
+public func bindLoopback(listening backlog: Int32?) throws -> (descriptor: Int32, port: Int) {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     var address = sockaddr_in()
@@ -28,7 +35,8 @@ public func listenOnLoopback(backlog: Int32 = 16) throws -> (descriptor: Int32, 
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let ok = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Bool in
-            bind(fd, pointer, length) == 0 && listen(fd, backlog) == 0 && getsockname(fd, pointer, &length) == 0
+            bind(fd, pointer, length) == 0 && (backlog.map { listen(fd, $0) == 0 } ?? true)
+                && getsockname(fd, pointer, &length) == 0
         }
     }
     guard ok else {

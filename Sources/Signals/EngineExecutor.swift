@@ -96,31 +96,34 @@ public final class EngineExecutor: SerialExecutor, TaskExecutor {
     /// Runs the lane's jobs on this thread until none is left; inline, until `inlineLimit` ran or
     /// a job asked to leave the thread, then a worker takes over. The caller holds `running`.
     private func drain(inline: Bool = false) {
+        enum Step { case run(UnownedJob), idle, handOff }
         var ran = 0
         while true {
-            let next = state.withLock { s -> UnownedJob? in
-                if inline && (ran == Self.inlineLimit || s.leaveInline) { return nil }
-                s.leaveInline = false
-                if let job = s.pop() { return job }
-                s.running = false
-                return nil
-            }
-            guard let next else {
-                let handing = state.withLock { s -> Bool in
-                    guard s.running else { return false }
+            let step = state.withLock { s -> Step in
+                if inline && (ran == Self.inlineLimit || s.leaveInline) {
                     s.leaveInline = false
-                    return true
+                    return .handOff
                 }
-                if handing { handOff() }
-                return
+                s.leaveInline = false
+                if let job = s.pop() { return .run(job) }
+                s.running = false
+                return .idle
             }
-            // A job enqueued by this job (on this lane) is queued and run after it, on this
-            // thread, not inside it.
-            let outer = InlineScope.current
-            InlineScope.current = nil
-            next.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
-            InlineScope.current = outer
-            ran += 1
+            switch step {
+            case .idle:
+                return
+            case .handOff:
+                handOff()
+                return
+            case .run(let job):
+                // A job enqueued by this job (on this lane) is queued and run after it, on this
+                // thread, not inside it.
+                let outer = InlineScope.current
+                InlineScope.current = nil
+                job.runSynchronously(isolatedTo: asUnownedSerialExecutor(), taskExecutor: asUnownedTaskExecutor())
+                InlineScope.current = outer
+                ran += 1
+            }
         }
     }
 

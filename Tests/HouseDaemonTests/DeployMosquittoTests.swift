@@ -3,6 +3,7 @@ import Testing
 
 #if canImport(Glibc)
 import Glibc
+import HouseTesting
 #endif
 
 /// deploy/mosquitto/acl and make-passwords.sh against a real mosquitto: automation users may
@@ -268,22 +269,12 @@ final class TestMosquitto {
 
     /// A loopback port nobody listens on right now (bound to port 0, then released).
     static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw ReceiverError("socket: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let result = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
-                guard bind(fd, pointer, length) == 0 else { return -1 }
-                return getsockname(fd, pointer, &length)
-            }
+        let (fd, port): (Int32, Int)
+        do { (fd, port) = try bindLoopback(listening: nil) } catch {
+            throw ReceiverError("bind/getsockname on 127.0.0.1:0: \(error)")
         }
-        guard result == 0 else { throw ReceiverError("bind/getsockname on 127.0.0.1:0: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        close(fd)
+        return port
     }
 }
 

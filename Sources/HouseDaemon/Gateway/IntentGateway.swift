@@ -267,6 +267,16 @@ public actor IntentGateway {
         }
     }
 
+    /// `publish(_:_:retain:)`, returning once the broker acknowledged it: it then has everything
+    /// this controller published before (one connection's messages are handled in order).
+    nonisolated func publishAcknowledged(_ topic: String, _ payload: String, retain: Bool) async {
+        do {
+            try await client.publish(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain))
+        } catch {
+            logger.warning("publish \(topic) failed: \(error)")
+        }
+    }
+
     /// A control command that was not carried out (refused, waiting for a yes, failed, busy):
     /// its devices' states go out again, so a screen that showed the switch as switched at once
     /// (Home Assistant's optimistic switch) snaps back; a refusal is also recorded on `events`,

@@ -487,14 +487,9 @@ struct TopicAPIService: Service {
         publishDiscovery()
         // Only now, after the real states (in order behind them): a node that says `online`
         // before its states would show the broker's old ones as current (Home Assistant fired
-        // automations on a restart's stale "on"). Its acknowledgement says the broker has
-        // everything published before it (one connection's messages are handled in order), so
-        // whoever subscribes once the controller is ready finds them retained.
-        do {
-            try await client.publish(MQTTMessage(topic: layout.nodeStatus(node: node), string: "online", qos: .atLeastOnce, retain: true))
-        } catch {
-            logger.warning("publish \(layout.nodeStatus(node: node)) failed: \(error)")
-        }
+        // automations on a restart's stale "on"). Acknowledged, it says the broker has the
+        // states and discovery: whoever subscribes once the controller is ready finds them.
+        await gateway.publishAcknowledged(layout.nodeStatus(node: node), "online", retain: true)
     }
 
     /// Publishes discovery. The entities an earlier run published that the configuration no
