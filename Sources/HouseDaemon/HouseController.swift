@@ -167,6 +167,10 @@ public final class HouseController<C: WallClock>: Sendable {
                     }
                 }
                 brokerConfiguration.maximumQueuedMessages = 10_000
+                // As deploy/mosquitto/mosquitto.conf: a command publishes two QoS 1 messages, and
+                // the default window of 20 would hold a burst to 10 commands per round trip.
+                brokerConfiguration.receiveMaximum = 100
+                brokerConfiguration.maximumInflightMessages = 100
                 brokerConfiguration.recordedMessageLimit = s.recordBrokerMessages
                 var brokerLogger = logger
                 brokerLogger.logLevel = .warning

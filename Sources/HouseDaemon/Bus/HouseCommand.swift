@@ -5,7 +5,7 @@ import HouseMQTT
 /// Everything that changes the house, as a value on the `CommandBus`: the commands people and
 /// automations send, and the changes the house learns of by itself. Only the bus's one consumer
 /// acts on them, one at a time, in the order they came.
-enum HouseCommand: Sendable {
+indirect enum HouseCommand: Sendable {
     /// An intent from a `set` topic, the mode topic or a routine; `requestID` is the id of the
     /// message that asked, when it gave one (a repeat is answered with the first answer).
     case intent(HouseIntent, source: IntentSource, answers: IntentAnswers, requestID: String?)
