@@ -50,7 +50,7 @@ extension IntentGateway {
             if note {
                 await service.noteState(device, state)
                 // A switch the bank made on its own, or another node's: the energy figure moves.
-                if isPrimary { await publishEnergy() }
+                if isPrimary { energyMoved.signal() }
             }
             if rules == .always || (rules == .ifChanged && changed) { await deviceStateChanged(device, to: state) }
         case .coverEdge(let relay, let on, let at):

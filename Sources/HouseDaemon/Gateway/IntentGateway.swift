@@ -31,9 +31,13 @@ public actor IntentGateway {
     nonisolated let coordination: Coordination
     var rules: RuleBook
     var modeObservers: [@Sendable (Date?) -> Void] = []
-    /// The energy figure last published: a command and its relay event both ask for it, and an
-    /// unchanged figure is not sent again (after a reconnect it is, with `force`).
+    /// The energy figure last published: an unchanged figure is not sent again (after a
+    /// reconnect it is, with `force`).
     var lastEnergy: String?
+    /// Told when something switched on the primary node and the house's energy figure may have
+    /// moved: `EnergyService` publishes it at most once a second, the last move always included,
+    /// instead of every command computing it.
+    nonisolated let energyMoved = WakeSignal()
     /// The same per metered device.
     var lastDeviceEnergy: [DeviceID: String] = [:]
     /// The latest replies by request id, oldest first in `recentReplyOrder` (see `perform`).
@@ -84,7 +88,7 @@ public actor IntentGateway {
         record(outcome, at: now, requestID: requestID)
         if outcome.status == .done, let donation = await service.lastDonation {
             publish(layout.events, donation.event.json, retain: false)
-            if isPrimary { await publishEnergy() }
+            if isPrimary { energyMoved.signal() }
         } else if outcome.status != .done, !outcome.dryRun {
             switch intent {
             case .control: await notCarriedOut(outcome, at: now)
