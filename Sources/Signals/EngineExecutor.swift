@@ -138,7 +138,7 @@ public final class EngineExecutor: SerialExecutor, TaskExecutor {
 /// Which lane may run jobs on the current thread (`EngineExecutor.runningInline`): a thread-local
 /// value, so that a job enqueued from any other thread is never run inline by mistake.
 private enum InlineScope {
-    nonisolated(unsafe) static let key: pthread_key_t = {
+    static let key: pthread_key_t = {
         var key = pthread_key_t()
         pthread_key_create(&key, nil)
         return key
