@@ -124,6 +124,9 @@ struct ClientState: Sendable {
     /// Most QoS 1/2 publishes awaiting acknowledgement (the in-flight window): the configured
     /// `maximumInFlight`, on MQTT 5 at most the broker's receive maximum.
     var inFlightLimit: Int
+    /// QoS 1/2 publishes being written by `hand` outside the lock: their places in the window
+    /// are taken before their waiters are stored.
+    var sending = 0
     /// Whether the connection takes subscription identifiers (MQTT 5, unless the broker said no).
     var identifiersAvailable = false
     /// The identifier each filter was last subscribed with; kept across reconnects, so that
@@ -149,7 +152,7 @@ struct ClientState: Sendable {
     var isClosing: Bool { phase == .closing || phase == .closed }
 
     /// Nothing is left to acknowledge or to send: closing may go on.
-    var isQuiet: Bool { pending.isEmpty && held.isEmpty }
+    var isQuiet: Bool { pending.isEmpty && held.isEmpty && sending == 0 }
 
     mutating func makeID() -> UInt64 {
         nextID += 1
