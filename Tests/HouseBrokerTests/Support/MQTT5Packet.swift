@@ -186,7 +186,7 @@ enum Packet5: Equatable, Sendable, CustomStringConvertible {
     init(_ frame: RawFrame) {
         let header = frame.header
         let body = frame.body
-        func id(_ at: Int = 0) -> UInt16 { UInt16(body[at]) << 8 | UInt16(body[at + 1]) }
+        func id() -> UInt16 { frame.twoBytes() }
         func ackCode() -> UInt8 { body.count > 2 ? body[2] : 0 }
         func codes() -> [UInt8] {
             var offset = 2
@@ -198,15 +198,11 @@ enum Packet5: Equatable, Sendable, CustomStringConvertible {
             var offset = 2
             self = .connack(sessionPresent: body[0] & 1 == 1, code: body[1], Props5.decode(body, at: &offset))
         case 3:
-            let qos = (header >> 1) & 3
-            let topicLength = Int(id())
-            let topic = String(decoding: body[2..<(2 + topicLength)], as: UTF8.self)
-            var offset = 2 + topicLength
-            var packetID: UInt16 = 0
-            if qos > 0 { packetID = id(offset); offset += 2 }
+            let head = frame.publishHead()
+            var offset = head.rest
             let props = Props5.decode(body, at: &offset)
-            self = .publish(Publish5(topic: topic, payload: Array(body[offset...]), qos: qos, retain: header & 1 == 1,
-                                     dup: header & 8 == 8, packetID: packetID, properties: props))
+            self = .publish(Publish5(topic: head.topic, payload: Array(body[offset...]), qos: head.qos, retain: header & 1 == 1,
+                                     dup: header & 8 == 8, packetID: head.packetID, properties: props))
         case 4: self = .puback(id(), code: ackCode())
         case 5: self = .pubrec(id(), code: ackCode())
         case 6: self = .pubrel(id(), code: ackCode())

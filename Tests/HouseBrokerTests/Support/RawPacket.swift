@@ -121,6 +121,19 @@ struct RawFrame: Equatable, Sendable {
     let header: UInt8
     let body: [UInt8]
 
+    /// The two-byte integer at `offset` of the body (a packet identifier, a topic's length).
+    func twoBytes(at offset: Int = 0) -> UInt16 { UInt16(body[offset]) << 8 | UInt16(body[offset + 1]) }
+
+    /// A PUBLISH's variable header as both versions begin it: its QoS, topic and packet
+    /// identifier (0 at QoS 0), and where the rest (MQTT 5's properties, then the payload) starts.
+    func publishHead() -> (qos: UInt8, topic: String, packetID: UInt16, rest: Int) {
+        let qos = (header >> 1) & 3
+        let topicLength = Int(twoBytes())
+        let topic = String(decoding: body[2..<(2 + topicLength)], as: UTF8.self)
+        let offset = 2 + topicLength
+        return qos > 0 ? (qos, topic, twoBytes(at: offset), offset + 2) : (qos, topic, 0, offset)
+    }
+
     /// Takes one whole packet off the front of `bytes`, or nil when it is not all there yet.
     static func next(from bytes: inout [UInt8]) -> RawFrame? {
         guard bytes.count >= 2 else { return nil }
@@ -147,16 +160,11 @@ extension RawPacket {
     init(_ frame: RawFrame) {
         let header = frame.header
         let body = frame.body
-        func id(_ at: Int = 0) -> UInt16 { UInt16(body[at]) << 8 | UInt16(body[at + 1]) }
+        func id() -> UInt16 { frame.twoBytes() }
         switch header >> 4 {
         case 2: self = .connack(sessionPresent: body[0] & 1 == 1, code: body[1])
         case 3:
-            let qos = (header >> 1) & 3
-            let topicLength = Int(id())
-            let topic = String(decoding: body[2..<(2 + topicLength)], as: UTF8.self)
-            var offset = 2 + topicLength
-            var packetID: UInt16 = 0
-            if qos > 0 { packetID = id(offset); offset += 2 }
+            let (qos, topic, packetID, offset) = frame.publishHead()
             self = .publish(RawPublish(topic: topic, payload: Array(body[offset...]), qos: qos,
                                        retain: header & 1 == 1, dup: header & 8 == 8, packetID: packetID))
         case 4: self = .puback(id())
