@@ -28,6 +28,13 @@ enum AckWaiter: Sendable {
     /// quietly, and a QoS 1/2 one stays outstanding across a reconnect.
     static func unattended(_ qos: MQTTQoS) -> AckWaiter { qos == .atMostOnce ? .ignore : .ignoreRetried }
 
+    /// This waiter, or `unattended` in place of a publish whose task is cancelled now (the
+    /// message still goes out; its task is told `CancellationError` at once), and whether it was.
+    func droppingCancelled() -> (waiter: AckWaiter, cancelled: Bool) {
+        if case .publish(let qos, _, _) = self, Task.isCancelled { return (.unattended(qos), true) }
+        return (self, false)
+    }
+
     /// A QoS 1/2 publish: libmosquitto holds its message until the broker acknowledges it.
     var isInFlightPublish: Bool {
         switch self {

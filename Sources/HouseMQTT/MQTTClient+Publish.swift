@@ -94,12 +94,7 @@ extension MQTTClient {
             }
             // The cancellation handler takes this lock too: it either runs before (seen here) or
             // finds the waiter stored.
-            var waiter = waiter
-            var cancelled = false
-            if case .publish(let qos, _, _) = waiter, Task.isCancelled {
-                waiter = .unattended(qos)
-                cancelled = true
-            }
+            let (waiter, cancelled) = waiter.droppingCancelled()
             if !s.held.isEmpty || (reliable && s.pending.inFlight + s.sending >= s.inFlightLimit) {
                 s.held.append(ClientState.HeldMessage(message: message, waiter: waiter))
                 s.statistics.messagesHeld += 1
@@ -123,12 +118,8 @@ extension MQTTClient {
                 if !s.held.isEmpty { releaseHeld(&s, &fx) }
                 if s.phase == .closing, s.isQuiet, let quiesced = s.quiesced { fx.add { quiesced.fulfill(()) } }
             }
-            var waiter = waiter
-            var cancelled = false
-            if case .publish(let qos, _, _) = waiter, Task.isCancelled {
-                waiter = .unattended(qos)
-                cancelled = true
-            }
+            // Cancelled during the write (the handler found no waiter stored): as above.
+            let (waiter, cancelled) = waiter.droppingCancelled()
             switch try settle(written.get(), of: message, waiter: waiter, sentWith: ticket, in: &s, &fx) {
             case .waiting: return cancelled ? .cancelled : .waiting
             case .queued: return .done(.queued)
