@@ -28,13 +28,6 @@ enum AckWaiter: Sendable {
     /// quietly, and a QoS 1/2 one stays outstanding across a reconnect.
     static func unattended(_ qos: MQTTQoS) -> AckWaiter { qos == .atMostOnce ? .ignore : .ignoreRetried }
 
-    /// This waiter, or `unattended` in place of a publish whose task is cancelled now (the
-    /// message still goes out; its task is told `CancellationError` at once), and whether it was.
-    func droppingCancelled() -> (waiter: AckWaiter, cancelled: Bool) {
-        if case .publish(let qos, _, _) = self, Task.isCancelled { return (.unattended(qos), true) }
-        return (self, false)
-    }
-
     /// A QoS 1/2 publish: libmosquitto holds its message until the broker acknowledges it.
     var isInFlightPublish: Bool {
         switch self {
@@ -131,9 +124,6 @@ struct ClientState: Sendable {
     /// Most QoS 1/2 publishes awaiting acknowledgement (the in-flight window): the configured
     /// `maximumInFlight`, on MQTT 5 at most the broker's receive maximum.
     var inFlightLimit: Int
-    /// QoS 1/2 publishes being written by `hand` outside the lock: their places in the window
-    /// are taken before their waiters are stored.
-    var sending = 0
     /// Whether the connection takes subscription identifiers (MQTT 5, unless the broker said no).
     var identifiersAvailable = false
     /// The identifier each filter was last subscribed with; kept across reconnects, so that
@@ -159,7 +149,7 @@ struct ClientState: Sendable {
     var isClosing: Bool { phase == .closing || phase == .closed }
 
     /// Nothing is left to acknowledge or to send: closing may go on.
-    var isQuiet: Bool { pending.isEmpty && held.isEmpty && sending == 0 }
+    var isQuiet: Bool { pending.isEmpty && held.isEmpty }
 
     mutating func makeID() -> UInt64 {
         nextID += 1

@@ -65,13 +65,9 @@ extension MQTTClient {
     }
 
     /// Hands `message` to libmosquitto, holds it behind the in-flight window, or queues it while
-    /// disconnected. What happens is decided under the client's lock, and a message that is
-    /// held or queued is so in order; `mosquitto_publish` itself (a write that wakes the network
-    /// thread) is called outside it, with the message's place in the window reserved, so the
-    /// network thread taking an acknowledgement never waits for another thread's write. The
-    /// waiter is then stored with the ticket taken before the write: an acknowledgement, a
-    /// connection loss or a close that came in between settles it as `register` says. One
-    /// thread's messages keep their order (each `hand` returns after its write).
+    /// disconnected. All under the client's lock, so no message overtakes another, and an
+    /// acknowledgement (taken under that lock on the network thread) never comes before its
+    /// waiter is stored.
     private func hand(_ message: MQTTMessage, timeToLive: Duration?, waiter: AckWaiter) throws -> Handed {
         try MQTTError.checkTopicName(message.topic)
         guard message.payload.count <= configuration.maximumPayloadSize else {
@@ -81,64 +77,40 @@ extension MQTTClient {
         let ttl = timeToLive ?? configuration.offlineMessageTimeToLive
         let now = clock.now()
         let endpoint = self.endpoint
-        let reliable = message.qos != .atMostOnce
         var fx = Effects()
         defer { fx.run() }
-        let step: HandStep = try state.withLock { s in
+        return try state.withLock { s in
             switch s.phase {
             case .closing, .closed: throw MQTTError.clientClosed
             case .idle, .connecting, .disconnected:
                 try s.enqueue(message, timeToLive: ttl, now: now, endpoint: endpoint)
-                return .settled(.done(.queued))
+                return .done(.queued)
             case .connected: break
             }
             // The cancellation handler takes this lock too: it either runs before (seen here) or
             // finds the waiter stored.
-            let (waiter, cancelled) = waiter.droppingCancelled()
-            if !s.held.isEmpty || (reliable && s.pending.inFlight + s.sending >= s.inFlightLimit) {
+            var waiter = waiter
+            var cancelled = false
+            if case .publish(let qos, _, _) = waiter, Task.isCancelled {
+                waiter = .unattended(qos)
+                cancelled = true
+            }
+            if !s.held.isEmpty || (message.qos != .atMostOnce && s.pending.inFlight >= s.inFlightLimit) {
                 s.held.append(ClientState.HeldMessage(message: message, waiter: waiter))
                 s.statistics.messagesHeld += 1
-                return .settled(cancelled ? .cancelled : .waiting)
+                return cancelled ? .cancelled : .waiting
             }
-            if reliable { s.sending += 1 }
-            return .send(s.ticket, s.version)
-        }
-        let (ticket, version): (AckTicket, MQTTProtocolVersion)
-        switch step {
-        case .settled(let handed): return handed
-        case .send(let t, let v): (ticket, version) = (t, v)
-        }
-        let written: Result<(rc: Int32, mid: Int32), MQTTError> = Result { () throws(MQTTError) in
-            handle.publish(message, properties: try Self.propertyList(of: message, on: version))
-        }
-        return try state.withLock { s in
-            if reliable { s.sending -= 1 }
-            defer {
-                // A place reserved and not taken (a failed write) may let a held message go.
-                if !s.held.isEmpty { releaseHeld(&s, &fx) }
-                if s.phase == .closing, s.isQuiet, let quiesced = s.quiesced { fx.add { quiesced.fulfill(()) } }
-            }
-            // Cancelled during the write (the handler found no waiter stored): as above.
-            let (waiter, cancelled) = waiter.droppingCancelled()
-            switch try settle(written.get(), of: message, waiter: waiter, sentWith: ticket, in: &s, &fx) {
+            switch try transmit(message, waiter: waiter, in: &s, &fx) {
             case .waiting: return cancelled ? .cancelled : .waiting
             case .queued: return .done(.queued)
             case .noConnection:
-                // Closed during the write: no next connection will send it.
-                if s.isClosing { throw MQTTError.clientClosed }
                 try s.enqueue(message, timeToLive: ttl, now: now, endpoint: endpoint)
                 return .done(.queued)
             }
         }
     }
 
-    /// What `hand` does after the lock: the write, or what was decided.
-    private enum HandStep {
-        case settled(Handed)
-        case send(AckTicket, MQTTProtocolVersion)
-    }
-
-    /// What `transmit` (or `hand`'s write) did.
+    /// What `transmit` did.
     enum Transmitted {
         /// libmosquitto has the message; `waiter` is registered under its id.
         case waiting
@@ -149,19 +121,10 @@ extension MQTTClient {
         case noConnection
     }
 
-    /// Hands `message` to libmosquitto under the client's lock (`s`): a held message, released
-    /// by an acknowledgement on the network thread.
+    /// Hands `message` to libmosquitto under the client's lock (`s`).
     func transmit(_ message: MQTTMessage, waiter: AckWaiter, in s: inout ClientState, _ fx: inout Effects) throws -> Transmitted {
         let ticket = s.ticket
-        let written = handle.publish(message, properties: try Self.propertyList(of: message, on: s.version))
-        return try settle(written, of: message, waiter: waiter, sentWith: ticket, in: &s, &fx)
-    }
-
-    /// What `mosquitto_publish` said (`rc`, `mid`) for `message`, sent with `ticket`: its waiter
-    /// stored, or the message kept by libmosquitto for the next connection, or none at all.
-    func settle(_ written: (rc: Int32, mid: Int32), of message: MQTTMessage, waiter: AckWaiter, sentWith ticket: AckTicket,
-                in s: inout ClientState, _ fx: inout Effects) throws -> Transmitted {
-        let (rc, mid) = written
+        let (rc, mid) = handle.publish(message, properties: try Self.propertyList(of: message, on: s.version))
         if rc == MosquittoHandle.success {
             s.statistics.messagesSent += 1
             s.register(mid, waiter, sentWith: ticket, &fx)
@@ -183,7 +146,7 @@ extension MQTTClient {
     /// lock, `s`). Called when an acknowledgement frees a place and after a CONNACK.
     func releaseHeld(_ s: inout ClientState, _ fx: inout Effects) {
         while s.phase == .connected || s.phase == .closing, let next = s.held.first,
-              next.message.qos == .atMostOnce || s.pending.inFlight + s.sending < s.inFlightLimit {
+              next.message.qos == .atMostOnce || s.pending.inFlight < s.inFlightLimit {
             s.held.removeFirst()
             let outcome: Result<Transmitted, any Error> = Result { try transmit(next.message, waiter: next.waiter, in: &s, &fx) }
             switch outcome {
