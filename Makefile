@@ -36,6 +36,12 @@ run: build
 clean:
 	rm -rf .build
 
+# Regenerates linker/housectl.order, the functions the daemon runs, which the release link puts
+# together (scripts/order-file.sh; valgrind, about 2 minutes). Not needed to build.
+.PHONY: order-file
+order-file: deps
+	./scripts/order-file.sh
+
 # Runs the libgpiod backend against a gpio-sim chip in a qemu VM (see Tests/VM/README.md).
 .PHONY: test-vm
 test-vm:

@@ -3,6 +3,25 @@ import PackageDescription
 
 // housectl: a smart-home controller for the Raspberry Pi.
 // One target per subsystem; see docs/ARCHITECTURE.md for how they fit.
+
+/// How the release daemon is linked on Linux (docs/BENCHMARKS.md, "What the footprint costs"):
+/// - with lld, relative relocations packed (DT_RELR, glibc 2.36: Debian 12 and later), and only
+///   the symbols that shared libraries need exported. The static standard library's link
+///   arguments export every symbol of the binary: its symbol table and 125,000 relocations were
+///   6 MB of the daemon's resident memory, read once at start-up and never again;
+/// - the functions `housectl serve` runs first, in the order of linker/housectl.order
+///   (`make order-file`): the kernel maps code in blocks of 64 kB and more, so one function run
+///   among cold ones kept all of them resident.
+let leanRelease: [LinkerSetting] = [
+    .unsafeFlags(
+        [
+            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
+            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/linker/housectl.order",
+            "-Xlinker", "--no-warn-symbol-ordering",
+        ],
+        .when(platforms: [.linux], configuration: .release)
+    ),
+]
 let package = Package(
     name: "housectl",
     platforms: [.macOS(.v15)],
@@ -128,7 +147,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            linkerSettings: leanRelease
         ),
 
         // MARK: The in-VM GPIO test program of `make test-vm` (Tests/VM)
@@ -140,7 +160,8 @@ let package = Package(
             dependencies: [
                 "HouseDaemon", "HouseTesting", "HouseMQTT", "Signals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            linkerSettings: leanRelease
         ),
 
         // MARK: Tests (one target per module; real-mosquitto tests in their own target)

@@ -7,6 +7,9 @@ public enum GPIOBackend {
         public var warning: String?
     }
 
+    /// How many of its newest writes a simulated chip chosen here keeps (it may run for months).
+    public static let simulatedRecordLimit = 1_000
+
     /// - `option == "sim"`: a `SimulatedChip` named after the configured chip.
     /// - `option` is a chip: that chip through libgpiod; errors are thrown as they are.
     /// - `option == nil`: the configured chip through libgpiod; when this machine has no GPIO chip at
@@ -14,7 +17,7 @@ public enum GPIOBackend {
     public static func open<C: Clock>(option: String?, configuredChip: String, clock: C) throws(GPIOError) -> Selection
     where C.Duration == Duration {
         if option == "sim" {
-            return Selection(chip: SimulatedChip(name: configuredChip, clock: clock), warning: nil)
+            return Selection(chip: SimulatedChip(name: configuredChip, recordLimit: simulatedRecordLimit, clock: clock), warning: nil)
         }
         if let option {
             return Selection(chip: try LibgpiodChip(opening: option), warning: nil)
@@ -23,7 +26,7 @@ public enum GPIOBackend {
             return Selection(chip: try LibgpiodChip(opening: configuredChip), warning: nil)
         } catch .noChips {
             return Selection(
-                chip: SimulatedChip(name: configuredChip, clock: clock),
+                chip: SimulatedChip(name: configuredChip, recordLimit: simulatedRecordLimit, clock: clock),
                 warning: "warning: no GPIO chip on this machine; relays are simulated (use --gpio CHIP to insist on hardware)")
         }
     }

@@ -6,7 +6,7 @@ import HouseCore
 /// others, lines past the end of the chip are missing, and a released line keeps its level.
 ///
 /// Every write is recorded as an `Edge` with its time from the injected clock, for tests and for
-/// `housectl relays --gpio sim`.
+/// `housectl relays --gpio sim`; a chip made with a `recordLimit` (the daemon's) keeps the newest.
 public final class SimulatedChip: GPIOChip, @unchecked Sendable {
     /// One write to a line: a request (initial value) or a later set.
     public struct Edge: Sendable, Equatable, CustomStringConvertible {
@@ -53,21 +53,24 @@ public final class SimulatedChip: GPIOChip, @unchecked Sendable {
     private var pendingEdges: [GPIOEdgeEvent] = []
     /// Set by `nudge()`: the next (or current) wait returns at once.
     private var nudged = false
-    private var recorded: [Edge] = []
+    private var recorded: RecentLog<Edge>
     private let elapsed: @Sendable () -> Duration
 
-    /// A chip with `lineCount` lines whose edges are timed by `clock`.
-    public init<C: Clock>(name: String = "gpiochip0", label: String = "housectl-simulated", lineCount: Int = 54, clock: C)
+    /// A chip with `lineCount` lines whose edges are timed by `clock`, recording every write, or
+    /// the newest `recordLimit` (a chip that runs for months).
+    public init<C: Clock>(name: String = "gpiochip0", label: String = "housectl-simulated", lineCount: Int = 54,
+                          recordLimit: Int? = nil, clock: C)
     where C.Duration == Duration {
         self.name = name
         self.label = label
         self.lineCount = lineCount
+        self.recorded = RecentLog(limit: recordLimit)
         let start = clock.now
         self.elapsed = { start.duration(to: clock.now) }
     }
 
-    /// Every write so far, in order.
-    public var edges: [Edge] { lock.withLock { recorded } }
+    /// Every write so far (the newest `recordLimit`), in order.
+    public var edges: [Edge] { lock.withLock { recorded.elements } }
 
     /// The physical level of a line (nil when it was never driven).
     public func physicalLevel(line: Int) -> Bool? { lock.withLock { lines[line]?.physical } }

@@ -101,6 +101,27 @@ import HouseCore
         try reopened.close()
     }
 
+    /// Energy edges wait for the minute's flush, but a burst's go to the next grouped commit every
+    /// `energyEdgeBatch` edges: the buffer does not grow with the burst.
+    @Test func aBurstOfEnergyEdgesJoinsTheGroupedCommits() async throws {
+        let store = try StateStore(path: temporaryPath(), grouped: true)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let edge = { (i: Int) in EnergyEdge(device: "heater", on: i % 2 == 0, at: WallInstant(t0 + Double(i))) }
+        for i in 0..<(StateStore.energyEdgeBatch - 1) { store.bufferEnergyEdge(edge(i)) }
+        try store.flushPending()
+        #expect(store.statistics.writes == 0, "fewer than a batch wait for the minute")
+        store.bufferEnergyEdge(edge(StateStore.energyEdgeBatch - 1))
+        #expect(await store.waitForWrites(), "a full batch is queued")
+        try store.flushPending()
+        #expect(store.statistics == .init(commits: 1, writes: 1), "\(store.statistics)")
+        store.bufferEnergyEdge(edge(StateStore.energyEdgeBatch))
+        try store.flushEnergyEdges()
+        let edges = try store.energyEdges(since: t0)
+        #expect(edges.count == StateStore.energyEdgeBatch + 1)
+        #expect(edges.last?.at.date == t0 + Double(StateStore.energyEdgeBatch), "the minute's flush writes the rest")
+        try store.close()
+    }
+
     @Test func aStoppedRecorderIsNotWaitedFor() async throws {
         let store = try StateStore(path: temporaryPath(), grouped: true)
         store.stopWaiting()

@@ -87,6 +87,21 @@ struct LibgpiodChipTests {
         #expect(chip.edges.last == SimulatedChip.Edge(line: 5, kind: .set, logical: true, physical: false, at: .milliseconds(250)))
     }
 
+    /// The daemon's simulated chip runs for months: it keeps its newest writes, not all of them.
+    @Test func aChipWithARecordLimitKeepsItsNewestWrites() throws {
+        let chip = SimulatedChip(recordLimit: 10, clock: GPIOFixtures.clock())
+        try chip.requestOutput(line: 5, consumer: "housectl", activeLow: false, initialValue: false)
+        for i in 1...25 { try chip.setValue(line: 5, to: i % 2 == 1) }
+        #expect(chip.edges.count == 10)
+        #expect(chip.edges.allSatisfy { $0.kind == .set }, "the request went first")
+        #expect(chip.edges.last?.logical == true, "the 25th write, ON")
+        #expect(chip.physicalLevel(line: 5) == true)
+        let sim = try GPIOBackend.open(option: "sim", configuredChip: "gpiochip0", clock: GPIOFixtures.clock()).chip
+        try sim.requestOutput(line: 6, consumer: "housectl", activeLow: false, initialValue: false)
+        for i in 0..<(3 * GPIOBackend.simulatedRecordLimit) { try sim.setValue(line: 6, to: i % 2 == 0) }
+        #expect((sim as? SimulatedChip)?.edges.count == GPIOBackend.simulatedRecordLimit, "the daemon's chip is bounded")
+    }
+
     @Test func busyAndMissingLinesFailLikeTheKernel() throws {
         let chip = SimulatedChip(lineCount: 28, clock: GPIOFixtures.clock())
         chip.hold(line: 4, consumer: "w1-gpio")

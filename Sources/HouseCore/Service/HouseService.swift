@@ -42,7 +42,7 @@ public actor HouseService {
     /// Today in the house's time zone, `[start, end)`: energy today is asked for after every
     /// command, and working out the day with the calendar each time cost more than the sum.
     var today: (start: WallInstant, end: WallInstant)?
-    var donationLog: [Donation] = []
+    var donationLog = RecentLog<Donation>(limit: HouseService.donationMemoryLimit)
     /// The id of the command being handled (a request id, a routine run), stamped with the device
     /// on the relay commands sent to other nodes so that they carry out a repeat once.
     var commandID: String?
@@ -138,7 +138,7 @@ public actor HouseService {
     public static var donationMemoryLimit: Int { 1000 }
 
     /// Every donation recorded so far (the newest `donationMemoryLimit`), oldest first.
-    public var donations: [Donation] { Array(donationLog.suffix(Self.donationMemoryLimit)) }
+    public var donations: [Donation] { donationLog.elements }
 
     /// The donation recorded last.
     public var lastDonation: Donation? { donationLog.last }
@@ -152,10 +152,8 @@ public actor HouseService {
 
     /// Records a donation (the pipeline does this after a successful handle).
     public func donate(_ donation: Donation) {
+        // Bounded in a daemon that runs for months; the daemon persists history.
         donationLog.append(donation)
-        // Keep memory bounded in a daemon that runs for months; the daemon persists history. The
-        // oldest go a limit's worth at a time: dropping one per donation moved the whole log each time.
-        if donationLog.count >= 2 * Self.donationMemoryLimit { donationLog.removeFirst(donationLog.count - Self.donationMemoryLimit) }
         for (id, c) in donationListeners {
             if case .terminated = c.yield(donation) { donationListeners[id] = nil }
         }
