@@ -79,9 +79,7 @@ import Testing
         var retries = 0
     }
 
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: KillDaemonTests.binary)
-                       || ProcessInfo.processInfo.environment["CI"] == "true",
-                   "housectl is not built at .build/debug/housectl (swift build)"))
+    @Test(KillDaemonTests.needsBinary)
     func killingTheCoordinatorAgainAndAgainLosesNoRequestAndDoublesNothing() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-coord-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }

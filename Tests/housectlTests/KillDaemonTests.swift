@@ -17,6 +17,12 @@ import Testing
     /// The binary `swift build` / `swift test` built (never built here).
     static var binary: String { HouseFixtures.repositoryRoot + "/.build/debug/housectl" }
 
+    /// Runs a test only where `binary` exists: `swift test` builds it (this target depends on
+    /// it); in CI its absence is a failure, not a skip.
+    static let needsBinary: ConditionTrait = .enabled(
+        if: FileManager.default.isExecutableFile(atPath: binary) || ProcessInfo.processInfo.environment["CI"] == "true",
+        "housectl is not built at .build/debug/housectl (swift build)")
+
     /// A private copy of the example house without routines (so nothing depends on the real time
     /// of day), next to the shipped phrases and board profiles.
     static func makeHouse(in directory: URL) throws -> String {
@@ -76,10 +82,7 @@ import Testing
         var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
     }
 
-    // `swift test` builds the binary (this target depends on it); in CI its absence is a failure.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: KillDaemonTests.binary)
-                       || ProcessInfo.processInfo.environment["CI"] == "true",
-                   "housectl is not built at .build/debug/housectl (swift build)"))
+    @Test(KillDaemonTests.needsBinary)
     func theDaemonKilledMidStreamComesBackWithItsRelaysModeAndHistory() async throws {
         let work = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-kill-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: work) }

@@ -12,11 +12,8 @@ import Testing
 ///
 /// The house is the example one with `kitchen-light` set to `shutdown: off`; the
 /// `living-ceiling-light` keeps the default (`leave`). Both are switched on just before the stop.
-// `swift test` builds the binary (this target depends on it); in CI its absence is a failure.
 @Suite(.serialized, .enabled(if: MosquittoBroker.shouldRun, "mosquitto not installed: skipping real-broker tests (set CI=true to fail instead)"),
-       .enabled(if: FileManager.default.isExecutableFile(atPath: KillDaemonTests.binary)
-                    || ProcessInfo.processInfo.environment["CI"] == "true",
-                "housectl is not built at .build/debug/housectl (swift build)"))
+       KillDaemonTests.needsBinary)
 struct ShutdownBoundTests {
     /// Waits for the exit at most this long: twice the budget (a bound against hangs, not a
     /// measure of speed).
