@@ -17,7 +17,7 @@ build: deps
 # (headless chromium), each libFuzzer target briefly on its committed seeds, then the libgpiod
 # backend against a kernel gpio-sim chip in a VM (about 2 minutes from a cold cache).
 test: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product housectl
+	SWIFT=$(SWIFT) ./scripts/release-build.sh --product housectl
 	SWIFT=$(SWIFT) ./scripts/swift-test.sh
 	@./Tests/Browser/run.sh
 	fuzz/run.sh 10 --ci
@@ -26,7 +26,7 @@ test: deps
 # The page at phone and desktop width, each tab, into docs/screenshots (README shows one).
 .PHONY: screenshots
 screenshots: deps
-	$(SWIFT) build -c release --static-swift-stdlib --product housectl
+	SWIFT=$(SWIFT) ./scripts/release-build.sh --product housectl
 	@./Tests/Browser/run.sh --screenshots docs/screenshots
 
 # The example house on this machine: embedded MQTT broker on 127.0.0.1:1883, simulated relays.
@@ -36,8 +36,8 @@ run: build
 clean:
 	rm -rf .build
 
-# Regenerates linker/housectl.order, the functions the daemon runs, which the release link puts
-# together (scripts/order-file.sh; valgrind, about 2 minutes). Not needed to build.
+# Regenerates linker/housectl-hot.ld, the code sections the daemon runs, which the release link
+# puts together (scripts/order-file.sh; valgrind, about 1 minute). Not needed to build.
 .PHONY: order-file
 order-file: deps
 	./scripts/order-file.sh

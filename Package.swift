@@ -9,15 +9,15 @@ import PackageDescription
 ///   the symbols that shared libraries need exported. The static standard library's link
 ///   arguments export every symbol of the binary: its symbol table and 125,000 relocations were
 ///   6 MB of the daemon's resident memory, read once at start-up and never again;
-/// - the functions `housectl serve` runs first, in the order of linker/housectl.order
-///   (`make order-file`): the kernel maps code in blocks of 64 kB and more, so one function run
-///   among cold ones kept all of them resident.
+/// - the code sections `housectl serve` runs first, in `.text.hot` (linker/housectl-hot.ld, made
+///   by `make order-file`): the kernel maps code in blocks of 64 kB and more, so one function run
+///   among cold ones kept all of them resident. scripts/release-build.sh compiles every Swift
+///   module with `-function-sections`, so that a section is one function.
 let leanRelease: [LinkerSetting] = [
     .unsafeFlags(
         [
             "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
-            "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/linker/housectl.order",
-            "-Xlinker", "--no-warn-symbol-ordering",
+            "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/linker/housectl-hot.ld",
         ],
         .when(platforms: [.linux], configuration: .release)
     ),
@@ -66,6 +66,8 @@ let package = Package(
             pkgConfig: "libgpiod",
             providers: [.apt(["libgpiod-dev"])]
         ),
+        // glibc's <malloc.h> (mallopt), for the daemon's heap policy (HouseDaemon/ProcessMemory).
+        .systemLibrary(name: "CMalloc"),
 
         // MARK: MQTT topic names and filters: validation and matching for client, broker and controller
         .target(name: "MQTTTopics"),
@@ -106,7 +108,7 @@ let package = Package(
         .target(
             name: "HouseDaemon",
             dependencies: [
-                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "MQTTTopics", "Signals",
+                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "MQTTTopics", "Signals", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -13,9 +13,9 @@ ROOT=$(pwd)
 START=$(date +%s)
 
 echo "== release build (housectl, housectl-bench)" >&2
-swift build -c release --static-swift-stdlib --product housectl-bench >&2
-swift build -c release --static-swift-stdlib --product housectl >&2
-BIN="$(swift build -c release --static-swift-stdlib --show-bin-path)"
+scripts/release-build.sh --product housectl-bench >&2
+scripts/release-build.sh --product housectl >&2
+BIN="$(scripts/release-build.sh --show-bin-path)"
 echo "== build took $(( $(date +%s) - START )) s" >&2
 
 # The peers: hassil (phrase matching) and amqtt (a Python MQTT broker). A failure here is not

@@ -25,7 +25,7 @@ Usage: deploy/install.sh [options]
 
 Installs housectl as a systemd service on Raspberry Pi OS bookworm (arm64):
   - apt packages: $APT_PACKAGES
-  - builds the release binary (swift build -c release) and installs $BIN_DIR/housectl
+  - builds the release binary (scripts/release-build.sh: swift build -c release) and installs $BIN_DIR/housectl
   - the system user '$SERVICE_USER' in the group '$GPIO_GROUP'
   - $CONFIG_DIR/house.yaml from config/ (an existing one is never overwritten)
   - board profiles in $SHARE_DIR/devices
@@ -109,16 +109,16 @@ build_binary() {
         [ "$DRY_RUN" -eq 1 ] || [ -x "$BINARY" ] || die "--binary $BINARY is not an executable file"
         return
     fi
-    say "build: swift build -c release in $REPO"
+    say "build: scripts/release-build.sh (swift build -c release) in $REPO"
     if [ "$DRY_RUN" -eq 0 ]; then
         command -v swift >/dev/null 2>&1 \
             || die "swift not found: install the Swift 6 toolchain for aarch64 (https://www.swift.org/install/linux/) and put it on PATH"
     fi
     # Build as the user who called sudo, so .build stays theirs.
     if [ -n "${SUDO_USER:-}" ] && [ "${SUDO_USER:-}" != root ]; then
-        run sudo -u "$SUDO_USER" env "PATH=$PATH" swift build --package-path "$REPO" -c release --static-swift-stdlib --product housectl
+        run sudo -u "$SUDO_USER" env "PATH=$PATH" "$REPO/scripts/release-build.sh" --product housectl
     else
-        run swift build --package-path "$REPO" -c release --static-swift-stdlib --product housectl
+        run "$REPO/scripts/release-build.sh" --product housectl
     fi
     if [ "$DRY_RUN" -eq 1 ]; then
         BINARY=$REPO/.build/release/housectl

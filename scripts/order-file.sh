@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# `make order-file`: regenerates linker/housectl.order, the functions `housectl serve` runs, which
-# the release link (Package.swift, `leanRelease`) puts together at the start of the code, so that
-# the daemon's resident code is what it runs and not the cold code around it
+# `make order-file`: regenerates linker/housectl-hot.ld, the code sections `housectl serve` runs,
+# which the release link (Package.swift, `leanRelease`) puts together in front of the rest of the
+# code, so that the daemon's resident code is what it runs and not the cold code around it
 # (docs/BENCHMARKS.md, "What the footprint costs").
 #
-# It runs the release daemon (example house, embedded broker, simulated relays) under valgrind's
-# callgrind, sends it COMMANDS set commands (default 1000) as row 5 of `make bench` does, stops it
-# with SIGTERM and lists every function of the binary that ran. Run it after larger changes to
-# the command path: a function missing from the list still works, it is only placed among the
-# cold ones. Needs valgrind and mosquitto-clients (installed when missing); about 2 minutes.
+# It builds the release daemon with a link map, runs it (example house, embedded broker,
+# simulated relays) under valgrind's callgrind, sends it COMMANDS set commands (default 1000) as
+# row 5 of `make bench` does, stops it with SIGTERM, and lists the input section of every
+# instruction of the binary that ran (scripts/hot-sections.py). Run it after larger changes to
+# the command path: a section missing from the list still works, it is only placed among the cold
+# ones. Needs valgrind and mosquitto-clients (installed when missing); about 2 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -20,9 +21,6 @@ for p in valgrind mosquitto-clients; do
     $SUDO apt-get install -y -qq "$p" >/dev/null
 done
 
-swift build -c release --static-swift-stdlib --product housectl >&2
-BIN="$(swift build -c release --static-swift-stdlib --show-bin-path)/housectl"
-
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/housectl-order.XXXXXX")
 DAEMON=""
 cleanup() {
@@ -30,6 +28,10 @@ cleanup() {
     rm -rf "$WORK"
 }
 trap cleanup EXIT
+
+# The link map says which input section every address of this binary came from.
+scripts/release-build.sh --product housectl -Xlinker "-Map=$WORK/housectl.map" >&2
+BIN="$(scripts/release-build.sh --show-bin-path)/housectl"
 
 # valgrind 3.19 (Debian 12) cannot read the DWARF 5 of Swift 6: the symbol table is enough.
 strip -g -o "$WORK/housectl" "$BIN"
@@ -39,7 +41,7 @@ grep -q "port: $PORT" "$WORK/house.yaml" || { echo "order-file: config/house.yam
 cp config/phrases.yaml "$WORK/"
 mkdir "$WORK/state"
 
-valgrind --tool=callgrind --demangle=no --callgrind-out-file="$WORK/callgrind.out" \
+valgrind --tool=callgrind --dump-instr=yes --demangle=no --callgrind-out-file="$WORK/callgrind.out" \
     "$WORK/housectl" serve --gpio sim --state-dir "$WORK/state" --node pi-main --config "$WORK/house.yaml" \
     --devices-dir "$ROOT/devices" --no-web > "$WORK/log" 2>&1 &
 DAEMON=$!
@@ -62,25 +64,8 @@ wait "$DAEMON" || true
 DAEMON=""
 
 mkdir -p linker
-python3 - "$WORK/callgrind.out" > linker/housectl.order <<'EOF'
-import re, sys
-# callgrind names files, objects and functions once as "(id) name", then by "(id)" alone.
-objects, functions, ran, current = {}, {}, set(), None
-for line in open(sys.argv[1]):
-    m = re.match(r"^(c?ob|c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
-    if not m:
-        continue
-    kind, ident, name = m.groups()
-    table = objects if kind.endswith("ob") else functions
-    if name:
-        table[ident] = name
-    if kind == "ob":
-        current = objects.get(ident, "")
-    elif kind == "fn" and current.endswith("/housectl"):
-        ran.add(re.sub(r"'\d+$", "", functions[ident]))
-for name in sorted(n for n in ran if not n.startswith("0x")):
-    print(name)
-EOF
-# SwiftPM does not relink for a new order file: the next release build links again without these.
+python3 scripts/hot-sections.py "$WORK/callgrind.out" "$WORK/housectl" "$WORK/housectl.map" > "$WORK/hot.ld"
+mv "$WORK/hot.ld" linker/housectl-hot.ld
+# SwiftPM does not relink for a new script: the next release build links again without these.
 rm -f "$BIN" "$(dirname "$BIN")/housectl-bench"
-echo "order-file: linker/housectl.order lists $(wc -l < linker/housectl.order) functions" >&2
+echo "order-file: linker/housectl-hot.ld lists $(grep -c '^    ' linker/housectl-hot.ld) sections" >&2

@@ -38,7 +38,7 @@ struct TableCommand: AsyncParsableCommand {
             Foundation.exit(2)
         }
         guard FileManager.default.isExecutableFile(atPath: housectl) else {
-            FileHandle.standardError.write(Data("housectl-bench: no housectl binary at \(housectl) (build it: swift build -c release --static-swift-stdlib --product housectl, or set HOUSECTL)\n".utf8))
+            FileHandle.standardError.write(Data("housectl-bench: no housectl binary at \(housectl) (build it: scripts/release-build.sh --product housectl, or set HOUSECTL)\n".utf8))
             Foundation.exit(2)
         }
         let loadBefore = Self.loadAverage()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import HouseDaemon
 
 /// The `housectl` command line: argument parsing only; each subcommand lives in its own file.
@@ -14,4 +15,10 @@ struct Housectl: AsyncParsableCommand {
             ConfigCommand.self, DeployCommand.self, BrokerCommand.self, WebCommand.self,
         ]
     )
+
+    /// Sets the heap policy before anything starts a thread, then parses and runs the command.
+    static func main() async {
+        ProcessMemory.useOneMallocArena(environment: ProcessInfo.processInfo.environment)
+        await main(nil)
+    }
 }

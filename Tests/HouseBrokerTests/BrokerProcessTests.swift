@@ -25,7 +25,7 @@ struct BrokerProcessTests {
     @Test("every hostile client is refused within the bounds; memory stays within 3 x 8 MiB + 16 MiB of the idle broker",
           .enabled(if: releaseBuilt || isCI), .timeLimit(.minutes(3)))
     func hostileClients() async throws {
-        try #require(Self.releaseBuilt, "no release build at \(Self.releaseBinary): run `swift build -c release --static-swift-stdlib --product housectl` (make test does)")
+        try #require(Self.releaseBuilt, "no release build at \(Self.releaseBinary): run `scripts/release-build.sh --product housectl` (make test does)")
         let broker = try await BrokerProcess.start(Self.releaseBinary, [
             "broker", "--port", "0", "--max-total-queued-bytes", "8M", "--max-retained-bytes", "8M",
             "--max-total-subscription-bytes", "8M",

@@ -102,8 +102,8 @@ fi
 
 # --- The test program ----------------------------------------------------------------------------
 say "building housectl-gpio-vmtest"
-swift build -c release --static-swift-stdlib --product housectl-gpio-vmtest 2>&1 | grep -E 'error|warning: .*housectl-gpio-vmtest|Compiling|Build' | grep -v 'mktemp' || true
-bin=$(swift build -c release --static-swift-stdlib --product housectl-gpio-vmtest --show-bin-path)/housectl-gpio-vmtest
+scripts/release-build.sh --product housectl-gpio-vmtest 2>&1 | grep -E 'error|warning: .*housectl-gpio-vmtest|Compiling|Build' | grep -v 'mktemp' || true
+bin=$(scripts/release-build.sh --product housectl-gpio-vmtest --show-bin-path)/housectl-gpio-vmtest
 [ -x "$bin" ] || die "housectl-gpio-vmtest did not build"
 
 # --- initramfs ------------------------------------------------------------------------------------

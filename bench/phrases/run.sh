@@ -4,7 +4,7 @@
 #
 #   bench/phrases/run.sh [PATH_TO_HOUSECTL_BENCH]
 #
-# Without a path, builds the release binary (swift build -c release --product housectl-bench),
+# Without a path, builds the release binary (scripts/release-build.sh --product housectl-bench),
 # whose `phrase-bench` subcommand measures our side.
 # Creates bench/.venv with `pip install hassil` on first use.
 # Env: SECONDS_PER_SIDE (default 3), PER_TEMPLATE (default 20), PYTHON (default python3).
@@ -14,8 +14,8 @@ ROOT=$(pwd)
 BIN=${1:-}
 if [[ -z "$BIN" ]]; then
     echo "building release housectl-bench..." >&2
-    swift build -c release --product housectl-bench >&2
-    BIN="$(swift build -c release --show-bin-path)/housectl-bench"
+    scripts/release-build.sh --product housectl-bench >&2
+    BIN="$(scripts/release-build.sh --show-bin-path)/housectl-bench"
 fi
 [[ -x "$BIN" ]] || { echo "no executable at $BIN" >&2; exit 1; }
 
