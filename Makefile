@@ -37,7 +37,7 @@ clean:
 	rm -rf .build
 
 # Regenerates linker/housectl-hot.ld, the code sections the daemon runs, which the release link
-# puts together (scripts/order-file.sh; valgrind, about 1 minute). Not needed to build.
+# puts together (scripts/order-file.sh; valgrind, about a minute). Not needed to build.
 .PHONY: order-file
 order-file: deps
 	./scripts/order-file.sh

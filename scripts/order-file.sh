@@ -9,7 +9,7 @@
 # row 5 of `make bench` does, stops it with SIGTERM, and lists the input section of every
 # instruction of the binary that ran (scripts/hot-sections.py). Run it after larger changes to
 # the command path: a section missing from the list still works, it is only placed among the cold
-# ones. Needs valgrind and mosquitto-clients (installed when missing); about 2 minutes.
+# ones. Needs valgrind and mosquitto-clients (installed when missing); about a minute.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
