@@ -12,12 +12,16 @@ import PackageDescription
 /// - the code sections `housectl serve` runs first, in `.text.hot` (linker/housectl-hot.ld, made
 ///   by `make order-file`): the kernel maps code in blocks of 64 kB and more, so one function run
 ///   among cold ones kept all of them resident. scripts/release-build.sh compiles every Swift
-///   module with `-function-sections`, so that a section is one function.
+///   module with `-function-sections`, so that a section is one function;
+/// - libstdc++ from its static archive (linker/static-libstdc++): mapping libstdc++.so.6 cost
+///   2 MB of peak RSS, mostly its symbol and relocation tables.
 let leanRelease: [LinkerSetting] = [
     .unsafeFlags(
         [
             "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
             "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/linker/housectl-hot.ld",
+            // libstdc++ linked in, not mapped as libstdc++.so.6 (see the file there).
+            "-L", "\(Context.packageDirectory)/linker/static-libstdc++",
         ],
         .when(platforms: [.linux], configuration: .release)
     ),

@@ -3,7 +3,7 @@ import Foundation
 import HouseDaemon
 
 /// The `housectl` command line: argument parsing only; each subcommand lives in its own file.
-@main
+/// The entry point is main.swift.
 struct Housectl: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "housectl",
@@ -16,9 +16,14 @@ struct Housectl: AsyncParsableCommand {
         ]
     )
 
-    /// Sets the heap policy before anything starts a thread, then parses and runs the command.
-    static func main() async {
-        ProcessMemory.useOneMallocArena(environment: ProcessInfo.processInfo.environment)
-        await main(nil)
+    /// Parses and runs the command on the concurrency pool while the calling thread (the main
+    /// thread, see main.swift) waits for it.
+    static func runWhileMainThreadWaits() {
+        let finished = DispatchSemaphore(value: 0)
+        Task.detached {
+            await main(nil)
+            finished.signal()
+        }
+        finished.wait()
     }
 }

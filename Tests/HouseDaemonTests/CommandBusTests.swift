@@ -19,6 +19,19 @@ import Testing
         return nil
     }
 
+    /// A burst waits on the bus: a plain device command and the relay edge it causes are held
+    /// inline in the ring (no allocation each), the rest out of line.
+    @Test func aWaitingDeviceCommandIsOneSmallSlotOfTheRing() {
+        #expect(MemoryLayout<HouseCommand>.size <= 24, "\(MemoryLayout<HouseCommand>.size) bytes")
+        #expect(MemoryLayout<CommandBus.Job>.stride <= 80, "\(MemoryLayout<CommandBus.Job>.stride) bytes")
+        let command = HouseCommand.setDevice("kitchen-light", .on, confirmed: false)
+        guard case .setDevice(let device, let action, let confirmed) = command else {
+            Issue.record("\(command)")
+            return
+        }
+        #expect(device == "kitchen-light" && action == .on && !confirmed)
+    }
+
     @Test func commandsComeOutInOrderAndABurstBeyondTheQueueWaitsForRoom() async throws {
         let bus = CommandBus(capacity: 3)
         // Nobody consumes yet: three wait in the queue; the fourth source waits for room.

@@ -134,8 +134,10 @@ public actor HouseService {
 
     // MARK: Donations
 
-    /// How many donations the service keeps in memory (the newest).
-    public static var donationMemoryLimit: Int { 1000 }
+    /// How many donations the service keeps in memory (the newest). Few: the daemon reads only
+    /// the last one (its `house/events` message) and keeps the history in SQLite; with 1,000 (up
+    /// to 2,000 held between trims) the log alone was about 1 MB of a daemon's memory.
+    public static var donationMemoryLimit: Int { 64 }
 
     /// Every donation recorded so far (the newest `donationMemoryLimit`), oldest first.
     public var donations: [Donation] { donationLog.elements }

@@ -5,17 +5,25 @@ import HouseMQTT
 /// Everything that changes the house, as a value on the `CommandBus`: the commands people and
 /// automations send, and the changes the house learns of by itself. Only the bus's one consumer
 /// acts on them, one at a time, in the order they came.
-indirect enum HouseCommand: Sendable {
+///
+/// A burst waits on the bus as these values (10,000 commands back to back from one flow): the
+/// commands of a burst (`setDevice`) and the relay edges they cause (`stateChanged`) are held
+/// inline, the rest out of line (`indirect`), so a waiting command is one small slot of the
+/// bus's ring and no allocation of its own (`HouseCommandTests` checks the size).
+enum HouseCommand: Sendable {
+    /// A plain command on a device's `set` topic (ON, OFF, TOGGLE, OPEN...) from MQTT, with no id,
+    /// no reply wanted and no position: the intent `DeviceSetCommand.intent(for:)` makes of it.
+    case setDevice(DeviceID, HouseAction, confirmed: Bool)
     /// An intent from a `set` topic, the mode topic or a routine; `requestID` is the id of the
     /// message that asked, when it gave one (a repeat is answered with the first answer).
-    case intent(HouseIntent, source: IntentSource, answers: IntentAnswers, requestID: String?)
+    indirect case intent(HouseIntent, source: IntentSource, answers: IntentAnswers, requestID: String?)
     /// A routine's run: its intent, from source `routine`, confirmed in advance when the routine
     /// says so; the run is marked done in the same commit as what it did.
-    case routineRun(ScheduledRun, HouseIntent, confirmed: Bool)
+    indirect case routineRun(ScheduledRun, HouseIntent, confirmed: Bool)
     /// A relay command from the controller that resolved the intent on another node.
-    case peerRelay(PeerRelayCommand)
+    indirect case peerRelay(PeerRelayCommand)
     /// An `intent/request`: a phrase, a typed intent or a history query.
-    case request(IntentRequest, source: IntentSource)
+    indirect case request(IntentRequest, source: IntentSource)
     /// A temporary mode ran out: the previous modes come back (history, events and rules see it).
     case revertExpiredMode
     /// A device's state as the house learns it: a relay edge (of a command, or of the bank on
@@ -25,28 +33,28 @@ indirect enum HouseCommand: Sendable {
     case stateChanged(device: DeviceID, state: DeviceState, note: Bool, rules: RuleFiring)
     /// A winding of a cover of this node went on or off (the relay bank's edge, at `at`): the
     /// cover starts or stops moving.
-    case coverEdge(relay: DeviceID, on: Bool, at: WallInstant)
+    indirect case coverEdge(relay: DeviceID, on: Bool, at: WallInstant)
     /// An input of this node did something (a button press, a contact's new level).
-    case input(InputEvent)
+    indirect case input(InputEvent)
     /// An opener of this node was pressed or released (its relay's edge), or a press ran out of
     /// time (`checkOpeners`).
     case openerEdge(device: DeviceID)
     case checkOpeners
     /// Another node's opener published its state.
-    case openerReport(device: DeviceID, CoverState)
+    indirect case openerReport(device: DeviceID, CoverState)
     /// Another node's cover published where it is.
-    case coverReport(device: DeviceID, CoverReport)
+    indirect case coverReport(device: DeviceID, CoverReport)
     /// A minute went by: sensors whose value is older than their `stale_after` become unavailable.
     case checkSensors
     /// A message on a sensor's topic (its reading is taken on the house's clock).
-    case sensorMessage(device: DeviceID, payload: [UInt8])
+    indirect case sensorMessage(device: DeviceID, payload: [UInt8])
     /// Another node said it is online or offline.
     case nodeStatus(node: NodeID, online: Bool)
     /// A message on a topic a rule listens to.
-    case ruleMessage(MQTTMessage)
+    indirect case ruleMessage(MQTTMessage)
     /// This node starts coordinating the house in `term`; `modes` is the mode timeline the last
     /// coordinator published (nil: none heard).
-    case coordinationStarted(term: UInt64, modes: HouseService.ModeSnapshot?)
+    indirect case coordinationStarted(term: UInt64, modes: HouseService.ModeSnapshot?)
 
     /// Whether a state change fires the device-state rules.
     enum RuleFiring: Sendable {

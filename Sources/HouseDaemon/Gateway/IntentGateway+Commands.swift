@@ -11,6 +11,12 @@ extension IntentGateway {
     /// Carries out `command` and answers it (an empty reply for what nobody waits for).
     func perform(_ command: HouseCommand) async -> IntentReply {
         switch command {
+        case .setDevice(let id, let action, let confirmed):
+            guard let device = configuration.device(id: id) else {
+                return IntentReply(id: "", error: "\(id) is not a device of this house any more")
+            }
+            let intent = DeviceSetCommand(action: action, confirmed: confirmed).intent(for: device)
+            return IntentReply(id: "", outcomes: [await process(intent, source: .mqtt, answers: IntentAnswers(confirmed: confirmed), requestID: nil)])
         case .intent(let intent, let source, let answers, let requestID):
             if let requestID, let first = repeated(requestID) { return first }
             let reply = IntentReply(id: requestID ?? "", outcomes: [await process(intent, source: source, answers: answers, requestID: requestID)])
@@ -32,7 +38,7 @@ extension IntentGateway {
             if let key, let first = repeated(key) {
                 // The sender may think the repeat did something: the true state again.
                 if let device = configuration.device(id: command.device), device.relay != nil {
-                    publish(layout.deviceState(room: device.room, device: device.id), await service.state(of: device.id).rawValue, retain: true)
+                    publishState(await service.state(of: device.id), of: device)
                 }
                 return first
             }

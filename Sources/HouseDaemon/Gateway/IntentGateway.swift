@@ -18,6 +18,8 @@ public actor IntentGateway {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { service.executor.asUnownedSerialExecutor() }
     public nonisolated let service: HouseService
     public nonisolated let layout: TopicLayout
+    /// Each device's state topic, made once (see `publishState`).
+    nonisolated let stateTopics: [DeviceID: String]
     let pipeline: IntentPipeline
     nonisolated let store: StateStore
     nonisolated let client: MQTTClient
@@ -57,6 +59,7 @@ public actor IntentGateway {
         self.store = store
         self.client = client
         self.layout = layout
+        self.stateTopics = Dictionary(configuration.devices.map { ($0.id, layout.deviceState(room: $0.room, device: $0.id)) }) { a, _ in a }
         self.matcher = matcher
         self.isPrimary = isPrimary
         self.coordination = coordination
@@ -203,7 +206,7 @@ public actor IntentGateway {
             let state = DeviceState(isOn: active)
             await service.noteState(id, state)
             if let cover = await service.noteOpenerContact(id) { await publishOpener(cover) }
-            publish(layout.deviceState(room: device.room, device: id), state.rawValue, retain: true)
+            publishState(state, of: device)
             logger.info("input \(event)")
             if chatter > 0 { logger.info("input \(id): \(chatter) chattering edges debounced") }
             if !initial { await deviceStateChanged(id, to: state) }
@@ -262,6 +265,14 @@ public actor IntentGateway {
         publish(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain))
     }
 
+    /// A device's state, retained, on its state topic. The topic is made once per device and the
+    /// payload is one of two shared arrays: a burst of commands holds no copy of either per
+    /// state waiting for the client's in-flight window.
+    nonisolated func publishState(_ state: DeviceState, of device: Device) {
+        let topic = stateTopics[device.id] ?? layout.deviceState(room: device.room, device: device.id)
+        publish(MQTTMessage(topic: topic, payload: state.payload, qos: .atLeastOnce, retain: true))
+    }
+
     /// `publish(_:_:retain:)` of a whole message (with MQTT 5 properties).
     nonisolated func publish(_ message: MQTTMessage) {
         do {
@@ -297,7 +308,7 @@ public actor IntentGateway {
                 continue
             }
             let state = await service.state(of: device.id)
-            publish(layout.deviceState(room: device.room, device: device.id), state.rawValue, retain: true)
+            publishState(state, of: device)
         }
         if outcome.status == .refused {
             publish(layout.events, outcome.refusalEvent(at: WallInstant(now)).json, retain: false)

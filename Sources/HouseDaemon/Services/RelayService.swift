@@ -54,7 +54,7 @@ struct RelayEdgeFollower: Sendable {
                 bus.note(.openerEdge(device: device))
                 return
             }
-            gateway.publish(gateway.layout.deviceState(room: d.room, device: device), state.rawValue, retain: true)
+            gateway.publishState(state, of: d)
             // A command's edge is already known to the service (each command path notes the state
             // it switched to; the change queued here comes after newer commands already queued,
             // and noting it could undo one of them). What the bank did on its own (pulse end,

@@ -306,11 +306,15 @@ struct TopicAPIService: Service {
     private func deviceSet(_ message: MQTTMessage, _ device: Device,
                            _ parse: ([UInt8], String) throws(DaemonError) -> DeviceSetCommand) {
         guard let command = accept(message, parse) else { return }
-        let intent = command.intent(for: device)
         // Most commands are a plain ON or OFF that nobody waits for: no answer to carry (or keep
         // in memory while it waits its turn) unless there is a reply topic or a question to log.
         var answer: (@Sendable (IntentReply) -> Void)? = nil
         let route = ReplyRoute(jsonReplyTo: command.replyTo, message: message, logger: logger)
+        if route == nil, !device.confirm, command.id == nil, command.position == nil {
+            offer(.setDevice(device.id, command.action, confirmed: command.confirmed), from: message, id: nil, answer: nil)
+            return
+        }
+        let intent = command.intent(for: device)
         if route != nil || device.confirm {
             answer = { (reply: IntentReply) in
                 if reply.status == .needsConfirmation {
@@ -462,7 +466,7 @@ struct TopicAPIService: Service {
             return
         }
         bus.note(.stateChanged(device: device.id, state: state, note: true, rules: message.retain ? .never : .ifChanged))
-        if coordination.isActing { gateway.publish(layout.deviceState(room: device.room, device: device.id), state.rawValue, retain: true) }
+        if coordination.isActing { gateway.publishState(state, of: device) }
     }
 
     // MARK: Retained state
@@ -473,7 +477,7 @@ struct TopicAPIService: Service {
         let states = (await relayStates()).merging(await inputStates()) { a, _ in a }
         for (id, state) in states.sorted(by: { $0.key < $1.key }) {
             if let d = configuration.device(id: id) {
-                gateway.publish(layout.deviceState(room: d.room, device: id), state.rawValue, retain: true)
+                gateway.publishState(state, of: d)
             }
         }
         for cover in configuration.devices where cover.motor?.node == node {
