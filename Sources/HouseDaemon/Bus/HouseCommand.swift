@@ -9,7 +9,7 @@ import HouseMQTT
 /// A burst waits on the bus as these values (10,000 commands back to back from one flow): the
 /// commands of a burst (`setDevice`) and the relay edges they cause (`stateChanged`) are held
 /// inline, the rest out of line (`indirect`), so a waiting command is one small slot of the
-/// bus's ring and no allocation of its own (`HouseCommandTests` checks the size).
+/// bus's ring and no allocation of its own (`CommandBusTests` checks the size).
 enum HouseCommand: Sendable {
     /// A plain command on a device's `set` topic (ON, OFF, TOGGLE, OPEN...) from MQTT, with no id,
     /// no reply wanted and no position: the intent `DeviceSetCommand.intent(for:)` makes of it.

@@ -15,8 +15,9 @@ extension IntentGateway {
             guard let device = configuration.device(id: id) else {
                 return IntentReply(id: "", error: "\(id) is not a device of this house any more")
             }
+            // The intent the `set` topic's handler would have queued: carried out the same way.
             let intent = DeviceSetCommand(action: action, confirmed: confirmed).intent(for: device)
-            return IntentReply(id: "", outcomes: [await process(intent, source: .mqtt, answers: IntentAnswers(confirmed: confirmed), requestID: nil)])
+            return await perform(.intent(intent, source: .mqtt, answers: IntentAnswers(confirmed: confirmed), requestID: nil))
         case .intent(let intent, let source, let answers, let requestID):
             if let requestID, let first = repeated(requestID) { return first }
             let reply = IntentReply(id: requestID ?? "", outcomes: [await process(intent, source: source, answers: answers, requestID: requestID)])
