@@ -194,7 +194,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "HouseDaemonTests", dependencies: ["HouseDaemon", "HouseTesting", "Signals"]),
+        .testTarget(name: "HouseDaemonTests", dependencies: ["HouseDaemon", "HouseBroker", "HouseTesting", "Signals"]),
         .testTarget(
             name: "HouseWebTests",
             dependencies: [

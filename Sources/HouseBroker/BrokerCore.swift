@@ -43,6 +43,12 @@ package final class BrokerCore {
     package var refuseCode: HouseBroker.ConnectReturnCode?
     /// Fault hook (HouseBrokerTesting): client ids whose CONNECT is refused (a node cut off).
     package var refusedClientIDs: Set<String> = []
+    /// Set by `publish` when the message went to the intake valve's client (see `IntakeValve`).
+    private var deliveredToIntake = false
+    /// Connections not read now because the intake valve's client is behind.
+    private var heldBackConnections: [ObjectIdentifier: MQTTConnection] = [:]
+    /// Whether the valve will tell the broker when it opens.
+    private var waitingForValve = false
     /// Fault hook (HouseBrokerTesting): read from no client; change it with `setReadingPaused`.
     package private(set) var readingPaused = false
     /// Set while stopping: connections closing then publish no will.
@@ -292,6 +298,7 @@ package final class BrokerCore {
 
     func connectionClosed(_ connection: MQTTConnection) {
         connections[ObjectIdentifier(connection)] = nil
+        letGo(connection)
         detach(connection, publishWill: true)
         finishEvent()
     }
@@ -346,6 +353,7 @@ package final class BrokerCore {
                 outcome = publish(topic: packet.topic, payload: packet.payload, qos: packet.qos, retain: packet.retain,
                                   properties: packet.properties, from: session.clientID, username: session.username,
                                   isWill: false)
+                if deliveredToIntake, session.clientID != configuration.intakeValve?.clientID { holdBackIfBehind(connection) }
             }
         }
         switch packet.qos {
@@ -398,9 +406,11 @@ package final class BrokerCore {
         let denials = readDenials
         let matches = tree.subscribers(matching: topic, publisher: clientID)
         var delivered = false
+        deliveredToIntake = false
         for (subscriber, delivery) in matches.clients {
             guard let session = sessions[subscriber], Self.mayDeliver(topic, to: session, denials) else { continue }
             delivered = true
+            if subscriber == configuration.intakeValve?.clientID { deliveredToIntake = true }
             deliver(OutgoingMessage(topic: topic, payload: payload, qos: min(qos, delivery.qos),
                                     retain: retain && delivery.retainAsPublished, properties: properties,
                                     subscriptionIdentifiers: delivery.identifiers), to: session)
@@ -454,6 +464,58 @@ package final class BrokerCore {
     private func removeRetained(_ topic: String) {
         guard let old = retained.removeValue(forKey: topic) else { return }
         retainedBytes -= old.size
+    }
+
+    // MARK: - Holding back publishers (IntakeValve)
+
+    /// Whether the intake valve's client is behind: its valve is closed, or what the broker sends
+    /// it waits (its connection's buffers are full). An offline client is never behind: its
+    /// session queue and its limits apply as for any client.
+    private var intakeIsBehind: Bool {
+        guard let valve = configuration.intakeValve else { return false }
+        if valve.isClosed { return true }
+        guard let session = sessions[valve.clientID], let connection = session.connection else { return false }
+        return !session.queue.isEmpty || !connection.isWritable
+    }
+
+    /// Stops reading `connection`, which has just published to the intake valve's client, while
+    /// that client is behind: at most the valve's `maximumPause` at a time, then it is read again
+    /// (and held back again at its next such PUBLISH if the client is still behind).
+    private func holdBackIfBehind(_ connection: MQTTConnection) {
+        guard let valve = configuration.intakeValve, connection.heldBack == nil, !connection.isClosing, intakeIsBehind else { return }
+        let target = NIOLoopBound((core: self, connection: connection), eventLoop: loop)
+        connection.heldBack = loop.scheduleTask(in: TimeAmount(valve.maximumPause)) {
+            target.value.core.letGo(target.value.connection)
+        }
+        heldBackConnections[ObjectIdentifier(connection)] = connection
+        connection.setAutoRead(false)
+        statistics.publishersHeldBack += 1
+        if !waitingForValve {
+            let loop = self.loop
+            let core = NIOLoopBound(self, eventLoop: loop)
+            waitingForValve = valve.whenOpen { loop.execute { core.value.valveOpened() } }
+        }
+    }
+
+    private func valveOpened() {
+        waitingForValve = false
+        letGoIfCaughtUp()
+    }
+
+    /// Reads every held-back connection again once the intake valve's client has caught up
+    /// (called when the valve opens and when the client's queue drains).
+    private func letGoIfCaughtUp() {
+        guard !heldBackConnections.isEmpty, !intakeIsBehind else { return }
+        for connection in heldBackConnections.values { letGo(connection) }
+    }
+
+    /// Reads `connection` again, unless reading is paused for a fault test.
+    private func letGo(_ connection: MQTTConnection) {
+        heldBackConnections[ObjectIdentifier(connection)] = nil
+        guard let timer = connection.heldBack else { return }
+        timer.cancel()
+        connection.heldBack = nil
+        if !readingPaused { connection.setAutoRead(true) }
     }
 
     // MARK: - Delivery to a client
@@ -557,6 +619,7 @@ package final class BrokerCore {
                 sendInflight(next, session: session, on: connection)
             }
         }
+        if session.clientID == configuration.intakeValve?.clientID { letGoIfCaughtUp() }
     }
 
     /// PUBACK, PUBREC or PUBCOMP from the client for a message the broker sent.

@@ -8,14 +8,13 @@ extension HouseBroker {
                                            until condition: @escaping @Sendable (BrokerCore) -> T?) async throws -> T {
         let core = self.core
         let loop = self.loop
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         let future: EventLoopFuture<T> = try await loop.submit {
             let state = core.value
             if let value = condition(state) { return loop.makeSucceededFuture(value) }
             let promise = loop.makePromise(of: T.self)
             state.nextWaiterID += 1
             let id = state.nextWaiterID
-            let timeoutTask = loop.scheduleTask(in: .nanoseconds(nanoseconds)) {
+            let timeoutTask = loop.scheduleTask(in: TimeAmount(timeout)) {
                 let state = core.value
                 if let index = state.waiters.firstIndex(where: { $0.id == id }) {
                     state.waiters.remove(at: index)

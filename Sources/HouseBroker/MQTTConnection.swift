@@ -22,7 +22,7 @@ final class MQTTConnection: ChannelInboundHandler {
     private(set) var clientMaximumPacketSize: Int?
     private var topicAliases = TopicAliases(inboundMaximum: 0, outboundMaximum: 0)
     private var hasReceivedConnect = false
-    private var isClosing = false
+    private(set) var isClosing = false
     private var needsFlush = false
     private var connectTimeout: Scheduled<Void>?
     /// Set while an MQTT 5 connection that was told why it ends waits for the client to close.
@@ -38,6 +38,8 @@ final class MQTTConnection: ChannelInboundHandler {
     }
 
     var isWritable: Bool { context?.channel.isWritable ?? false }
+    /// While the intake valve holds this connection back: the end of the longest pause.
+    var heldBack: Scheduled<Void>?
 
     // MARK: - Channel events
 

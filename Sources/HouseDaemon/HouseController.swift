@@ -32,7 +32,7 @@ public final class HouseController<C: WallClock>: Sendable {
     public let service: HouseService
     public let gateway: IntentGateway
     /// The one serial command path (see `CommandBus`).
-    let bus = CommandBus()
+    let bus: CommandBus
     /// Told after every command the bus carried out: what watches the house (the page's live
     /// view) looks again.
     public let changes = ChangeFeed()
@@ -141,7 +141,10 @@ public final class HouseController<C: WallClock>: Sendable {
             logger.info("node \(node) has no relays")
         }
 
-        // The broker: ours in-process, or the configured one.
+        // The broker: ours in-process, or the configured one. Ours holds back whoever floods
+        // the controller with commands while the bus is behind (see `CommandBus`).
+        let clientID = s.clientID ?? "housectl-\(node)"
+        var valve: IntakeValve? = nil
         if let override = s.brokerOverride {
             broker = nil
             brokerHost = override.host
@@ -172,6 +175,8 @@ public final class HouseController<C: WallClock>: Sendable {
                 brokerConfiguration.receiveMaximum = 100
                 brokerConfiguration.maximumInflightMessages = 100
                 brokerConfiguration.recordedMessageLimit = s.recordBrokerMessages
+                valve = IntakeValve(clientID: clientID)
+                brokerConfiguration.intakeValve = valve
                 var brokerLogger = logger
                 brokerLogger.logLevel = .warning
                 brokerConfiguration.logger = brokerLogger
@@ -193,6 +198,7 @@ public final class HouseController<C: WallClock>: Sendable {
                 brokerPort = port
             }
         }
+        bus = CommandBus(valve: valve)
 
         var credentials: MQTTCredentials? = nil
         if let user = config.mqtt.username {
@@ -207,7 +213,7 @@ public final class HouseController<C: WallClock>: Sendable {
         }
         let statusTopic = layout.nodeStatus(node: node)
         var mqttConfiguration = MQTTConfiguration(
-            host: brokerHost, port: brokerPort, clientID: s.clientID ?? "housectl-\(node)",
+            host: brokerHost, port: brokerPort, clientID: clientID,
             // A persistent session: QoS 1 commands sent while the daemon is down wait at the broker.
             cleanSession: false, keepAlive: .seconds(Int64(max(5, config.mqtt.keepalive))),
             credentials: credentials, tls: tls,

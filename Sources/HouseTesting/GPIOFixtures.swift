@@ -22,7 +22,7 @@ public enum GPIOFixtures {
     /// - `hall-light` on node `pi-garage` (not ours) and a remote MQTT plug.
     public static func configuration() -> HouseConfiguration {
         HouseConfiguration(
-            house: HouseInfo(name: "Test house", timeZone: TimeZone(identifier: "UTC")!, latitude: 51.5, longitude: -0.12),
+            house: HouseInfo(name: "Test house", timeZone: HouseZone(identifier: "UTC")!, latitude: 51.5, longitude: -0.12),
             nodes: [Node(id: "pi-main", board: "relay-8ch"), Node(id: "pi-garage", board: "relay-8ch")],
             boards: ["relay-8ch": eightChannelBoard],
             rooms: [Room(id: "bedroom", name: "Bedroom"), Room(id: "garage", name: "Garage"), Room(id: "hall", name: "Hall")],

@@ -6,7 +6,7 @@ import HouseCore
 public enum PhraseFixtures {
     /// A small example house (rooms, devices, modes, routines).
     public static let sampleHouse = HouseConfiguration(
-        house: HouseInfo(name: "Home", timeZone: TimeZone(identifier: "Europe/London") ?? .gmt, latitude: 51.5, longitude: -0.12),
+        house: HouseInfo(name: "Home", timeZone: HouseZone(identifier: "Europe/London") ?? .utc, latitude: 51.5, longitude: -0.12),
         floors: [
             Floor(id: "ground", name: "Ground floor", aliases: ["downstairs"]),
             Floor(id: "first", name: "First floor", aliases: ["upstairs"]),

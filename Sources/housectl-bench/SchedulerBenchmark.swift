@@ -31,7 +31,7 @@ enum SchedulerBenchmark {
 
     /// Runs the benchmark.
     static func run(routineCount: Int = 1000, year: Int = 2026) -> Result {
-        let calendar = HouseCalendar(timeZone: TimeZone(identifier: "Europe/London") ?? .gmt,
+        let calendar = HouseCalendar(timeZone: HouseZone(identifier: "Europe/London") ?? .utc,
                                      latitude: 51.5074, longitude: -0.1278)
         let routines = makeRoutines(count: routineCount)
         var scheduler = RoutineScheduler(routines: routines, calendar: calendar, rng: SeededJitterGenerator(seed: 42))

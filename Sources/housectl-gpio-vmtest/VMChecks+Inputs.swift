@@ -48,7 +48,7 @@ extension VMChecks {
             return
         }
         let configuration = HouseConfiguration(
-            house: HouseInfo(name: "VM", timeZone: TimeZone(identifier: "UTC")!, latitude: 0, longitude: 0),
+            house: HouseInfo(name: "VM", timeZone: HouseZone(identifier: "UTC")!, latitude: 0, longitude: 0),
             nodes: [Node(id: "vm", board: board.id)], boards: [board.id: board],
             rooms: [Room(id: "hall", name: "Hall")],
             devices: [Device(id: "button", room: "hall", kind: .button, endpoint: .input(GPIOInput(node: "vm", line: line)))])

@@ -185,9 +185,9 @@ import HouseTesting
     @Test func energySpansFollowTheHouseTimeZone() {
         // 2026-07-01 00:30 UTC is 01:30 in London (BST): "today" starts at 23:00 UTC.
         let now = WallInstant(sinceEpoch: .seconds(1_782_865_800))
-        let span = EnergyLedger.span(of: .today, now: now, timeZone: config.house.timeZone)
+        let span = EnergyLedger.span(of: .today, now: now, calendar: HouseCalendar(house: config.house))
         #expect(span.start == now.advanced(by: .seconds(-5400)))
-        let week = EnergyLedger.span(of: .thisWeek, now: now, timeZone: config.house.timeZone)
+        let week = EnergyLedger.span(of: .thisWeek, now: now, calendar: HouseCalendar(house: config.house))
         // Wednesday 1 July: the week began on Monday 29 June, 00:00 BST.
         #expect(week.start == span.start.advanced(by: .seconds(-2 * 86400)))
     }

@@ -5,7 +5,7 @@ import Testing
 /// The text behind `housectl shortcuts` and `housectl routines`, on the example house of the design.
 @Suite struct ScheduleReportTests {
     static let house = HouseConfiguration(
-        house: HouseInfo(name: "Home", timeZone: TimeZone(identifier: "Europe/London")!, latitude: 51.5, longitude: -0.12),
+        house: HouseInfo(name: "Home", timeZone: HouseZone(identifier: "Europe/London")!, latitude: 51.5, longitude: -0.12),
         modes: [Mode(id: "morning"), Mode(id: "night")],
         routines: [
             Routine(id: "morning", shortcut: "Good morning house",

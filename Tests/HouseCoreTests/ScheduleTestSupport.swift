@@ -3,10 +3,10 @@ import Foundation
 
 /// Places and helpers shared by the scheduler, window, sun and relevance tests.
 enum SchedulePlace {
-    static let london = HouseCalendar(timeZone: TimeZone(identifier: "Europe/London")!, latitude: 51.5074, longitude: -0.1278)
-    static let newYork = HouseCalendar(timeZone: TimeZone(identifier: "America/New_York")!, latitude: 40.7128, longitude: -74.0060)
-    static let sydney = HouseCalendar(timeZone: TimeZone(identifier: "Australia/Sydney")!, latitude: -33.8688, longitude: 151.2093)
-    static let tromso = HouseCalendar(timeZone: TimeZone(identifier: "Europe/Oslo")!, latitude: 69.6492, longitude: 18.9553)
+    static let london = HouseCalendar(timeZone: HouseZone(identifier: "Europe/London")!, latitude: 51.5074, longitude: -0.1278)
+    static let newYork = HouseCalendar(timeZone: HouseZone(identifier: "America/New_York")!, latitude: 40.7128, longitude: -74.0060)
+    static let sydney = HouseCalendar(timeZone: HouseZone(identifier: "Australia/Sydney")!, latitude: -33.8688, longitude: 151.2093)
+    static let tromso = HouseCalendar(timeZone: HouseZone(identifier: "Europe/Oslo")!, latitude: 69.6492, longitude: 18.9553)
 }
 
 func schedDay(_ text: String) -> LocalDate { LocalDate(text)! }

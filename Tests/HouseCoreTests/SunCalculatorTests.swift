@@ -93,7 +93,7 @@ import Testing
 extension SunCalculatorTests {
     @Test func badCoordinatesNeverCrash() {
         for (lat, lon) in [(90.0, 0.0), (-90.0, 0.0), (123.0, 500.0), (Double.nan, Double.infinity)] {
-            let cal = HouseCalendar(timeZone: TimeZone(identifier: "UTC")!, latitude: lat, longitude: lon)
+            let cal = HouseCalendar(timeZone: HouseZone(identifier: "UTC")!, latitude: lat, longitude: lon)
             for event in SunEvent.allCases {
                 if let d = cal.occurrence(of: event, on: schedDay("2026-06-21")).date {
                     #expect(d.timeIntervalSince1970.isFinite)

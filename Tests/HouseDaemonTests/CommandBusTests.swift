@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import HouseBroker
 import HouseCore
 import HouseMQTT
 import HouseTesting
@@ -70,6 +71,28 @@ import Testing
         while let job = bus.nextIfWaiting() { order.append(Self.requestID(job.command)) }
         #expect(order == ["r0", "r1", nil])
         #expect(bus.offer(Self.intent(3), id: "r3", answer: nil) == nil, "room again once taken")
+    }
+
+    /// With the embedded broker, a burst closes the broker's intake valve once
+    /// `holdBackAbove` commands wait, and opens it again once the bus is down to `letGoAt`; notes
+    /// do not count, and stopping the bus opens it.
+    @Test func aBurstClosesTheBrokersIntakeValveUntilTheBusCatchesUp() async throws {
+        let valve = IntakeValve(clientID: "housectl-test")
+        let bus = CommandBus(valve: valve)
+        for n in 0..<(CommandBus.holdBackAbove - 1) { #expect(bus.offer(Self.intent(n), answer: nil) == nil) }
+        for _ in 0..<100 { bus.note(.nodeStatus(node: "pi-x", online: true)) }
+        #expect(!valve.isClosed, "notes do not count")
+        #expect(bus.offer(Self.intent(999), answer: nil) == nil)
+        #expect(valve.isClosed)
+        var taken = 0
+        while valve.isClosed, let job = bus.nextIfWaiting() {
+            if job.bounded { taken += 1 }
+        }
+        #expect(taken == CommandBus.holdBackAbove - CommandBus.letGoAt, "open once \(CommandBus.letGoAt) wait")
+        for n in 0..<CommandBus.holdBackAbove { _ = bus.offer(Self.intent(n), answer: nil) }
+        #expect(valve.isClosed)
+        bus.finish()
+        #expect(!valve.isClosed, "a stopped bus holds no one back")
     }
 
     @Test func afterFinishTheQueuedAreHandedOutThenNothingIsTaken() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct DiscoveryTests {
     static let config = HouseConfiguration(
-        house: HouseInfo(name: "Home", timeZone: TimeZone(identifier: "Europe/London")!, latitude: 51.5, longitude: -0.12),
+        house: HouseInfo(name: "Home", timeZone: HouseZone(identifier: "Europe/London")!, latitude: 51.5, longitude: -0.12),
         nodes: [Node(id: "pi-main", board: "b"), Node(id: "pi-garage", board: "b")],
         rooms: [Room(id: "bedroom", name: "Bedroom"), Room(id: "garage", name: "Garage")],
         devices: [

@@ -73,7 +73,7 @@ import Testing
 
 @Suite struct InputBankTests {
     static let configuration = HouseConfiguration(
-        house: HouseInfo(name: "Test", timeZone: TimeZone(identifier: "UTC")!, latitude: 51.5, longitude: 0),
+        house: HouseInfo(name: "Test", timeZone: HouseZone(identifier: "UTC")!, latitude: 51.5, longitude: 0),
         nodes: [Node(id: "pi-main", board: "b")],
         rooms: [Room(id: "hall", name: "Hall")],
         devices: [

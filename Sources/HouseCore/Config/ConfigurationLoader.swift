@@ -105,7 +105,7 @@ public struct ConfigurationLoader: Sendable {
     /// YAML syntax errors become located diagnostics.
     static func compose(_ text: String, ctx: ConfigContext) -> YNode? {
         do {
-            return try Yams.compose(yaml: text)
+            return try YAMLText.compose(text)
         } catch let error as YamlError {
             switch error {
             case .scanner(let context, let problem, let mark, _),

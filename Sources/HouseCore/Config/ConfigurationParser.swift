@@ -178,11 +178,12 @@ final class ConfigurationParser {
     private func parseHouse(_ node: YNode) -> HouseInfo? {
         guard let m = ctx.map(node, what: "house", allowed: ["name", "timezone", "latitude", "longitude", "confirm_above"]) else { return nil }
         let name = m.string("name", expected: "the house's name", required: true)
-        var zone: TimeZone?
+        var zone: HouseZone?
         if let z = m.require("timezone", expected: "an IANA time zone such as Europe/London"),
            let s = ctx.string(z, expected: "an IANA time zone such as Europe/London") {
-            zone = TimeZone(identifier: s)
+            zone = HouseZone(identifier: s)
             if zone == nil || s.isEmpty {
+                // Only on this error: Foundation's list of zones is ICU's.
                 let hint = Suggestion.hint(for: s, in: TimeZone.knownTimeZoneIdentifiers)
                 ctx.error("unknown time zone '\(s)'\(hint); expected an IANA time zone such as Europe/London", at: z)
             }

@@ -81,14 +81,14 @@ public struct HouseConfiguration: Sendable, Equatable {
 /// The house itself: its name and where it is on Earth (for time zone and sun times).
 public struct HouseInfo: Sendable, Equatable {
     public var name: String
-    public var timeZone: TimeZone
+    public var timeZone: HouseZone
     public var latitude: Double
     public var longitude: Double
     /// A spoken command that would switch more devices than this at once ("turn everything off",
     /// "all the lights") asks for a yes first (`house.confirm_above`, default 5).
     public var confirmAbove: Int
 
-    public init(name: String, timeZone: TimeZone, latitude: Double, longitude: Double, confirmAbove: Int = 5) {
+    public init(name: String, timeZone: HouseZone, latitude: Double, longitude: Double, confirmAbove: Int = 5) {
         self.name = name
         self.timeZone = timeZone
         self.latitude = latitude

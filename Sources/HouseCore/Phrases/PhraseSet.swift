@@ -58,7 +58,7 @@ public struct PhraseSet: Sendable, Equatable {
     /// Parses a phrase file's text. `source` names it in error messages.
     public static func parse(yaml: String, source: String = "phrases") throws(PhraseError) -> PhraseSet {
         let root: Yams.Node?
-        do { root = try Yams.compose(yaml: yaml) } catch {
+        do { root = try YAMLText.compose(yaml) } catch {
             throw .invalidFile(source: source, message: "not valid YAML: \(error)")
         }
         guard let root else { return PhraseSet() }

@@ -92,20 +92,18 @@ public struct EnergyLedger: Sendable, Equatable {
     }
 
     /// The `[start, end)` span of a query range in the house's time zone, ending at `now`.
-    public static func span(of range: TimeRange, now: WallInstant, timeZone: TimeZone) -> (start: WallInstant, end: WallInstant) {
-        var cal = Calendar(identifier: .gregorian)
-        cal.timeZone = timeZone
-        cal.firstWeekday = 2
-        let startOfToday = WallInstant(cal.startOfDay(for: now.date))
+    /// A week starts on Monday.
+    public static func span(of range: TimeRange, now: WallInstant, calendar: HouseCalendar) -> (start: WallInstant, end: WallInstant) {
+        let today = calendar.localDate(of: now.date)
+        let startOfToday = WallInstant(calendar.start(of: today))
         switch range {
         case .today:
             return (startOfToday, now)
         case .yesterday:
-            let y = cal.date(byAdding: .day, value: -1, to: startOfToday.date).map(WallInstant.init) ?? startOfToday
-            return (y, startOfToday)
+            return (WallInstant(calendar.start(of: today.adding(days: -1))), startOfToday)
         case .thisWeek:
-            let week = cal.dateInterval(of: .weekOfYear, for: now.date).map { WallInstant($0.start) } ?? startOfToday
-            return (week, now)
+            let monday = today.adding(days: -((today.weekday + 5) % 7))
+            return (WallInstant(calendar.start(of: monday)), now)
         case .lastHours(let n):
             return (now.advanced(by: .seconds(-3600 * n)), now)
         }

@@ -118,7 +118,7 @@ public actor HouseService {
         if case .today = range {
             span = (startOfToday(now), now)
         } else {
-            span = EnergyLedger.span(of: range, now: now, timeZone: configuration.house.timeZone)
+            span = EnergyLedger.span(of: range, now: now, calendar: HouseCalendar(house: configuration.house))
         }
         return ledger.kilowattHours(devices ?? configuration.devices, from: span.start, to: span.end, now: now)
     }
@@ -126,9 +126,10 @@ public actor HouseService {
     /// The start of the house's day at `now` (cached until the day ends).
     private func startOfToday(_ now: WallInstant) -> WallInstant {
         if let today, today.start <= now, now < today.end { return today.start }
-        let start = EnergyLedger.span(of: .today, now: now, timeZone: configuration.house.timeZone).start
-        let tomorrow = EnergyLedger.span(of: .today, now: start.advanced(by: .seconds(36 * 3600)), timeZone: configuration.house.timeZone).start
-        today = (start, tomorrow)
+        let calendar = HouseCalendar(house: configuration.house)
+        let day = calendar.localDate(of: now.date)
+        let start = WallInstant(calendar.start(of: day))
+        today = (start, WallInstant(calendar.start(of: day.adding(days: 1))))
         return start
     }
 

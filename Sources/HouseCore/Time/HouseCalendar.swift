@@ -3,10 +3,10 @@ import Foundation
 /// The house's calendar: its time zone and position, turning local days, clock times and sun
 /// events into instants and back. Pure and value-typed; safe to copy into any task.
 public struct HouseCalendar: Sendable, Hashable {
-    public let timeZone: TimeZone
+    public let timeZone: HouseZone
     public let sun: SunCalculator
 
-    public init(timeZone: TimeZone, latitude: Double, longitude: Double) {
+    public init(timeZone: HouseZone, latitude: Double, longitude: Double) {
         self.timeZone = timeZone
         self.sun = SunCalculator(latitude: latitude, longitude: longitude, timeZone: timeZone)
     }
@@ -39,6 +39,21 @@ public struct HouseCalendar: Sendable, Hashable {
         let (d, _) = localDateAndMinute(of: date)
         var text = "\(d) \(clockText(date))"
         if zone { text += " \(timeZone.localName(for: date))" }
+        return text
+    }
+
+    /// `date` in ISO 8601 with the zone's offset at that instant, to the second:
+    /// `2026-07-01T01:30:00+01:00` (`Z` where the offset is zero), as `ISO8601DateFormatter` writes it.
+    public func iso8601Text(_ date: Date) -> String {
+        let offset = timeZone.secondsFromGMT(for: date)
+        let wall = Int(date.timeIntervalSince1970.rounded(.down)) + offset
+        let days = Int((Double(wall) / 86400).rounded(.down))
+        let s = wall - days * 86400
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        var text = "\(LocalDate(daysSinceEpoch: days))T\(two(s / 3600)):\(two(s / 60 % 60)):\(two(s % 60))"
+        if offset == 0 { return text + "Z" }
+        let minutes = abs(offset) / 60
+        text += (offset < 0 ? "-" : "+") + "\(two(minutes / 60)):\(two(minutes % 60))"
         return text
     }
 
@@ -88,7 +103,7 @@ public struct HouseCalendar: Sendable, Hashable {
             return .unique(Date(timeIntervalSince1970: c2))
         case (false, false):
             let lower = Date(timeIntervalSince1970: min(c1, c2))
-            let end = timeZone.nextDaylightSavingTimeTransition(after: lower)
+            let end = timeZone.nextTransition(after: lower)
                 ?? Date(timeIntervalSince1970: max(c1, c2))
             return .skipped(gapEnd: end)
         }

@@ -14,11 +14,11 @@ public struct SunCalculator: Sendable, Hashable {
     /// Degrees east (negative west).
     public var longitude: Double
     /// The zone whose calendar days `date` refers to.
-    public var timeZone: TimeZone
+    public var timeZone: HouseZone
 
     /// Latitude is clamped to +/-89.99 degrees and longitude wrapped to -180...180, so bad input
     /// gives odd answers, never NaN or a crash (the configuration validates the ranges).
-    public init(latitude: Double, longitude: Double, timeZone: TimeZone) {
+    public init(latitude: Double, longitude: Double, timeZone: HouseZone) {
         self.latitude = latitude.isFinite ? min(max(latitude, -89.99), 89.99) : 0
         var lon = longitude.isFinite ? longitude.truncatingRemainder(dividingBy: 360) : 0
         if lon > 180 { lon -= 360 }

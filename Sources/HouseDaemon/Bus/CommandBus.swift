@@ -1,4 +1,5 @@
 import DequeModule
+import HouseBroker
 import HouseCore
 import HouseMQTT
 import Signals
@@ -16,6 +17,11 @@ import Synchronization
 /// every publish walks it): beyond the capacity its command is refused with a "busy" answer, which
 /// goes to the sender's reply topic and to the log. Nothing is dropped silently. What the house
 /// learns by itself (`note`: relay events, peer states) is always queued, as its sources are bounded.
+///
+/// With the embedded broker, a flood does not get that far: once `holdBackAbove` commands from
+/// outside wait, the bus closes the broker's `IntakeValve`, and the broker stops reading the
+/// connections that publish to the controller until the bus is down to `letGoAt` (their
+/// commands wait in their sockets, not in the controller's memory).
 final class CommandBus: Sendable {
     /// One queued command and how to answer whoever submitted it.
     struct Job: Sendable {
@@ -32,6 +38,11 @@ final class CommandBus: Sendable {
     /// How many commands from outside may wait. Far beyond any burst of a house (a scene, a
     /// Node-RED flow, 10,000 commands back to back from a test): a few seconds of work.
     static let defaultCapacity = 16_384
+    /// Waiting commands from outside at which the intake valve closes (a few milliseconds of
+    /// work: the bus never runs dry while the publishers are held back)...
+    static let holdBackAbove = 256
+    /// ... and at which it opens again.
+    static let letGoAt = 64
 
     private struct State {
         /// A ring buffer: a job taken is gone at once (its strings and closure freed), and the
@@ -50,15 +61,23 @@ final class CommandBus: Sendable {
         var waiting: Int { jobs.count }
         /// The waiting commands from outside (what `capacity` bounds).
         var waitingBounded = 0
+        /// Whether the intake valve is closed.
+        var holdingBack = false
 
         /// The most jobs whose ring stays allocated while the queue is empty.
         static let keptRing = 1_024
 
         /// The next job, and the sources to let in now that there is room: all of them once the
         /// queue is down to half its capacity (not one wake-up per job taken).
-        mutating func pop(capacity: Int) -> (job: Job, admit: [CheckedContinuation<Void, Never>])? {
+        /// The valve is opened here, under the bus's lock, so that it is never left closed by a
+        /// `close` and an `open` crossing each other.
+        mutating func pop(capacity: Int, valve: IntakeValve?) -> (job: Job, admit: [CheckedContinuation<Void, Never>])? {
             guard let job = jobs.popFirst() else { return nil }
             if job.bounded { waitingBounded -= 1 }
+            if holdingBack && waitingBounded <= CommandBus.letGoAt {
+                holdingBack = false
+                valve?.open()
+            }
             if jobs.isEmpty, deepest > Self.keptRing {
                 jobs = Deque()
                 deepest = 0
@@ -70,10 +89,13 @@ final class CommandBus: Sendable {
     }
 
     let capacity: Int
+    /// The embedded broker's valve on the controller's intake; nil with another broker.
+    private let valve: IntakeValve?
     private let state = Mutex(State())
 
-    init(capacity: Int = CommandBus.defaultCapacity) {
+    init(capacity: Int = CommandBus.defaultCapacity, valve: IntakeValve? = nil) {
         self.capacity = capacity
+        self.valve = valve
     }
 
     /// Queues `command` (waiting for room when `capacity` commands wait) and waits for its reply.
@@ -158,7 +180,7 @@ final class CommandBus: Sendable {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (c: CheckedContinuation<Job?, Never>) in
                 let (ready, admit, wait): (Job??, [CheckedContinuation<Void, Never>], UInt64?) = state.withLock { s in
-                    if let (job, admit) = s.pop(capacity: capacity) { return (.some(job), admit, nil) }
+                    if let (job, admit) = s.pop(capacity: capacity, valve: valve) { return (.some(job), admit, nil) }
                     if s.finished || Task.isCancelled { return (.some(nil), [], nil) }
                     s.consumer = c
                     s.consumerWait &+= 1
@@ -192,7 +214,7 @@ final class CommandBus: Sendable {
 
     /// The next command if one waits now, without waiting.
     func nextIfWaiting() -> Job? {
-        guard let (job, admit) = state.withLock({ $0.pop(capacity: capacity) }) else { return nil }
+        guard let (job, admit) = state.withLock({ $0.pop(capacity: capacity, valve: valve) }) else { return nil }
         for waiter in admit { waiter.resume() }
         return job
     }
@@ -201,6 +223,8 @@ final class CommandBus: Sendable {
     func finish() {
         let (consumer, admits) = state.withLock { s -> (CheckedContinuation<Job?, Never>?, [CheckedContinuation<Void, Never>]) in
             s.finished = true
+            s.holdingBack = false
+            valve?.open()
             defer {
                 s.consumer = nil
                 s.waitingForRoom = []
@@ -229,6 +253,10 @@ final class CommandBus: Sendable {
             if bounded { s.waitingBounded += 1 }
             s.jobs.append(job)
             s.deepest = max(s.deepest, s.jobs.count)
+            if !s.holdingBack && s.waitingBounded >= CommandBus.holdBackAbove {
+                s.holdingBack = true
+                valve?.close()
+            }
             return (.queued, nil)
         }
         consumer?.resume(returning: job)

@@ -342,9 +342,8 @@ public actor IntentGateway {
     private func historyReply(id: String, limit: Int) -> IntentReply {
         do {
             let records = try store.history(limit: max(1, min(limit, 1000)))
-            let formatter = ISO8601DateFormatter()
-            formatter.timeZone = configuration.house.timeZone
-            let lines = records.map { "\(formatter.string(from: $0.at)) \($0.source) \($0.summary): \($0.outcome) — \($0.dialog)" }
+            let calendar = HouseCalendar(house: configuration.house)
+            let lines = records.map { "\(calendar.iso8601Text($0.at)) \($0.source) \($0.summary): \($0.outcome) — \($0.dialog)" }
             var reply = IntentReply(id: id, outcomes: [])
             reply.status = .done
             reply.phase = .handle
