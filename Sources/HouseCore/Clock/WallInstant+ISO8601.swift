@@ -7,11 +7,8 @@ extension WallInstant {
         let (days, msOfDay) = ms.quotientAndRemainder(dividingBy: 86_400_000)
         let day = msOfDay < 0 ? Int(days) - 1 : Int(days)
         let t = msOfDay < 0 ? msOfDay + 86_400_000 : msOfDay
-        let date = LocalDate(daysSinceEpoch: day)
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         let milli = t % 1000
         let millis = milli < 10 ? "00\(milli)" : milli < 100 ? "0\(milli)" : "\(milli)"
-        let year = date.year < 1000 ? String(repeating: "0", count: 4 - String(date.year).count) + String(date.year) : String(date.year)
-        return "\(year)-\(two(Int64(date.month)))-\(two(Int64(date.day)))T\(two(t / 3_600_000)):\(two(t / 60_000 % 60)):\(two(t / 1000 % 60)).\(millis)Z"
+        return LocalDate(daysSinceEpoch: day).iso8601(second: Int(t / 1000)) + ".\(millis)Z"
     }
 }

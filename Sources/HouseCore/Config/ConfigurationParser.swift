@@ -182,7 +182,7 @@ final class ConfigurationParser {
         if let z = m.require("timezone", expected: "an IANA time zone such as Europe/London"),
            let s = ctx.string(z, expected: "an IANA time zone such as Europe/London") {
             zone = HouseZone(identifier: s)
-            if zone == nil || s.isEmpty {
+            if zone == nil {
                 // Only on this error: Foundation's list of zones is ICU's.
                 let hint = Suggestion.hint(for: s, in: TimeZone.knownTimeZoneIdentifiers)
                 ctx.error("unknown time zone '\(s)'\(hint); expected an IANA time zone such as Europe/London", at: z)

@@ -23,9 +23,15 @@ public struct HouseCalendar: Sendable, Hashable {
 
     /// The local day and the minutes since local midnight (wall clock) of `date`.
     public func localDateAndMinute(of date: Date) -> (date: LocalDate, minute: Int) {
-        let wall = Int(date.timeIntervalSince1970.rounded(.down)) + timeZone.secondsFromGMT(for: date)
+        let (day, second) = wallClock(of: date, offset: timeZone.secondsFromGMT(for: date))
+        return (day, second / 60)
+    }
+
+    /// The local day and the seconds since local midnight of `date` at `offset` seconds east of UTC.
+    private func wallClock(of date: Date, offset: Int) -> (date: LocalDate, second: Int) {
+        let wall = Int(date.timeIntervalSince1970.rounded(.down)) + offset
         let days = Int((Double(wall) / 86400).rounded(.down))
-        return (LocalDate(daysSinceEpoch: days), (wall - days * 86400) / 60)
+        return (LocalDate(daysSinceEpoch: days), wall - days * 86400)
     }
 
     /// Local wall time of `date` as `HH:MM`.
@@ -46,15 +52,10 @@ public struct HouseCalendar: Sendable, Hashable {
     /// `2026-07-01T01:30:00+01:00` (`Z` where the offset is zero), as `ISO8601DateFormatter` writes it.
     public func iso8601Text(_ date: Date) -> String {
         let offset = timeZone.secondsFromGMT(for: date)
-        let wall = Int(date.timeIntervalSince1970.rounded(.down)) + offset
-        let days = Int((Double(wall) / 86400).rounded(.down))
-        let s = wall - days * 86400
-        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        var text = "\(LocalDate(daysSinceEpoch: days))T\(two(s / 3600)):\(two(s / 60 % 60)):\(two(s % 60))"
-        if offset == 0 { return text + "Z" }
+        let (day, second) = wallClock(of: date, offset: offset)
+        if offset == 0 { return day.iso8601(second: second) + "Z" }
         let minutes = abs(offset) / 60
-        text += (offset < 0 ? "-" : "+") + "\(two(minutes / 60)):\(two(minutes % 60))"
-        return text
+        return day.iso8601(second: second) + (offset < 0 ? "-" : "+") + TimeOfDay(hour: minutes / 60, minute: minutes % 60).description
     }
 
     /// The first instant of a local day (its midnight, or the end of a gap that swallowed it).

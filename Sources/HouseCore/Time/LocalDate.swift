@@ -61,6 +61,15 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
         return "\(y)-\(m)-\(d)"
     }
 
+    /// `YYYY-MM-DDTHH:MM:SS` at `second` seconds after this day's midnight (0...86,399): the
+    /// date and time of an ISO 8601 timestamp, the year in four digits.
+    func iso8601(second: Int) -> String {
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        let y = String(year)
+        let year = year >= 0 && y.count < 4 ? String(repeating: "0", count: 4 - y.count) + y : y
+        return "\(year)-\(two(month))-\(two(day))T\(two(second / 3600)):\(two(second / 60 % 60)):\(two(second % 60))"
+    }
+
     static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
