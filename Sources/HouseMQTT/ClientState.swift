@@ -96,6 +96,10 @@ struct ClientState: Sendable {
     /// Messages waiting for room in the in-flight window (`MQTTConfiguration.maximumInFlight`),
     /// in order: while any waits here, every new message queues behind it.
     var held: Deque<HeldMessage> = []
+    /// Fulfilled when the backlog of `held` is down to `MQTTClient.backlogLow` (`waitForRoom`).
+    var backlogRoom: OneShot<Void>?
+    /// A wait for room ran out of time: `waitForRoom` returns at once until the backlog shrinks.
+    var backlogStalled = false
     /// Acknowledgements that arrived before their waiter was registered, with their arrival
     /// number (`ackSequence`). Kept across connection losses: a PUBACK that came just before a
     /// loss still belongs to the publish that registers just after it.
@@ -192,6 +196,7 @@ struct ClientState: Sendable {
     /// The connection is gone: settle every waiter as `settleLost` says.
     mutating func connectionLost(_ lost: MQTTError, _ fx: inout Effects) {
         statistics.connectionLosses += 1
+        backlogReleased(&fx)
         connectedVersion = nil
         generation += 1
         lastLoss = lost

@@ -90,6 +90,7 @@ extension MQTTClient {
             s.subscriptions.removeAll()
             for waiter in s.pending.values { ClientState.settleClosed(waiter, &fx) }
             s.pending.removeAll()
+            s.backlogReleased(&fx)
             if !s.held.isEmpty {
                 logger.warning("closing with \(s.held.count) message(s) never sent: the broker did not acknowledge the ones before them in time")
                 for held in s.held { ClientState.settleClosed(held.waiter, &fx) }

@@ -163,6 +163,7 @@ extension MQTTClient {
                 logger.error("sending a held message to \(next.message.topic) failed: \(error)")
             }
         }
+        s.backlogShrank(&fx)
     }
 
     /// The property list `message` goes out with on a `version` connection: nil without

@@ -24,6 +24,8 @@ public struct MQTTStatistics: Sendable, Hashable {
     public var inFlight = 0
     /// Messages waiting for room in the in-flight window now.
     public var heldDepth = 0
+    /// Times `waitForRoom` waited for the backlog of held messages to shrink.
+    public var backlogWaits = 0
 
     public init() {}
 }

@@ -35,9 +35,22 @@ public final class EngineExecutor: SerialExecutor, TaskExecutor {
                 head = 0
                 return nil
             }
-            defer { head += 1 }
+            defer {
+                head += 1
+                // A lane that stays busy through a whole burst never runs dry: the jobs already
+                // run are dropped now and then, so that the list is as long as what waits, not
+                // as everything the burst ran (a flood of 10,000 commands grew it to 32,768).
+                if head >= Self.compactAfter && head * 2 >= jobs.count {
+                    jobs.removeFirst(head)
+                    head = 0
+                }
+            }
             return jobs[head]
         }
+
+        /// The jobs run before the list is compacted (at most every other job run, so it costs
+        /// at most one move of each job).
+        static let compactAfter = 256
     }
 
     /// The most jobs one `runningInline` call runs on the caller's thread before a worker takes

@@ -45,6 +45,12 @@ private actor Waiter {
 
     func record(_ value: Int) { order.append(value) }
 
+    /// Starts `count` tasks, each recording its number: isolated to this actor, each is a job on
+    /// the lane, queued in this order while this job still runs.
+    func startRecording(_ count: Int) -> [Task<Void, Never>] {
+        (0..<count).map { i in Task { self.record(i) } }
+    }
+
     func markParked() { parked.fulfill(()) }
 }
 
@@ -119,5 +125,16 @@ struct EngineExecutorTests {
         let order = await waiter.order
         #expect(order.count == 200)
         #expect(Set(order).count == 200)
+    }
+
+    /// A lane that stays busy through a burst drops the jobs it ran now and then (the list would
+    /// otherwise keep every job of the burst): each queued job still runs once, in order.
+    @Test func aLongBurstOnABusyLaneRunsEveryJobOnceInOrder() async {
+        let lane = EngineExecutor()
+        let waiter = Waiter(executor: lane)
+        let tasks = await waiter.startRecording(5_000)
+        for task in tasks { await task.value }
+        let order = await waiter.order
+        #expect(order == Array(0..<5_000))
     }
 }

@@ -1,0 +1,106 @@
+import Foundation
+import HouseTesting
+import Testing
+@testable import HouseMQTT
+
+/// `waitForRoom`: a producer that can wait (the controller's command bus) waits while more than
+/// `backlogHigh` messages wait behind the in-flight window, until they are down to `backlogLow`;
+/// a broker that stops acknowledging holds it up for at most the limit, and then not again until
+/// the backlog shrinks. The client runs on a `ManualClock`: a wait that has begun is a sleeper
+/// on it (the limit), and the limit runs out only when the test says.
+@Suite("The client's backlog", .timeLimit(.minutes(1)))
+struct BacklogTests {
+    func makeClient(port: Int, _ id: String, clock: ManualClock) throws -> MQTTClient {
+        var configuration = MQTTConfiguration(host: "127.0.0.1", port: port, clientID: id)
+        configuration.reconnect = MQTTReconnectPolicy(initialDelay: .seconds(30), maximumDelay: .seconds(30))
+        return try MQTTClient(configuration: configuration, clock: clock)
+    }
+
+    /// Sends messages until more than `backlogHigh` wait behind the window.
+    func fillBacklog(_ client: MQTTClient) throws {
+        for i in 0...(MQTTClient.backlogHigh + 100) {
+            try client.send(MQTTMessage(topic: "backlog/\(i % 7)", string: "\(i)", qos: .atLeastOnce))
+        }
+    }
+
+    @Test func returnsAtOnceWithoutABacklog() async throws {
+        try await withTestBroker { broker in
+            let clock = ManualClock(start: Date())
+            let client = try makeClient(port: broker.port, "backlog-none", clock: clock)
+            try await client.connect()
+            try client.send(MQTTMessage(topic: "backlog/a", string: "x", qos: .atLeastOnce))
+            #expect(await client.waitForRoom(atMost: .seconds(30)))
+            #expect(client.statistics.backlogWaits == 0)
+            await client.disconnect()
+        }
+    }
+
+    @Test func waitsUntilTheBrokerHasAcknowledgedTheBacklogDownToTheLowMark() async throws {
+        try await withTestBroker { broker in
+            let clock = ManualClock(start: Date())
+            let client = try makeClient(port: broker.port, "backlog-wait", clock: clock)
+            try await client.connect()
+            await broker.pauseReading()
+            try fillBacklog(client)
+            #expect(client.statistics.heldDepth > MQTTClient.backlogHigh)
+            let waiter = Task { await client.waitForRoom(atMost: .seconds(30)) }
+            // The wait has begun (it is counted) before the broker reads again.
+            await clock.waitForSleepers(1)
+            #expect(client.statistics.backlogWaits == 1)
+            await broker.resumeReading()
+            let got = try await withTimeout(.seconds(20), "the room") { await waiter.value }
+            #expect(got)
+            #expect(client.statistics.heldDepth <= MQTTClient.backlogLow)
+            await client.disconnect()
+        }
+    }
+
+    @Test func aBrokerThatStopsAcknowledgingHoldsTheProducerOnceThenNotUntilTheBacklogShrinks() async throws {
+        try await withTestBroker { broker in
+            let clock = ManualClock(start: Date())
+            let client = try makeClient(port: broker.port, "backlog-stuck", clock: clock)
+            try await client.connect()
+            await broker.pauseReading()
+            try fillBacklog(client)
+            let first = Task { await client.waitForRoom(atMost: .seconds(1)) }
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(1))
+            #expect(await first.value == false)
+            // Stalled: no more waiting while the broker still says nothing.
+            #expect(await client.waitForRoom(atMost: .seconds(30)))
+            #expect(client.statistics.backlogWaits == 1)
+            await broker.resumeReading()
+            // Everything sent is acknowledged: an awaited publish comes back after the backlog.
+            try await withTimeout(.seconds(20), "the backlog to go out") {
+                try await client.publish(MQTTMessage(topic: "backlog/last", string: "x", qos: .atLeastOnce))
+            }
+            #expect(client.statistics.heldDepth == 0)
+            // The stall is over: a new backlog is waited for again.
+            await broker.pauseReading()
+            try fillBacklog(client)
+            let waiter = Task { await client.waitForRoom(atMost: .seconds(30)) }
+            await clock.waitForSleepers(1)
+            #expect(client.statistics.backlogWaits == 2)
+            await broker.resumeReading()
+            #expect(try await withTimeout(.seconds(20), "the room") { await waiter.value })
+            await client.disconnect()
+        }
+    }
+
+    @Test func aLostConnectionEndsTheWait() async throws {
+        try await withTestBroker { broker in
+            let clock = ManualClock(start: Date())
+            let client = try makeClient(port: broker.port, "backlog-lost", clock: clock)
+            try await client.connect()
+            await broker.pauseReading()
+            try fillBacklog(client)
+            let waiter = Task { await client.waitForRoom(atMost: .seconds(30)) }
+            await clock.waitForSleepers(1)
+            #expect(client.statistics.backlogWaits == 1)
+            await broker.cutOff(clientID: "backlog-lost")
+            #expect(try await withTimeout(.seconds(20), "the wait to end") { await waiter.value })
+            await broker.resumeReading()
+            await client.disconnect()
+        }
+    }
+}
