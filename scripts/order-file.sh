@@ -4,18 +4,26 @@
 # code, so that the daemon's resident code is what it runs and not the cold code around it
 # (docs/BENCHMARKS.md, "What the footprint costs").
 #
-# It builds the release daemon with a link map, runs it (example house, embedded broker,
-# simulated relays) under valgrind's callgrind, sends it COMMANDS set commands (default 1000) as
-# row 5 of `make bench` does, stops it with SIGTERM, and lists the input section of every
-# instruction of the binary that ran (scripts/hot-sections.py). Run it after larger changes to
-# the command path: a section missing from the list still works, it is only placed among the cold
-# ones. Needs valgrind and mosquitto-clients (installed when missing); about a minute.
+# 1. It builds the release daemon with a link map, runs it (example house, embedded broker,
+#    simulated relays) under valgrind's callgrind, sends it COMMANDS set commands (default 1000)
+#    as row 5 of `make bench` does, stops it with SIGTERM, and lists the input section of every
+#    instruction of the binary that ran (scripts/hot-sections.py).
+# 2. Then, ROUNDS times (default 4), it links with the list, runs the daemon at full speed under
+#    `perf record -e page-faults` with 10,000 commands, and adds the cold sections that faulted
+#    (scripts/hot-faults.py): what callgrind missed, each worth a 64 kB window or more of
+#    resident code.
+# TRACE=0 skips step 1 and refines the committed list. Run it after larger changes to the command
+# path: a section missing from the list still works, it is only placed among the cold ones.
+# Needs valgrind, perf (linux-perf) and mosquitto-clients (installed when missing); about a
+# minute for step 1 and two per round.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 COMMANDS=${COMMANDS:-1000}
+ROUNDS=${ROUNDS:-4}
+TRACE=${TRACE:-1}
 
-for p in valgrind mosquitto-clients; do
+for p in valgrind linux-perf mosquitto-clients; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" && continue
     SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     $SUDO apt-get install -y -qq "$p" >/dev/null
@@ -29,43 +37,73 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The link map says which input section every address of this binary came from.
-scripts/release-build.sh --product housectl -Xlinker "-Map=$WORK/housectl.map" >&2
+# The link map (made by each build below) says which input section every address came from.
 BIN="$(scripts/release-build.sh --show-bin-path)/housectl"
 
-# valgrind 3.19 (Debian 12) cannot read the DWARF 5 of Swift 6: the symbol table is enough.
-strip -g -o "$WORK/housectl" "$BIN"
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 sed "s/^  port: 1883$/  port: $PORT/" config/house.yaml > "$WORK/house.yaml"
 grep -q "port: $PORT" "$WORK/house.yaml" || { echo "order-file: config/house.yaml has no 'port: 1883' line to replace" >&2; exit 1; }
 cp config/phrases.yaml "$WORK/"
-mkdir "$WORK/state"
 
-valgrind --tool=callgrind --dump-instr=yes --demangle=no --callgrind-out-file="$WORK/callgrind.out" \
-    "$WORK/housectl" serve --gpio sim --state-dir "$WORK/state" --node pi-main --config "$WORK/house.yaml" \
-    --devices-dir "$ROOT/devices" --no-web > "$WORK/log" 2>&1 &
-DAEMON=$!
-for _ in $(seq 600); do
-    grep -q " ready: " "$WORK/log" && break
-    kill -0 "$DAEMON" 2>/dev/null || { cat "$WORK/log" >&2; echo "order-file: the daemon stopped" >&2; exit 1; }
-    sleep 0.2
-done
-grep -q " ready: " "$WORK/log" || { echo "order-file: the daemon was not ready within 2 minutes" >&2; exit 1; }
+# run_daemon LOG WRAPPER...: starts the daemon on a fresh state directory under WRAPPER and waits
+# for its ready line (DAEMON: the wrapper's pid).
+run_daemon() {
+    local log=$1; shift
+    rm -rf "$WORK/state"; mkdir "$WORK/state"
+    "$@" serve --gpio sim --state-dir "$WORK/state" --node pi-main --config "$WORK/house.yaml" \
+        --devices-dir "$ROOT/devices" --no-web > "$log" 2>&1 &
+    DAEMON=$!
+    for _ in $(seq 600); do
+        grep -q " ready: " "$log" && return 0
+        kill -0 "$DAEMON" 2>/dev/null || { cat "$log" >&2; echo "order-file: the daemon stopped" >&2; exit 1; }
+        sleep 0.2
+    done
+    echo "order-file: the daemon was not ready within 2 minutes" >&2; exit 1
+}
 
-timeout 300 mosquitto_sub -p "$PORT" -t house/kitchen/kitchen-light/state -q 1 -C $((COMMANDS + 1)) > "$WORK/states" &
-SUB=$!
-# The subscription is in place once the retained state arrived.
-for _ in $(seq 100); do [ -s "$WORK/states" ] && break; sleep 0.1; done
-seq "$COMMANDS" | awk '{ print (NR % 2 ? "ON" : "OFF") }' \
-    | mosquitto_pub -p "$PORT" -t house/kitchen/kitchen-light/set -l -q 0
-wait "$SUB" || { echo "order-file: $(wc -l < "$WORK/states") of $((COMMANDS + 1)) states arrived" >&2; exit 1; }
-kill -TERM "$DAEMON"
-wait "$DAEMON" || true
-DAEMON=""
+# send_commands N: N set commands, as row 5 of `make bench`, and waits for their states.
+send_commands() {
+    timeout 300 mosquitto_sub -p "$PORT" -t house/kitchen/kitchen-light/state -q 1 -C $(($1 + 1)) > "$WORK/states" &
+    local sub=$!
+    # The subscription is in place once the retained state arrived.
+    for _ in $(seq 100); do [ -s "$WORK/states" ] && break; sleep 0.1; done
+    seq "$1" | awk '{ print (NR % 2 ? "ON" : "OFF") }' \
+        | mosquitto_pub -p "$PORT" -t house/kitchen/kitchen-light/set -l -q 0
+    wait "$sub" || { echo "order-file: $(wc -l < "$WORK/states") of $(($1 + 1)) states arrived" >&2; exit 1; }
+}
 
 mkdir -p linker
-python3 scripts/hot-sections.py "$WORK/callgrind.out" "$WORK/housectl" "$WORK/housectl.map" > "$WORK/hot.ld"
-mv "$WORK/hot.ld" linker/housectl-hot.ld
+if [ "$TRACE" != 0 ]; then
+    rm -f "$BIN"
+    scripts/release-build.sh --product housectl -Xlinker "-Map=$WORK/housectl.map" >&2
+    # valgrind 3.19 (Debian 12) cannot read the DWARF 5 of Swift 6: the symbol table is enough.
+    strip -g -o "$WORK/housectl" "$BIN"
+    run_daemon "$WORK/log" valgrind --tool=callgrind --dump-instr=yes --demangle=no \
+        --callgrind-out-file="$WORK/callgrind.out" "$WORK/housectl"
+    send_commands "$COMMANDS"
+    kill -TERM "$DAEMON"
+    wait "$DAEMON" || true
+    DAEMON=""
+    python3 scripts/hot-sections.py "$WORK/callgrind.out" "$WORK/housectl" "$WORK/housectl.map" > "$WORK/hot.ld"
+    mv "$WORK/hot.ld" linker/housectl-hot.ld
+fi
+
+for round in $(seq "$ROUNDS"); do
+    # SwiftPM does not relink for a new script.
+    rm -f "$BIN"
+    scripts/release-build.sh --product housectl -Xlinker "-Map=$WORK/housectl.map" >&2
+    cp "$BIN" "$WORK/housectl-run"
+    run_daemon "$WORK/log" perf record -q -e page-faults -c 1 -d -o "$WORK/faults.data" "$WORK/housectl-run"
+    send_commands 10000
+    # The daemon, not perf, gets the signal; perf writes its data once the daemon is gone.
+    pkill -TERM -f "^$WORK/housectl-run serve" || true
+    wait "$DAEMON" || true
+    DAEMON=""
+    echo "order-file: round $round of $ROUNDS" >&2
+    python3 scripts/hot-faults.py "$WORK/faults.data" "$WORK/housectl.map" housectl-run < linker/housectl-hot.ld > "$WORK/hot.ld"
+    mv "$WORK/hot.ld" linker/housectl-hot.ld
+done
+
 # SwiftPM does not relink for a new script: the next release build links again without these.
 rm -f "$BIN" "$(dirname "$BIN")/housectl-bench"
 echo "order-file: linker/housectl-hot.ld lists $(grep -c '^    ' linker/housectl-hot.ld) sections" >&2
