@@ -37,7 +37,8 @@ clean:
 	rm -rf .build
 
 # Regenerates linker/housectl-hot.ld, the code sections the daemon runs, which the release link
-# puts together (scripts/order-file.sh; valgrind, about a minute). Not needed to build.
+# puts together (scripts/order-file.sh: valgrind, then rounds of perf's page faults; about ten
+# minutes). Not needed to build.
 .PHONY: order-file
 order-file: deps
 	./scripts/order-file.sh

@@ -9,7 +9,11 @@ trace misses some (code valgrind does not name, paths that only a run at full sp
 `scripts/order-file.sh` runs it for a few rounds: a fault names only the first function touched
 in its window, so the next round finds the ones the window hid.
 """
-import bisect, re, subprocess, sys
+import bisect, os, re, subprocess, sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from linkmap import input_sections, script_entry
 
 data, link_map, name = sys.argv[1:4]
 script = sys.stdin.read()
@@ -29,19 +33,8 @@ for line in out.splitlines():
 if base is None:
     sys.exit(f"hot-faults: {name} is not mapped in {data}")
 
-# The input sections of the cold .text, from the link map ("VMA LMA Size Align Out In Symbol").
-sections, in_text = [], False
-for line in open(link_map):
-    m = re.match(r"^\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\d+\s(.*)$", line)
-    if not m:
-        continue
-    address, size, rest = int(m.group(1), 16), int(m.group(2), 16), m.group(3)
-    if not rest.startswith(" "):
-        in_text = rest.strip() == ".text"
-        continue
-    if in_text and size and not rest.startswith(" " * 16):
-        sections.append((address, size, rest.strip()))
-sections.sort()
+# The input sections of the cold code.
+sections = input_sections(link_map, (".text",))
 starts = [s[0] for s in sections]
 
 listed = set(line.strip() for line in script.splitlines())
@@ -50,18 +43,9 @@ for address in addresses:
     i = bisect.bisect_right(starts, address - base) - 1
     if i < 0 or address - base >= sections[i][0] + sections[i][1]:
         continue
-    m = re.match(r"^(.*?)(?:\((.+?)\))?:\((.+)\)$", sections[i][2])
-    if not m:
+    entry = script_entry(sections[i][2])
+    if entry is None:
         continue
-    path, member, section = m.groups()
-    parts = path.split("/")
-    if member:
-        pattern = f"*/{parts[-1]}:{member}"
-    elif len(parts) > 1 and parts[-2].endswith(".build"):
-        pattern = f"*/{parts[-2]}/{parts[-1]}"
-    else:
-        pattern = f"*/{parts[-1]}"
-    entry = f"{pattern.replace(' ', '?')}({section})"
     if entry not in listed:
         listed.add(entry)
         added.append("    " + entry)

@@ -8,7 +8,11 @@ the functions LLVM leaves unnamed (.text..L__unnamed_N), nor say which of severa
 of the same name ran (every object has its own `objectdestroyTm`), and those are what left the
 daemon's code scattered over the binary (docs/BENCHMARKS.md, "What the footprint costs").
 """
-import bisect, collections, re, subprocess, sys
+import bisect, collections, os, re, subprocess, sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from linkmap import input_sections, script_entry
 
 callgrind, binary, link_map = sys.argv[1:4]
 
@@ -54,25 +58,11 @@ if not offsets:
     sys.exit("hot-sections: no function of the binary in the callgrind output")
 base = offsets.most_common(1)[0][0]
 
-# 3. The input sections of .text in the link map: "VMA LMA Size Align Out In Symbol".
-sections = []
-in_text = False
-for line in open(link_map):
-    m = re.match(r"^\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)\s+\d+\s(.*)$", line)
-    if not m:
-        continue
-    address, size, rest = int(m.group(1), 16), int(m.group(2), 16), m.group(3)
-    if not rest.startswith(" "):
-        in_text = rest.strip() in (".text", ".text.hot")
-        continue
-    if in_text and size and not rest.startswith(" " * 16):
-        sections.append((address, size, rest.strip()))
-sections.sort()
+# 3. The input sections of the code in the link map.
+sections = input_sections(link_map, (".text", ".text.hot"))
 starts = [s[0] for s in sections]
 
-# 4. The sections that ran, in the order callgrind lists them, as lld input section descriptions:
-# "*/Module.build/File.swift.o(.text.name)" or "*/libswiftCore.a:Member.o(.text.name)". A quoted
-# pattern is literal to lld, so a space in a file name becomes "?".
+# 4. The sections that ran, in the order callgrind lists them, as lld input section descriptions.
 hot, seen, outside = [], set(), 0
 for _, address in ran:
     i = bisect.bisect_right(starts, address - base) - 1
@@ -82,20 +72,7 @@ for _, address in ran:
     if sections[i][2] not in seen:
         seen.add(sections[i][2])
         hot.append(sections[i])
-lines = []
-for _, _, origin in hot:
-    m = re.match(r"^(.*?)(?:\((.+?)\))?:\((.+)\)$", origin)
-    if not m:
-        continue
-    path, member, section = m.groups()
-    parts = path.split("/")
-    if member:
-        pattern = f"*/{parts[-1]}:{member}"
-    elif len(parts) > 1 and parts[-2].endswith(".build"):
-        pattern = f"*/{parts[-2]}/{parts[-1]}"
-    else:
-        pattern = f"*/{parts[-1]}"
-    lines.append(f"    {pattern.replace(' ', '?')}({section})")
+lines = ["    " + entry for entry in (script_entry(origin) for _, _, origin in hot) if entry]
 
 print("/* The code `housectl serve` runs, first (scripts/order-file.sh, `make order-file`). */")
 print("SECTIONS {\n  .text.hot : {")

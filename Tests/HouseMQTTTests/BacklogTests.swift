@@ -1,4 +1,6 @@
 import Foundation
+import HouseBroker
+import HouseBrokerTesting
 import HouseTesting
 import Testing
 @testable import HouseMQTT
@@ -14,6 +16,19 @@ struct BacklogTests {
         var configuration = MQTTConfiguration(host: "127.0.0.1", port: port, clientID: id)
         configuration.reconnect = MQTTReconnectPolicy(initialDelay: .seconds(30), maximumDelay: .seconds(30))
         return try MQTTClient(configuration: configuration, clock: clock)
+    }
+
+    /// With the broker not reading, makes a backlog and starts a wait for room (`limit`),
+    /// returned once it has begun (a sleeper on `clock`) and been counted as wait `count`.
+    func startWaiting(_ broker: HouseBroker, _ client: MQTTClient, _ clock: ManualClock,
+                      limit: Duration = .seconds(30), count: Int = 1) async throws -> Task<Bool, Never> {
+        await broker.pauseReading()
+        try fillBacklog(client)
+        #expect(client.statistics.heldDepth > MQTTClient.backlogHigh)
+        let waiter = Task { await client.waitForRoom(atMost: limit) }
+        await clock.waitForSleepers(1)
+        #expect(client.statistics.backlogWaits == count)
+        return waiter
     }
 
     /// Sends messages until more than `backlogHigh` wait behind the window.
@@ -40,13 +55,8 @@ struct BacklogTests {
             let clock = ManualClock(start: Date())
             let client = try makeClient(port: broker.port, "backlog-wait", clock: clock)
             try await client.connect()
-            await broker.pauseReading()
-            try fillBacklog(client)
-            #expect(client.statistics.heldDepth > MQTTClient.backlogHigh)
-            let waiter = Task { await client.waitForRoom(atMost: .seconds(30)) }
             // The wait has begun (it is counted) before the broker reads again.
-            await clock.waitForSleepers(1)
-            #expect(client.statistics.backlogWaits == 1)
+            let waiter = try await startWaiting(broker, client, clock)
             await broker.resumeReading()
             let got = try await withTimeout(.seconds(20), "the room") { await waiter.value }
             #expect(got)
@@ -60,10 +70,7 @@ struct BacklogTests {
             let clock = ManualClock(start: Date())
             let client = try makeClient(port: broker.port, "backlog-stuck", clock: clock)
             try await client.connect()
-            await broker.pauseReading()
-            try fillBacklog(client)
-            let first = Task { await client.waitForRoom(atMost: .seconds(1)) }
-            await clock.waitForSleepers(1)
+            let first = try await startWaiting(broker, client, clock, limit: .seconds(1))
             clock.advance(by: .seconds(1))
             #expect(await first.value == false)
             // Stalled: no more waiting while the broker still says nothing.
@@ -76,11 +83,7 @@ struct BacklogTests {
             }
             #expect(client.statistics.heldDepth == 0)
             // The stall is over: a new backlog is waited for again.
-            await broker.pauseReading()
-            try fillBacklog(client)
-            let waiter = Task { await client.waitForRoom(atMost: .seconds(30)) }
-            await clock.waitForSleepers(1)
-            #expect(client.statistics.backlogWaits == 2)
+            let waiter = try await startWaiting(broker, client, clock, count: 2)
             await broker.resumeReading()
             #expect(try await withTimeout(.seconds(20), "the room") { await waiter.value })
             await client.disconnect()
@@ -92,11 +95,7 @@ struct BacklogTests {
             let clock = ManualClock(start: Date())
             let client = try makeClient(port: broker.port, "backlog-lost", clock: clock)
             try await client.connect()
-            await broker.pauseReading()
-            try fillBacklog(client)
-            let waiter = Task { await client.waitForRoom(atMost: .seconds(30)) }
-            await clock.waitForSleepers(1)
-            #expect(client.statistics.backlogWaits == 1)
+            let waiter = try await startWaiting(broker, client, clock)
             await broker.cutOff(clientID: "backlog-lost")
             #expect(try await withTimeout(.seconds(20), "the wait to end") { await waiter.value })
             await broker.resumeReading()
