@@ -12,10 +12,17 @@ import Testing
 /// on it (the limit), and the limit runs out only when the test says.
 @Suite("The client's backlog", .timeLimit(.minutes(1)))
 struct BacklogTests {
-    func makeClient(port: Int, _ id: String, clock: ManualClock) throws -> MQTTClient {
-        var configuration = MQTTConfiguration(host: "127.0.0.1", port: port, clientID: id)
-        configuration.reconnect = MQTTReconnectPolicy(initialDelay: .seconds(30), maximumDelay: .seconds(30))
-        return try MQTTClient(configuration: configuration, clock: clock)
+    /// Runs `body` with a client connected (on a `ManualClock`) to a test broker, then disconnects.
+    func withClient(_ id: String, _ body: (HouseBroker, MQTTClient, ManualClock) async throws -> Void) async throws {
+        try await withTestBroker { broker in
+            let clock = ManualClock(start: Date())
+            var configuration = MQTTConfiguration(host: "127.0.0.1", port: broker.port, clientID: id)
+            configuration.reconnect = MQTTReconnectPolicy(initialDelay: .seconds(30), maximumDelay: .seconds(30))
+            let client = try MQTTClient(configuration: configuration, clock: clock)
+            try await client.connect()
+            try await body(broker, client, clock)
+            await broker.resumeReading()
+        }
     }
 
     /// With the broker not reading, makes a backlog and starts a wait for room (`limit`),
@@ -39,37 +46,26 @@ struct BacklogTests {
     }
 
     @Test func returnsAtOnceWithoutABacklog() async throws {
-        try await withTestBroker { broker in
-            let clock = ManualClock(start: Date())
-            let client = try makeClient(port: broker.port, "backlog-none", clock: clock)
-            try await client.connect()
+        try await withClient("backlog-none") { broker, client, clock in
             try client.send(MQTTMessage(topic: "backlog/a", string: "x", qos: .atLeastOnce))
             #expect(await client.waitForRoom(atMost: .seconds(30)))
             #expect(client.statistics.backlogWaits == 0)
-            await client.disconnect()
         }
     }
 
     @Test func waitsUntilTheBrokerHasAcknowledgedTheBacklogDownToTheLowMark() async throws {
-        try await withTestBroker { broker in
-            let clock = ManualClock(start: Date())
-            let client = try makeClient(port: broker.port, "backlog-wait", clock: clock)
-            try await client.connect()
+        try await withClient("backlog-wait") { broker, client, clock in
             // The wait has begun (it is counted) before the broker reads again.
             let waiter = try await startWaiting(broker, client, clock)
             await broker.resumeReading()
             let got = try await withTimeout(.seconds(20), "the room") { await waiter.value }
             #expect(got)
             #expect(client.statistics.heldDepth <= MQTTClient.backlogLow)
-            await client.disconnect()
         }
     }
 
     @Test func aBrokerThatStopsAcknowledgingHoldsTheProducerOnceThenNotUntilTheBacklogShrinks() async throws {
-        try await withTestBroker { broker in
-            let clock = ManualClock(start: Date())
-            let client = try makeClient(port: broker.port, "backlog-stuck", clock: clock)
-            try await client.connect()
+        try await withClient("backlog-stuck") { broker, client, clock in
             let first = try await startWaiting(broker, client, clock, limit: .seconds(1))
             clock.advance(by: .seconds(1))
             #expect(await first.value == false)
@@ -86,20 +82,14 @@ struct BacklogTests {
             let waiter = try await startWaiting(broker, client, clock, count: 2)
             await broker.resumeReading()
             #expect(try await withTimeout(.seconds(20), "the room") { await waiter.value })
-            await client.disconnect()
         }
     }
 
     @Test func aLostConnectionEndsTheWait() async throws {
-        try await withTestBroker { broker in
-            let clock = ManualClock(start: Date())
-            let client = try makeClient(port: broker.port, "backlog-lost", clock: clock)
-            try await client.connect()
+        try await withClient("backlog-lost") { broker, client, clock in
             let waiter = try await startWaiting(broker, client, clock)
             await broker.cutOff(clientID: "backlog-lost")
             #expect(try await withTimeout(.seconds(20), "the wait to end") { await waiter.value })
-            await broker.resumeReading()
-            await client.disconnect()
         }
     }
 }
