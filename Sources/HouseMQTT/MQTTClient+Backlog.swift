@@ -52,11 +52,7 @@ extension ClientState {
     /// lock after held messages went out), and ends a stall there.
     mutating func backlogShrank(_ fx: inout Effects) {
         guard held.count <= MQTTClient.backlogLow else { return }
-        backlogStalled = false
-        if let room = backlogRoom {
-            backlogRoom = nil
-            fx.add { room.fulfill(()) }
-        }
+        backlogReleased(&fx)
     }
 
     /// Wakes `waitForRoom` whatever the backlog (the connection was lost or the client closes:
