@@ -167,6 +167,47 @@ import Testing
         #expect(world.actingAtEnd.count == 1)
     }
 
+    /// Found by the property test: pi-bedroom shuts down and starts again; its new instance wins
+    /// round 2, then the old connection's release of round 1 reaches the broker and becomes the
+    /// retained claim. pi-main, restarted later, knows only that, claims round 2 too and hears its
+    /// own claim first. pi-bedroom's renewals of round 2, whose opening claim pi-main never heard,
+    /// prove that pi-bedroom's claim came first: pi-main steps down, and one node coordinates.
+    @Test func aRenewalOfAClaimMadeBeforeThisNodeSubscribedWinsItsRound() {
+        var world = ElectionWorld(nodes: Self.nodes, lease: Self.lease, offsets: [0, 0, 0])
+        let events = [(0, 0, 0, 0), (0, 1, 4, 701), (57_251, 1, 5, 0), (57_951, 1, 1, 0)]
+        world.run(events.map { ElectionWorld.Event(at: Int64($0.0), node: $0.1, kind: $0.2, delay: Int64($0.3)) },
+                  until: 120_000, checkOverlap: false)
+        #expect(world.doubledTerms.isEmpty, "terms with two coordinators: \(world.doubledTerms)")
+        #expect(world.doubledRuns.isEmpty, "runs carried out twice: \(world.doubledRuns)")
+        #expect(world.actingAtEnd.count == 1, "coordinators at the end: \(world.actingAtEnd)")
+    }
+
+    @Test func aRenewalWhoseOpeningClaimWasNotHeardLiveMakesACoordinatorOfTheSameRoundStepDown() {
+        var main = CoordinatorElection(settings: .init(node: "pi-main", candidates: Self.nodes, lease: Self.lease))
+        // The broker's retained claim went back to an older round's release.
+        _ = main.received(CoordinatorClaim(node: "pi-bedroom", term: 1002, renewal: 9, lease: Self.lease, at: Self.instant(0),
+                                           released: true), retained: true, at: Self.instant(10))
+        main.settled(at: Self.instant(11))
+        guard case .publish(let claim)? = main.tick(at: Self.instant(11)).first else {
+            Issue.record("a released house is claimed at once")
+            return
+        }
+        #expect(claim.term == 2001)
+        #expect(main.received(claim, retained: false, at: Self.instant(12)) == [.becameCoordinator(term: 2001, lastHeard: Self.instant(10))])
+        // pi-bedroom won round 2 before pi-main subscribed: its renewal says so.
+        let renewal = CoordinatorClaim(node: "pi-bedroom", term: 2002, renewal: 1, lease: Self.lease, at: Self.instant(1000))
+        #expect(main.received(renewal, retained: false, at: Self.instant(1001))
+                == [.steppedDown(term: 2001, reason: "pi-bedroom won round 2 before this node subscribed (its renewal came)")])
+        #expect(main.coordinator == "pi-bedroom" && !main.isActing(at: Self.instant(1001)))
+        // A renewal from a node whose opening claim came live after this node's does not move it.
+        var garage = CoordinatorElection(settings: .init(node: "pi-garage", candidates: Self.nodes, lease: Self.lease))
+        garage.settled(at: Self.instant(0))
+        _ = garage.received(CoordinatorClaim(node: "pi-main", term: 3001, lease: Self.lease, at: Self.instant(0)), retained: false, at: Self.instant(1))
+        _ = garage.received(CoordinatorClaim(node: "pi-bedroom", term: 3002, lease: Self.lease, at: Self.instant(0)), retained: false, at: Self.instant(2))
+        _ = garage.received(CoordinatorClaim(node: "pi-bedroom", term: 3002, renewal: 1, lease: Self.lease, at: Self.instant(500)), retained: false, at: Self.instant(501))
+        #expect(garage.coordinator == "pi-main")
+    }
+
     /// Random kills, restarts, link drops and delays of three nodes for a minute, then a quiet
     /// minute: never two coordinators in one term, never a routine run twice; with delays within
     /// the margin never two coordinators acting at the same moment; and once all is quiet, one

@@ -10,7 +10,10 @@
 ///   restarted node knows no better. A claim's round is one above every round the node has seen. Of
 ///   the claims of one round, the first the broker delivered wins: every node sees the broker's
 ///   messages on the topic in the same order, so every node, the claimants included, agrees. A
-///   claimant coordinates once its own claim comes back first.
+///   claimant coordinates once its own claim comes back first. A node that subscribed after a
+///   round's winning claim (and found an older claim retained: a late message of an old
+///   connection) may hear its own claim of that round first; the winner's renewals, whose opening
+///   claim it never heard live, tell it that the winner came first, and it steps down.
 /// - **Lease.** The coordinator renews its claim every third of the lease and acts only while the
 ///   broker has confirmed a renewal (it came back) within the lease, measured from the renewal's
 ///   own sending time on its own clock. The others count the lease (plus a margin for delivery)
@@ -91,6 +94,8 @@ public struct CoordinatorElection: Sendable {
     private var holderIsStaleSelf = false
     /// The first claim delivered live in each recent round.
     private var firstOfRound: [UInt64: NodeID] = [:]
+    /// The nodes whose opening claim (renewal 0) of each recent round this node heard live.
+    private var openingsHeard: [UInt64: Set<NodeID>] = [:]
     /// The highest term seen.
     public private(set) var maxTerm: UInt64 = 0
     /// Nodes whose status says offline.
@@ -201,8 +206,15 @@ public struct CoordinatorElection: Sendable {
             return []
         }
         // Which claim came first in this round.
+        let claimRound = round(claim.term)
+        if claim.renewal == 0 { openingsHeard[claimRound, default: []].insert(claim.node) }
         let first: NodeID
-        if let known = firstOfRound[round(claim.term)] {
+        if let known = firstOfRound[claimRound], known != claim.node, claim.renewal > 0,
+           !(openingsHeard[claimRound]?.contains(claim.node) ?? false) {
+            // A renewal (losers never renew) of a claim this node never heard: it was made before
+            // this node subscribed, so before any claim this node heard live. It came first.
+            first = claim.node
+        } else if let known = firstOfRound[claimRound] {
             first = known
         } else if let holder, holderTentative, round(holder.term) == round(claim.term), holder.node != claim.node, claim.renewal == 0 {
             // A claim starting the round after the retained one: the retained one came first.
@@ -247,6 +259,10 @@ public struct CoordinatorElection: Sendable {
                 role = .follower
                 confirmedUntil = nil
                 actions.append(.steppedDown(term: t, reason: "\(claim.node) claimed term \(claim.term)"))
+            } else if round(claim.term) == round(t) && claim.node != me {
+                role = .follower
+                confirmedUntil = nil
+                actions.append(.steppedDown(term: t, reason: "\(claim.node) won round \(claimRound) before this node subscribed (its renewal came)"))
             } else {
                 return []  // an older round's stray renewal
             }
@@ -264,6 +280,7 @@ public struct CoordinatorElection: Sendable {
         firstOfRound[round] = node
         // Only the newest rounds matter: claims of older ones are ignored anyway.
         if firstOfRound.count > 8, let oldest = firstOfRound.keys.min() { firstOfRound[oldest] = nil }
+        if let oldest = firstOfRound.keys.min() { openingsHeard = openingsHeard.filter { $0.key >= oldest } }
     }
 
     // MARK: Time
