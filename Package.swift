@@ -70,8 +70,8 @@ let package = Package(
             pkgConfig: "libgpiod",
             providers: [.apt(["libgpiod-dev"])]
         ),
-        // glibc's <malloc.h> (mallopt), for the daemon's heap policy (HouseDaemon/ProcessMemory).
-        .systemLibrary(name: "CMalloc"),
+        // glibc's mallopt and the start-up code's bounds in the release link, for the daemon's memory (HouseDaemon/ProcessMemory).
+        .systemLibrary(name: "CProcessMemory"),
 
         // MARK: MQTT topic names and filters: validation and matching for client, broker and controller
         .target(name: "MQTTTopics"),
@@ -112,7 +112,7 @@ let package = Package(
         .target(
             name: "HouseDaemon",
             dependencies: [
-                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "MQTTTopics", "Signals", "CMalloc",
+                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "MQTTTopics", "Signals", "CProcessMemory",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

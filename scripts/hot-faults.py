@@ -1,11 +1,18 @@
 #!/usr/bin/env python3
-"""hot-faults.py PERF_DATA LINK_MAP BINARY_NAME < hot.ld > hot.ld
+"""hot-faults.py LINK_MAP BINARY PERF_DATA < hot.ld > hot.ld
 
-Adds to a hot list (scripts/hot-sections.py's script, on stdin) the cold code sections that the
-daemon page-faulted in a run recorded with `perf record -e page-faults -c 1 -d` on a binary linked
-with that list (link map LINK_MAP, file name BINARY_NAME). Each such fault maps a 64 kB window or
-a whole large folio of cold code, so every section listed here saves that much; the callgrind
-trace misses some (code valgrind does not name, paths that only a run at full speed takes).
+Refines a hot list (scripts/hot-sections.py's script, on stdin) by the code page faults of a run
+of the daemon on BINARY, linked with that list (link map LINK_MAP), recorded with
+`perf record -e page-faults -c 1 -d -e syscalls:sys_enter_madvise`: the daemon's madvise of its
+start-up code (at ready) splits the faults into start-up and after.
+
+- A cold section that faulted during start-up joins the start-up part of the list; one that
+  faulted after it, the part the commands run. Each such fault maps a 64 kB window or a whole
+  large folio of cold code; the callgrind trace misses some (code valgrind does not name, paths
+  that only a run at full speed takes).
+- A section of the start-up part that faulted after ready (the daemon unmaps that part once it
+  is ready) moves to the commands' part.
+
 `scripts/order-file.sh` runs it for a few rounds: a fault names only the first function touched
 in its window, so the next round finds the ones the window hid.
 """
@@ -13,45 +20,76 @@ import bisect, os, re, subprocess, sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from linkmap import input_sections, script_entry
+from linkmap import START_UP_BEGIN, hot_list_script, input_sections, read_hot_list, script_entry
 
-data, link_map, name = sys.argv[1:4]
-script = sys.stdin.read()
+link_map, binary, data = sys.argv[1:4]
+name = os.path.basename(binary)
+run, start_up = read_hot_list(sys.stdin.read())
+if not run:
+    sys.exit("hot-faults: the list on stdin is not hot-sections.py's script")
 
-# Fault addresses, and where the binary's first mapping (file offset 0) was.
-out = subprocess.run(["perf", "script", "-i", data, "--show-mmap-events", "-F", "addr"],
+
+# The events in time order: the binary's first mapping (file offset 0), the madvise calls, the
+# fault addresses.
+out = subprocess.run(["perf", "script", "-i", data, "--show-mmap-events", "-F", "event,addr,trace"],
                      capture_output=True, text=True, check=True).stdout
-base, addresses = None, []
+symbols = {}
+for line in subprocess.run(["nm", binary], capture_output=True, text=True, check=True).stdout.splitlines():
+    parts = line.split()
+    if len(parts) == 3 and parts[2] == START_UP_BEGIN:
+        symbols[parts[2]] = int(parts[0], 16)
+if START_UP_BEGIN not in symbols:
+    sys.exit(f"hot-faults: {binary} has no {START_UP_BEGIN}: not linked with the list")
+base, released, start_addresses, run_addresses = None, False, [], []
 for line in out.splitlines():
     if "PERF_RECORD_MMAP2" in line:
         if base is None and line.rstrip().endswith("/" + name) and " @ 0 " in line:
             base = int(re.search(r"\[(0x[0-9a-f]+)\(", line).group(1), 16)
         continue
-    field = line.strip()
-    if re.fullmatch(r"[0-9a-f]+", field):
-        addresses.append(int(field, 16))
+    if "sys_enter_madvise" in line:
+        m = re.search(r"start: (0x[0-9a-f]+)", line)
+        if base is not None and m and int(m.group(1), 16) == base + symbols[START_UP_BEGIN]:
+            released = True
+        continue
+    m = re.fullmatch(r"\s*page-faults:\s+([0-9a-f]+)\s*", line)
+    if m:
+        (run_addresses if released else start_addresses).append(int(m.group(1), 16))
 if base is None:
     sys.exit(f"hot-faults: {name} is not mapped in {data}")
+if not released:
+    sys.exit(f"hot-faults: the daemon did not unmap its start-up code in {data}")
 
-# The input sections of the cold code.
-sections = input_sections(link_map, (".text",))
+sections = input_sections(link_map, (".text", ".text.hot"))
 starts = [s[0] for s in sections]
 
-listed = set(line.strip() for line in script.splitlines())
-added = []
-for address in addresses:
-    i = bisect.bisect_right(starts, address - base) - 1
-    if i < 0 or address - base >= sections[i][0] + sections[i][1]:
-        continue
-    entry = script_entry(sections[i][2])
-    if entry is None:
-        continue
-    if entry not in listed:
-        listed.add(entry)
-        added.append("    " + entry)
 
-end = "\n  }\n}\nINSERT BEFORE .text;"
-if end not in script:
-    sys.exit("hot-faults: the list on stdin is not hot-sections.py's script")
-print(script.replace(end, "".join("\n" + line for line in added) + end, 1), end="")
-print(f"hot-faults: {len(added)} cold sections faulted and are listed now", file=sys.stderr)
+def entries(addresses):
+    """The input section descriptions of the code at these addresses, each once, in order."""
+    found, seen = [], set()
+    for address in addresses:
+        i = bisect.bisect_right(starts, address - base) - 1
+        if i < 0 or address - base >= sections[i][0] + sections[i][1]:
+            continue
+        entry = script_entry(sections[i][2])
+        if entry is not None and entry not in seen:
+            seen.add(entry)
+            found.append(entry)
+    return found
+
+
+in_run, in_start_up = set(run), set(start_up)
+moved, added_run, added_start_up = [], [], []
+for entry in entries(run_addresses):
+    if entry in in_start_up:
+        moved.append(entry)
+    elif entry not in in_run:
+        added_run.append(entry)
+    in_run.add(entry)
+for entry in entries(start_addresses):
+    if entry not in in_run and entry not in in_start_up:
+        added_start_up.append(entry)
+        in_start_up.add(entry)
+moved_set = set(moved)
+print(hot_list_script(run + moved + added_run, [e for e in start_up if e not in moved_set] + added_start_up), end="")
+print(f"hot-faults: {len(added_run)} cold sections faulted after ready, {len(moved)} start-up ones did, "
+      f"{len(added_start_up)} cold ones faulted during start-up", file=sys.stderr)

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""hot-sections.py CALLGRIND_OUT BINARY LLD_MAP > linker/housectl-hot.ld
+"""hot-sections.py [--previous LIST] BINARY LLD_MAP RUN_OUT [START_OUT...] > linker/housectl-hot.ld
 
 Writes the lld script that puts every code section the daemon ran (by callgrind, run with
 --dump-instr=yes on BINARY, whose link map is LLD_MAP) in one output section, .text.hot, before
-.text. It names input sections, not symbols: a symbol list (--symbol-ordering-file) cannot name
+.text: first what ran while it handled the commands (the callgrind dump RUN_OUT), then, marked as
+start-up code, what ran only in the other dumps (START_OUT: start-up, shutdown). With --previous,
+the sections of an earlier list that this trace did not see (the fault rounds of
+scripts/hot-faults.py found them) join the start-up part; the next rounds move those that run
+later. It names input sections, not symbols: a symbol list (--symbol-ordering-file) cannot name
 the functions LLVM leaves unnamed (.text..L__unnamed_N), nor say which of several local functions
 of the same name ran (every object has its own `objectdestroyTm`), and those are what left the
 daemon's code scattered over the binary (docs/BENCHMARKS.md, "What the footprint costs").
@@ -12,40 +16,53 @@ import bisect, collections, os, re, subprocess, sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from linkmap import input_sections, script_entry
+from linkmap import hot_list_script, input_sections, read_hot_list, script_entry
 
-callgrind, binary, link_map = sys.argv[1:4]
+args = sys.argv[1:]
+previous = []
+if args[:1] == ["--previous"]:
+    run_before, start_up_before = read_hot_list(open(args[1]).read())
+    previous = run_before + start_up_before
+    args = args[2:]
+binary, link_map, run_out = args[:3]
+start_outs = args[3:]
 
-# 1. Every instruction address callgrind saw run in BINARY. Positions are "instr line"; an
+# 1. Every instruction address callgrind saw run in BINARY, by dump. Positions are "instr line"; an
 # address is absolute (0x...), relative to the line before (+N, -N) or the same (*). The target
 # of a calls= line is not a reference for the next line.
-objects, functions = {}, {}
-current_object, current_function, in_binary, last = "", "", False, 0
-ran = []
-for line in open(callgrind):
-    if line.startswith(("ob=", "fn=", "cob=", "cfn=")):
-        kind, ident, name = re.match(r"^(c?ob|c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n")).groups()
-        table = objects if kind.endswith("ob") else functions
-        if name:
-            table[ident] = name
-        if kind == "ob":
-            current_object = objects.get(ident, "")
-        elif kind == "fn":
-            current_function = functions.get(ident, "")
-            # Valgrind 3.19 can lose the binary's name after start-up (on this VM's kernel it then
-            # calls the object "???" and names functions by address): such code counts too, and
-            # step 4 keeps what falls in the binary's .text.
-            in_binary = current_object.endswith("/housectl") or current_object in ("", "???")
-        continue
-    first = line[:1]
-    if line.startswith("0x"):
-        last = int(line.split()[0], 16)
-    elif first in "+-":
-        last += int(line.split()[0])
-    elif first != "*":
-        continue
-    if in_binary:
-        ran.append((current_function, last))
+def instructions(callgrind):
+    objects, functions = {}, {}
+    current_object, current_function, in_binary, last = "", "", False, 0
+    ran = []
+    for line in open(callgrind):
+        if line.startswith(("ob=", "fn=", "cob=", "cfn=")):
+            kind, ident, name = re.match(r"^(c?ob|c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n")).groups()
+            table = objects if kind.endswith("ob") else functions
+            if name:
+                table[ident] = name
+            if kind == "ob":
+                current_object = objects.get(ident, "")
+            elif kind == "fn":
+                current_function = functions.get(ident, "")
+                # Valgrind 3.19 can lose the binary's name after start-up (on this VM's kernel it then
+                # calls the object "???" and names functions by address): such code counts too, and
+                # step 4 keeps what falls in the binary's .text.
+                in_binary = current_object.endswith("/housectl") or current_object in ("", "???")
+            continue
+        first = line[:1]
+        if line.startswith("0x"):
+            last = int(line.split()[0], 16)
+        elif first in "+-":
+            last += int(line.split()[0])
+        elif first != "*":
+            continue
+        if in_binary:
+            ran.append((current_function, last))
+    return ran
+
+
+runs = [instructions(path) for path in [run_out] + start_outs]
+ran = [entry for run in runs for entry in run]
 
 # 2. Where BINARY was loaded under valgrind: the offset most named functions agree on.
 symbols = {}
@@ -62,26 +79,29 @@ base = offsets.most_common(1)[0][0]
 sections = input_sections(link_map, (".text", ".text.hot"))
 starts = [s[0] for s in sections]
 
-# 4. The sections that ran, in the order callgrind lists them, as lld input section descriptions.
-hot, seen, outside = [], set(), 0
-for _, address in ran:
-    i = bisect.bisect_right(starts, address - base) - 1
-    if i < 0 or address - base >= sections[i][0] + sections[i][1]:
-        outside += 1
-        continue
-    if sections[i][2] not in seen:
-        seen.add(sections[i][2])
-        hot.append(sections[i])
-lines = ["    " + entry for entry in (script_entry(origin) for _, _, origin in hot) if entry]
+# 4. The sections that ran, in the order callgrind lists them, as lld input section descriptions:
+# those of the commands first, then the rest.
+def sections_run(ran, seen):
+    found, outside = [], 0
+    for _, address in ran:
+        i = bisect.bisect_right(starts, address - base) - 1
+        if i < 0 or address - base >= sections[i][0] + sections[i][1]:
+            outside += 1
+            continue
+        if sections[i][2] not in seen:
+            seen.add(sections[i][2])
+            found.append(sections[i])
+    return found, outside
 
-print("/* The code `housectl serve` runs, first (scripts/order-file.sh, `make order-file`). */")
-print("SECTIONS {\n  .text.hot : {")
-print("\n".join(lines))
-print("  }\n}\nINSERT BEFORE .text;")
-# Swift's statically initialised objects (a constant array, say) are `.rodata` sections with
-# pointers in them, writable in a PIE for the loader's relocations: scattered over the read-only
-# data, each one the loader touches cost a dirty page and a 64 kB window of clean ones. Together,
-# they cost their size; and `.rodata` without them is read-only again.
-print("SECTIONS {\n  .rodata.relocated : { INPUT_SECTION_FLAGS(SHF_WRITE) *(.rodata .rodata.*) }\n}\nINSERT BEFORE .rodata;")
-size = sum(s[1] for s in hot)
-print(f"hot-sections: {len(lines)} sections, {size / 1048576:.1f} MB; {outside} addresses outside .text", file=sys.stderr)
+
+seen = set()
+run, outside = sections_run(runs[0], seen)
+start_up, outside_start = sections_run([entry for other in runs[1:] for entry in other], seen)
+entries = lambda found: [entry for entry in (script_entry(origin) for _, _, origin in found) if entry]
+traced = set(entries(run)) | set(entries(start_up))
+kept = [entry for entry in previous if entry not in traced]
+print(hot_list_script(entries(run), entries(start_up) + kept), end="")
+mb = lambda found: sum(s[1] for s in found) / 1048576
+print(f"hot-sections: {len(run)} sections, {mb(run):.1f} MB run with the commands, {len(start_up)} sections, "
+      f"{mb(start_up):.1f} MB only at start-up or shutdown, {len(kept)} kept from the previous list; "
+      f"{outside + outside_start} addresses outside .text", file=sys.stderr)

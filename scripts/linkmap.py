@@ -37,3 +37,46 @@ def script_entry(origin):
     else:
         pattern = f"*/{parts[-1]}"
     return f"{pattern.replace(' ', '?')}({section})"
+
+
+# The hot list's script: the code a burst of commands runs, then (between these two symbols,
+# page-aligned) the code only start-up and shutdown run, which the daemon unmaps once it is ready
+# (HouseDaemon/ProcessMemory.swift).
+START_UP_BEGIN = "housectl_startup_code_start"
+START_UP_END = "housectl_startup_code_end"
+
+
+def read_hot_list(script):
+    """The entries of a hot list's script, as (run, start_up): lists of input section descriptions
+    in order. A list without the start-up marks is all `run`."""
+    run, start_up, target = [], [], None
+    for line in script.splitlines():
+        if line.strip().startswith(".text.hot"):
+            target = run
+        elif START_UP_BEGIN in line:
+            target = start_up
+        elif START_UP_END in line or line.strip() == "}":
+            target = None
+        elif target is not None and line.startswith("    ") and not line.strip().startswith(". ="):
+            target.append(line.strip())
+    return run, start_up
+
+
+def hot_list_script(run, start_up):
+    """The lld script for the hot list: `run` then `start_up` in .text.hot before .text, and
+    Swift's writable .rodata grouped before .rodata."""
+    lines = ["/* The code `housectl serve` runs, first (scripts/order-file.sh, `make order-file`): what a burst",
+             "   of commands runs, then what only start-up and shutdown run, which the daemon unmaps once",
+             "   it is ready (HouseDaemon/ProcessMemory.swift). */",
+             "SECTIONS {", "  .text.hot : {"]
+    lines += ["    " + entry for entry in run]
+    lines += ["    . = ALIGN(4096);", f"    {START_UP_BEGIN} = .;"]
+    lines += ["    " + entry for entry in start_up]
+    lines += ["    . = ALIGN(4096);", f"    {START_UP_END} = .;", "  }", "}", "INSERT BEFORE .text;"]
+    # Swift's statically initialised objects (a constant array, say) are `.rodata` sections with
+    # pointers in them, writable in a PIE for the loader's relocations: scattered over the
+    # read-only data, each one the loader touches cost a dirty page and a 64 kB window of clean
+    # ones. Together, they cost their size; and `.rodata` without them is read-only again.
+    lines += ["SECTIONS {", "  .rodata.relocated : { INPUT_SECTION_FLAGS(SHF_WRITE) *(.rodata .rodata.*) }", "}",
+              "INSERT BEFORE .rodata;"]
+    return "\n".join(lines) + "\n"

@@ -7,11 +7,15 @@
 # 1. It builds the release daemon with a link map, runs it (example house, embedded broker,
 #    simulated relays) under valgrind's callgrind, sends it COMMANDS set commands (default 1000)
 #    as row 5 of `make bench` does, stops it with SIGTERM, and lists the input section of every
-#    instruction of the binary that ran (scripts/hot-sections.py).
+#    instruction of the binary that ran (scripts/hot-sections.py): first what ran while it
+#    handled the commands, then what ran only at start-up or shutdown, which the daemon unmaps
+#    once it is ready (HouseDaemon/ProcessMemory.swift). Callgrind dumps its counts at ready and
+#    after the commands to tell them apart.
 # 2. Then, ROUNDS times (default 4), it links with the list, runs the daemon at full speed under
-#    `perf record -e page-faults` with 10,000 commands, and adds the cold sections that faulted
-#    (scripts/hot-faults.py): what callgrind missed, each worth a 64 kB window or more of
-#    resident code.
+#    `perf record -e page-faults` with 10,000 commands, and refines the list by the code that
+#    faulted (scripts/hot-faults.py): cold sections that faulted join the part of the run they
+#    faulted in (callgrind misses some, each worth a 64 kB window or more of resident code), and
+#    start-up sections that faulted after ready move to the commands' part.
 # TRACE=0 skips step 1 and refines the committed list. Run it after larger changes to the command
 # path: a section missing from the list still works, it is only placed among the cold ones.
 # Needs valgrind, perf (linux-perf) and mosquitto-clients (installed when missing); about a
@@ -78,13 +82,19 @@ if [ "$TRACE" != 0 ]; then
     scripts/release-build.sh --product housectl -Xlinker "-Map=$WORK/housectl.map" >&2
     # valgrind 3.19 (Debian 12) cannot read the DWARF 5 of Swift 6: the symbol table is enough.
     strip -g -o "$WORK/housectl" "$BIN"
-    run_daemon "$WORK/log" valgrind --tool=callgrind --dump-instr=yes --demangle=no \
+    # Dumps: .1 start-up (the daemon asks for it as it unmaps that code: valgrind's callgrind.h is
+    # installed), .2 the commands; the one at exit, shutdown.
+    run_daemon "$WORK/log" valgrind --tool=callgrind --dump-instr=yes --demangle=no --vgdb-prefix="$WORK/vgdb" \
         --callgrind-out-file="$WORK/callgrind.out" "$WORK/housectl"
     send_commands "$COMMANDS"
+    callgrind_control --vgdb-prefix="$WORK/vgdb" -d "$DAEMON" > /dev/null
     kill -TERM "$DAEMON"
     wait "$DAEMON" || true
     DAEMON=""
-    python3 scripts/hot-sections.py "$WORK/callgrind.out" "$WORK/housectl" "$WORK/housectl.map" > "$WORK/hot.ld"
+    [ -s "$WORK/callgrind.out.1" ] && [ -s "$WORK/callgrind.out.2" ] \
+        || { echo "order-file: callgrind did not dump at start-up and after the commands (is valgrind/callgrind.h installed?)" >&2; exit 1; }
+    python3 scripts/hot-sections.py --previous linker/housectl-hot.ld "$WORK/housectl" "$WORK/housectl.map" \
+        "$WORK/callgrind.out.2" "$WORK/callgrind.out.1" "$WORK/callgrind.out" > "$WORK/hot.ld"
     mv "$WORK/hot.ld" linker/housectl-hot.ld
 fi
 
@@ -93,17 +103,21 @@ for round in $(seq "$ROUNDS"); do
     rm -f "$BIN"
     scripts/release-build.sh --product housectl -Xlinker "-Map=$WORK/housectl.map" >&2
     cp "$BIN" "$WORK/housectl-run"
-    run_daemon "$WORK/log" perf record -q -e page-faults -c 1 -d -o "$WORK/faults.data" "$WORK/housectl-run"
+    # The daemon's madvise of its start-up code (at ready) tells start-up faults from the rest.
+    run_daemon "$WORK/log" perf record -q -e page-faults -c 1 -d -e syscalls:sys_enter_madvise \
+        -o "$WORK/faults.data" "$WORK/housectl-run"
     send_commands 10000
-    # The daemon, not perf, gets the signal; perf writes its data once the daemon is gone.
-    pkill -TERM -f "^$WORK/housectl-run serve" || true
+    # The daemon, not perf, gets the signal; perf writes its data once the daemon is gone. SIGKILL:
+    # the shutdown's code belongs to the start-up part, and would fault after ready.
+    pkill -KILL -f "^$WORK/housectl-run serve" || true
     wait "$DAEMON" || true
     DAEMON=""
     echo "order-file: round $round of $ROUNDS" >&2
-    python3 scripts/hot-faults.py "$WORK/faults.data" "$WORK/housectl.map" housectl-run < linker/housectl-hot.ld > "$WORK/hot.ld"
+    python3 scripts/hot-faults.py "$WORK/housectl.map" "$WORK/housectl-run" "$WORK/faults.data" \
+        < linker/housectl-hot.ld > "$WORK/hot.ld"
     mv "$WORK/hot.ld" linker/housectl-hot.ld
 done
 
 # SwiftPM does not relink for a new script: the next release build links again without these.
 rm -f "$BIN" "$(dirname "$BIN")/housectl-bench"
-echo "order-file: linker/housectl-hot.ld lists $(grep -c '^    ' linker/housectl-hot.ld) sections" >&2
+echo "order-file: linker/housectl-hot.ld lists $(grep -c '^    \*' linker/housectl-hot.ld) sections" >&2

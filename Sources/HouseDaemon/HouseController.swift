@@ -347,6 +347,11 @@ public final class HouseController<C: WallClock>: Sendable {
             deadline: shutdownDeadline,
             logger: logger,
             onReady: {
+                switch ProcessMemory.releaseStartUpCode() {
+                case .success(let bytes) where bytes > 0: logger.debug("start-up code unmapped: \(bytes / 1024) kB")
+                case .success: break
+                case .failure(let error): logger.warning("\(error)")
+                }
                 let notifier = SystemdNotifier()
                 notifier.ready()
                 notifier.status("ready: connected to \(endpoint)")

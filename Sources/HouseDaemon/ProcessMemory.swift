@@ -1,8 +1,9 @@
 #if canImport(Glibc)
-import CMalloc
+import CProcessMemory
 #endif
 
-/// The process's heap policy, set once at the start of `housectl`, before it starts threads.
+/// The process's memory policy: the heap's arenas, set once at the start of `housectl` before it
+/// starts threads, and the start-up code given back once the daemon is ready.
 ///
 /// glibc gives every thread that allocates while another holds the heap's lock an arena of its
 /// own (up to 8 per core), and a burst of commands then leaves free memory scattered over all of
@@ -24,5 +25,27 @@ public enum ProcessMemory {
         #else
         return false
         #endif
+    }
+
+    /// Unmaps the code that only start-up and shutdown run, once the daemon is ready. The release
+    /// link puts the code the daemon runs first, the code a burst of commands runs ahead of the
+    /// code only start-up and shutdown run, and marks where the second part starts and ends
+    /// (`linker/housectl-hot.ld`, `make order-file`). That part is clean file-backed text: the
+    /// kernel keeps it in the page cache as long as it likes, and what runs again (a config
+    /// reload, the shutdown) faults back in. Returns the bytes unmapped (0 in a link without
+    /// the list, a debug build), or why `madvise` refused.
+    public static func releaseStartUpCode() -> Result<Int, StartUpCodeError> {
+        #if canImport(Glibc)
+        let result = housectl_release_startup_code()
+        return result >= 0 ? .success(result) : .failure(StartUpCodeError(errno: Int32(-result)))
+        #else
+        return .success(0)
+        #endif
+    }
+
+    /// `madvise` refused to unmap the start-up code.
+    public struct StartUpCodeError: Error, CustomStringConvertible {
+        public var errno: Int32
+        public var description: String { "madvise(MADV_DONTNEED) of the start-up code failed: errno \(errno)" }
     }
 }
