@@ -16,11 +16,11 @@ start-up code (at ready) splits the faults into start-up and after.
 `scripts/order-file.sh` runs it for a few rounds: a fault names only the first function touched
 in its window, so the next round finds the ones the window hid.
 """
-import bisect, os, re, subprocess, sys
+import os, re, subprocess, sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from linkmap import START_UP_BEGIN, hot_list_script, input_sections, read_hot_list, script_entry
+from linkmap import START_UP_BEGIN, CodeSections, hot_list_script, read_hot_list, script_entry
 
 link_map, binary, data = sys.argv[1:4]
 name = os.path.basename(binary)
@@ -33,12 +33,9 @@ if not run:
 # fault addresses.
 out = subprocess.run(["perf", "script", "-i", data, "--show-mmap-events", "-F", "event,addr,trace"],
                      capture_output=True, text=True, check=True).stdout
-symbols = {}
-for line in subprocess.run(["nm", binary], capture_output=True, text=True, check=True).stdout.splitlines():
-    parts = line.split()
-    if len(parts) == 3 and parts[2] == START_UP_BEGIN:
-        symbols[parts[2]] = int(parts[0], 16)
-if START_UP_BEGIN not in symbols:
+symbols = (line.split() for line in subprocess.run(["nm", binary], capture_output=True, text=True, check=True).stdout.splitlines())
+start_up_begin = next((int(parts[0], 16) for parts in symbols if len(parts) == 3 and parts[2] == START_UP_BEGIN), None)
+if start_up_begin is None:
     sys.exit(f"hot-faults: {binary} has no {START_UP_BEGIN}: not linked with the list")
 base, released, start_addresses, run_addresses = None, False, [], []
 for line in out.splitlines():
@@ -48,7 +45,7 @@ for line in out.splitlines():
         continue
     if "sys_enter_madvise" in line:
         m = re.search(r"start: (0x[0-9a-f]+)", line)
-        if base is not None and m and int(m.group(1), 16) == base + symbols[START_UP_BEGIN]:
+        if base is not None and m and int(m.group(1), 16) == base + start_up_begin:
             released = True
         continue
     m = re.fullmatch(r"\s*page-faults:\s+([0-9a-f]+)\s*", line)
@@ -59,22 +56,13 @@ if base is None:
 if not released:
     sys.exit(f"hot-faults: the daemon did not unmap its start-up code in {data}")
 
-sections = input_sections(link_map, (".text", ".text.hot"))
-starts = [s[0] for s in sections]
+code = CodeSections(link_map)
 
 
 def entries(addresses):
     """The input section descriptions of the code at these addresses, each once, in order."""
-    found, seen = [], set()
-    for address in addresses:
-        i = bisect.bisect_right(starts, address - base) - 1
-        if i < 0 or address - base >= sections[i][0] + sections[i][1]:
-            continue
-        entry = script_entry(sections[i][2])
-        if entry is not None and entry not in seen:
-            seen.add(entry)
-            found.append(entry)
-    return found
+    found, _ = code.distinct((address - base for address in addresses), set())
+    return list(dict.fromkeys(entry for entry in (script_entry(origin) for _, _, origin in found) if entry is not None))
 
 
 in_run, in_start_up = set(run), set(start_up)

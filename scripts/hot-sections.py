@@ -12,11 +12,11 @@ the functions LLVM leaves unnamed (.text..L__unnamed_N), nor say which of severa
 of the same name ran (every object has its own `objectdestroyTm`), and those are what left the
 daemon's code scattered over the binary (docs/BENCHMARKS.md, "What the footprint costs").
 """
-import bisect, collections, os, re, subprocess, sys
+import collections, os, re, subprocess, sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from linkmap import hot_list_script, input_sections, read_hot_list, script_entry
+from linkmap import CodeSections, hot_list_script, read_hot_list, script_entry
 
 args = sys.argv[1:]
 previous = []
@@ -75,32 +75,16 @@ if not offsets:
     sys.exit("hot-sections: no function of the binary in the callgrind output")
 base = offsets.most_common(1)[0][0]
 
-# 3. The input sections of the code in the link map.
-sections = input_sections(link_map, (".text", ".text.hot"))
-starts = [s[0] for s in sections]
-
-# 4. The sections that ran, in the order callgrind lists them, as lld input section descriptions:
-# those of the commands first, then the rest.
-def sections_run(ran, seen):
-    found, outside = [], 0
-    for _, address in ran:
-        i = bisect.bisect_right(starts, address - base) - 1
-        if i < 0 or address - base >= sections[i][0] + sections[i][1]:
-            outside += 1
-            continue
-        if sections[i][2] not in seen:
-            seen.add(sections[i][2])
-            found.append(sections[i])
-    return found, outside
-
-
-seen = set()
-run, outside = sections_run(runs[0], seen)
-start_up, outside_start = sections_run([entry for other in runs[1:] for entry in other], seen)
+# 3. The sections that ran (input sections of the code in the link map), in the order callgrind
+# lists them, as lld input section descriptions: those of the commands first, then the rest.
+code, seen = CodeSections(link_map), set()
+run, outside = code.distinct((address - base for _, address in runs[0]), seen)
+start_up, outside_start = code.distinct((address - base for other in runs[1:] for _, address in other), seen)
 entries = lambda found: [entry for entry in (script_entry(origin) for _, _, origin in found) if entry]
-traced = set(entries(run)) | set(entries(start_up))
+run_entries, start_up_entries = entries(run), entries(start_up)
+traced = set(run_entries) | set(start_up_entries)
 kept = [entry for entry in previous if entry not in traced]
-print(hot_list_script(entries(run), entries(start_up) + kept), end="")
+print(hot_list_script(run_entries, start_up_entries + kept), end="")
 mb = lambda found: sum(s[1] for s in found) / 1048576
 print(f"hot-sections: {len(run)} sections, {mb(run):.1f} MB run with the commands, {len(start_up)} sections, "
       f"{mb(start_up):.1f} MB only at start-up or shutdown, {len(kept)} kept from the previous list; "

@@ -1,6 +1,6 @@
 """What scripts/hot-sections.py and scripts/hot-faults.py read from lld's link map, and how they
 name an input section in a linker script."""
-import re
+import bisect, re
 
 
 def input_sections(link_map, outputs):
@@ -19,6 +19,30 @@ def input_sections(link_map, outputs):
             sections.append((address, size, rest.strip()))
     sections.sort()
     return sections
+
+
+class CodeSections:
+    """The input sections of the code in a link map (output sections .text and .text.hot), found
+    by their address in the linked file."""
+
+    def __init__(self, link_map):
+        self.sections = input_sections(link_map, (".text", ".text.hot"))
+        self.starts = [s[0] for s in self.sections]
+
+    def distinct(self, addresses, seen):
+        """The sections (address, size, origin) holding `addresses`, each once (not those in
+        `seen`, which it extends), in the order of their first address; and how many addresses
+        fell outside the code."""
+        found, outside = [], 0
+        for address in addresses:
+            i = bisect.bisect_right(self.starts, address) - 1
+            if i < 0 or address >= self.sections[i][0] + self.sections[i][1]:
+                outside += 1
+                continue
+            if self.sections[i][2] not in seen:
+                seen.add(self.sections[i][2])
+                found.append(self.sections[i])
+        return found, outside
 
 
 def script_entry(origin):

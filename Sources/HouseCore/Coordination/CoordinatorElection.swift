@@ -209,14 +209,12 @@ public struct CoordinatorElection: Sendable {
         let claimRound = round(claim.term)
         if claim.renewal == 0 { openingsHeard[claimRound, default: []].insert(claim.node) }
         let first: NodeID
-        if let known = firstOfRound[claimRound], known != claim.node, claim.renewal > 0,
-           !(openingsHeard[claimRound]?.contains(claim.node) ?? false) {
-            // A renewal (losers never renew) of a claim this node never heard: it was made before
-            // this node subscribed, so before any claim this node heard live. It came first.
-            first = claim.node
-        } else if let known = firstOfRound[claimRound] {
-            first = known
-        } else if let holder, holderTentative, round(holder.term) == round(claim.term), holder.node != claim.node, claim.renewal == 0 {
+        if let known = firstOfRound[claimRound] {
+            // A renewal (losers never renew) of a claim this node never heard open was made before
+            // this node subscribed, so before any claim this node heard live: it came first.
+            let openingUnheard = claim.renewal > 0 && !(openingsHeard[claimRound]?.contains(claim.node) ?? false)
+            first = openingUnheard ? claim.node : known
+        } else if let holder, holderTentative, round(holder.term) == claimRound, holder.node != claim.node, claim.renewal == 0 {
             // A claim starting the round after the retained one: the retained one came first.
             first = holder.node
         } else {
@@ -259,7 +257,7 @@ public struct CoordinatorElection: Sendable {
                 role = .follower
                 confirmedUntil = nil
                 actions.append(.steppedDown(term: t, reason: "\(claim.node) claimed term \(claim.term)"))
-            } else if round(claim.term) == round(t) && claim.node != me {
+            } else if claimRound == round(t) && claim.node != me {
                 role = .follower
                 confirmedUntil = nil
                 actions.append(.steppedDown(term: t, reason: "\(claim.node) won round \(claimRound) before this node subscribed (its renewal came)"))
@@ -279,8 +277,10 @@ public struct CoordinatorElection: Sendable {
     private mutating func remember(_ node: NodeID, ofRound round: UInt64) {
         firstOfRound[round] = node
         // Only the newest rounds matter: claims of older ones are ignored anyway.
-        if firstOfRound.count > 8, let oldest = firstOfRound.keys.min() { firstOfRound[oldest] = nil }
-        if let oldest = firstOfRound.keys.min() { openingsHeard = openingsHeard.filter { $0.key >= oldest } }
+        if firstOfRound.count > 8, let oldest = firstOfRound.keys.min() {
+            firstOfRound[oldest] = nil
+            openingsHeard[oldest] = nil  // its rounds are firstOfRound's: every claim heard is remembered
+        }
     }
 
     // MARK: Time
