@@ -43,8 +43,6 @@ package final class BrokerCore {
     package var refuseCode: HouseBroker.ConnectReturnCode?
     /// Fault hook (HouseBrokerTesting): client ids whose CONNECT is refused (a node cut off).
     package var refusedClientIDs: Set<String> = []
-    /// Set by `publish` when the message went to the intake valve's client (see `IntakeValve`).
-    private var deliveredToIntake = false
     /// Connections not read now because the intake valve's client is behind.
     private var heldBackConnections: [ObjectIdentifier: MQTTConnection] = [:]
     /// Whether the valve will tell the broker when it opens.
@@ -350,10 +348,11 @@ package final class BrokerCore {
                 logger.notice("'\(session.clientID)' published to \(packet.topic) a payload said to be UTF-8 that is not; dropped")
                 outcome = .payloadFormatInvalid
             } else {
-                outcome = publish(topic: packet.topic, payload: packet.payload, qos: packet.qos, retain: packet.retain,
-                                  properties: packet.properties, from: session.clientID, username: session.username,
-                                  isWill: false)
-                if deliveredToIntake, session.clientID != configuration.intakeValve?.clientID { holdBackIfBehind(connection) }
+                let published = publish(topic: packet.topic, payload: packet.payload, qos: packet.qos, retain: packet.retain,
+                                        properties: packet.properties, from: session.clientID, username: session.username,
+                                        isWill: false)
+                outcome = published.code
+                if published.reachedIntake, session.clientID != configuration.intakeValve?.clientID { holdBackIfBehind(connection) }
             }
         }
         switch packet.qos {
@@ -380,16 +379,16 @@ package final class BrokerCore {
 
     /// Records, authorises, retains and routes one application message; returns what an MQTT 5
     /// PUBACK or PUBREC says about it (success, no matching subscribers, not authorized, topic
-    /// name invalid).
+    /// name invalid) and whether it went to the intake valve's client (see `IntakeValve`).
     @discardableResult
     func publish(topic: String, payload: ByteBuffer, qos: HouseBroker.QoS, retain: Bool, properties: MessageProperties?,
-                 from clientID: String, username: String?, isWill: Bool) -> MQTTReasonCode {
+                 from clientID: String, username: String?, isWill: Bool) -> (code: MQTTReasonCode, reachedIntake: Bool) {
         statistics.messagesReceived += 1
         if let why = MQTTTopic.limitExceeded(topic, maximumLevels: configuration.maximumTopicLevels,
                                              maximumLength: configuration.maximumTopicLength) {
             statistics.publishesRefused += 1
             logger.notice("'\(clientID)' published\(isWill ? " its will" : "") to a topic of \(why); dropped")
-            return .topicNameInvalid
+            return (.topicNameInvalid, false)
         }
         if configuration.recordedMessageLimit > 0 {
             if received.count >= configuration.recordedMessageLimit { received.removeFirst() }
@@ -399,18 +398,18 @@ package final class BrokerCore {
         if let acl = configuration.accessControl, !acl.mayPublish(topic: topic, user: username, clientID: clientID) {
             statistics.publishesDenied += 1
             logger.notice("ACL: '\(clientID)' may not publish to \(topic); dropped")
-            return .notAuthorized
+            return (.notAuthorized, false)
         }
         logger.debug("publish from '\(clientID)' to \(topic) (\(qos), \(payload.readableBytes) bytes\(retain ? ", retained" : ""))")
         if retain { self.retain(topic: topic, payload: payload, qos: qos, properties: properties, from: clientID) }
         let denials = readDenials
         let matches = tree.subscribers(matching: topic, publisher: clientID)
         var delivered = false
-        deliveredToIntake = false
+        var reachedIntake = false
         for (subscriber, delivery) in matches.clients {
             guard let session = sessions[subscriber], Self.mayDeliver(topic, to: session, denials) else { continue }
             delivered = true
-            if subscriber == configuration.intakeValve?.clientID { deliveredToIntake = true }
+            if subscriber == configuration.intakeValve?.clientID { reachedIntake = true }
             deliver(OutgoingMessage(topic: topic, payload: payload, qos: min(qos, delivery.qos),
                                     retain: retain && delivery.retainAsPublished, properties: properties,
                                     subscriptionIdentifiers: delivery.identifiers), to: session)
@@ -428,7 +427,7 @@ package final class BrokerCore {
                                     retain: retain && subscription.retainAsPublished, properties: properties,
                                     subscriptionIdentifiers: subscription.identifier.map { [$0] } ?? []), to: session)
         }
-        return delivered ? .success : .noMatchingSubscribers
+        return (delivered ? .success : .noMatchingSubscribers, reachedIntake)
     }
 
     /// The ACL when it has deny rules, which delivery must check; nil otherwise (no check needed).
