@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""hot-faults.py LINK_MAP BINARY PERF_DATA < hot.ld > hot.ld
+"""hot-faults.py [--page] LINK_MAP BINARY PERF_DATA < hot.ld > hot.ld
 
 Refines a hot list (scripts/hot-sections.py's script, on stdin) by the code page faults of a run
 of the daemon on BINARY, linked with that list (link map LINK_MAP), recorded with
@@ -13,6 +13,10 @@ start-up code (at ready) splits the faults into start-up and after.
 - A section of the start-up part that faulted after ready (the daemon unmaps that part once it
   is ready) moves to the commands' part.
 
+With --page (a run with the page on), what it adds goes to the page's end of each part, after
+the code a daemon without the page runs. Without it, a section of the page's end that faulted
+moves to the part without the page (a section both run that a run with the page found first).
+
 `scripts/order-file.sh` runs it for a few rounds: a fault names only the first function touched
 in its window, so the next round finds the ones the window hid.
 """
@@ -20,12 +24,14 @@ import os, re, subprocess, sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from linkmap import START_UP_BEGIN, CodeSections, hot_list_script, read_hot_list, script_entry
+from linkmap import START_UP_BEGIN, CodeSections, HotList, hot_list_script, read_hot_list, script_entry
 
-link_map, binary, data = sys.argv[1:4]
+args = sys.argv[1:]
+page = args[:1] == ["--page"]
+link_map, binary, data = args[1:4] if page else args[:3]
 name = os.path.basename(binary)
-run, start_up = read_hot_list(sys.stdin.read())
-if not run:
+hot = read_hot_list(sys.stdin.read())
+if not hot.run:
     sys.exit("hot-faults: the list on stdin is not hot-sections.py's script")
 
 
@@ -65,19 +71,35 @@ def entries(addresses):
     return list(dict.fromkeys(entry for entry in (script_entry(origin) for _, _, origin in found) if entry is not None))
 
 
-in_run, in_start_up = set(run), set(start_up)
-moved, added_run, added_start_up = [], [], []
+# Where a faulted section goes: to the end of this run's part, the commands' or start-up's; with
+# the page on, that part's page end. A run without the page that faulted on the page's own code
+# takes that section to its own part.
+page_run, page_start_up = set(hot.page_run), set(hot.page_start_up)
+start_up_before = set(hot.start_up) | page_start_up
+in_run = set(hot.run) | (page_run if page else set())
+in_start_up = set(hot.start_up) | (page_start_up if page else set())
+to_run, to_start_up = [], []
 for entry in entries(run_addresses):
-    if entry in in_start_up:
-        moved.append(entry)
-    elif entry not in in_run:
-        added_run.append(entry)
-    in_run.add(entry)
+    if entry not in in_run:
+        to_run.append(entry)
+        in_run.add(entry)
 for entry in entries(start_addresses):
-    if entry not in in_run and entry not in in_start_up:
-        added_start_up.append(entry)
+    if entry in in_run or entry in in_start_up:
+        continue
+    if entry in page_run:
+        to_run.append(entry)
+        in_run.add(entry)
+    else:
+        to_start_up.append(entry)
         in_start_up.add(entry)
-moved_set = set(moved)
-print(hot_list_script(run + moved + added_run, [e for e in start_up if e not in moved_set] + added_start_up), end="")
-print(f"hot-faults: {len(added_run)} cold sections faulted after ready, {len(moved)} start-up ones did, "
-      f"{len(added_start_up)} cold ones faulted during start-up", file=sys.stderr)
+taken = set(to_run) | set(to_start_up)
+listed = set(hot.run) | page_run | start_up_before
+hot = HotList(*([e for e in part if e not in taken] for part in hot))
+if page:
+    hot = hot._replace(page_run=hot.page_run + to_run, page_start_up=hot.page_start_up + to_start_up)
+else:
+    hot = hot._replace(run=hot.run + to_run, start_up=hot.start_up + to_start_up)
+print(hot_list_script(hot), end="")
+print(f"hot-faults: {sum(e not in listed for e in to_run)} cold sections faulted after ready, "
+      f"{sum(e in start_up_before for e in to_run)} start-up ones did, {sum(e in page_run or (not page and e in page_start_up) for e in taken)} of the page's "
+      f"moved to the part without it, {sum(e not in listed for e in to_start_up)} cold ones faulted during start-up", file=sys.stderr)

@@ -1,6 +1,6 @@
 """What scripts/hot-sections.py and scripts/hot-faults.py read from lld's link map, and how they
 name an input section in a linker script."""
-import bisect, re
+import bisect, collections, re
 
 
 def input_sections(link_map, outputs):
@@ -29,19 +29,25 @@ class CodeSections:
         self.sections = input_sections(link_map, (".text", ".text.hot"))
         self.starts = [s[0] for s in self.sections]
 
+    def find(self, address):
+        """The section (address, size, origin) holding `address`, or None."""
+        i = bisect.bisect_right(self.starts, address) - 1
+        if i < 0 or address >= self.sections[i][0] + self.sections[i][1]:
+            return None
+        return self.sections[i]
+
     def distinct(self, addresses, seen):
         """The sections (address, size, origin) holding `addresses`, each once (not those in
         `seen`, which it extends), in the order of their first address; and how many addresses
         fell outside the code."""
         found, outside = [], 0
         for address in addresses:
-            i = bisect.bisect_right(self.starts, address) - 1
-            if i < 0 or address >= self.sections[i][0] + self.sections[i][1]:
+            section = self.find(address)
+            if section is None:
                 outside += 1
-                continue
-            if self.sections[i][2] not in seen:
-                seen.add(self.sections[i][2])
-                found.append(self.sections[i])
+            elif section[2] not in seen:
+                seen.add(section[2])
+                found.append(section)
         return found, outside
 
 
@@ -70,32 +76,44 @@ START_UP_BEGIN = "housectl_startup_code_start"
 START_UP_END = "housectl_startup_code_end"
 
 
+# Within each part, the sections only a daemon with the page on runs come after this line, so that
+# a daemon without the page finds its own code together.
+PAGE_MARK = "/* with the page on: */"
+
+HotList = collections.namedtuple("HotList", "run page_run start_up page_start_up")
+HotList.__doc__ = """A hot list's input section descriptions, in order: what the commands run (without
+and then with the page on), then what only start-up and shutdown run (likewise)."""
+
+
 def read_hot_list(script):
-    """The entries of a hot list's script, as (run, start_up): lists of input section descriptions
-    in order. A list without the start-up marks is all `run`."""
-    run, start_up, target = [], [], None
+    """The entries of a hot list's script (a HotList). A list without the start-up marks is all
+    `run`."""
+    hot, target = HotList([], [], [], []), None
     for line in script.splitlines():
-        if line.strip().startswith(".text.hot"):
-            target = run
+        entry = line.strip()
+        if entry.startswith(".text.hot"):
+            target = hot.run
         elif START_UP_BEGIN in line:
-            target = start_up
-        elif START_UP_END in line or line.strip() == "}":
+            target = hot.start_up
+        elif entry == PAGE_MARK:
+            target = hot.page_run if target is hot.run else hot.page_start_up
+        elif START_UP_END in line or entry == "}":
             target = None
-        elif target is not None and line.startswith("    ") and not line.strip().startswith(". ="):
-            target.append(line.strip())
-    return run, start_up
+        elif target is not None and line.startswith("    ") and not entry.startswith(". ="):
+            target.append(entry)
+    return hot
 
 
-def hot_list_script(run, start_up):
-    """The lld script for the hot list: `run` then `start_up` in .text.hot before .text, and
-    Swift's writable .rodata grouped before .rodata."""
+def hot_list_script(hot):
+    """The lld script for a HotList: its parts in .text.hot before .text, the start-up ones
+    between page-aligned marks, and Swift's writable .rodata grouped before .rodata."""
     lines = ["/* The code `housectl serve` runs, first (scripts/order-file.sh, `make order-file`): what a burst",
              "   of commands runs, then what only start-up and shutdown run, which the daemon unmaps once",
              "   it is ready (HouseDaemon/ProcessMemory.swift). */",
              "SECTIONS {", "  .text.hot : {"]
-    lines += ["    " + entry for entry in run]
+    lines += ["    " + entry for entry in hot.run] + ["    " + PAGE_MARK] + ["    " + entry for entry in hot.page_run]
     lines += ["    . = ALIGN(4096);", f"    {START_UP_BEGIN} = .;"]
-    lines += ["    " + entry for entry in start_up]
+    lines += ["    " + entry for entry in hot.start_up] + ["    " + PAGE_MARK] + ["    " + entry for entry in hot.page_start_up]
     lines += ["    . = ALIGN(4096);", f"    {START_UP_END} = .;", "  }", "}", "INSERT BEFORE .text;"]
     # Swift's statically initialised objects (a constant array, say) are `.rodata` sections with
     # pointers in them, writable in a PIE for the loader's relocations: scattered over the
