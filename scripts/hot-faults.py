@@ -24,7 +24,7 @@ import os, re, subprocess, sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from linkmap import START_UP_BEGIN, CodeSections, HotList, hot_list_script, read_hot_list, script_entry
+from linkmap import START_UP_BEGIN, CodeSections, HotList, hot_list_script, read_hot_list, script_entries
 
 args = sys.argv[1:]
 page = args[:1] == ["--page"]
@@ -67,8 +67,7 @@ code = CodeSections(link_map)
 
 def entries(addresses):
     """The input section descriptions of the code at these addresses, each once, in order."""
-    found, _ = code.distinct((address - base for address in addresses), set())
-    return list(dict.fromkeys(entry for entry in (script_entry(origin) for _, _, origin in found) if entry is not None))
+    return script_entries(code.distinct((address - base for address in addresses), set())[0])
 
 
 # Where a faulted section goes: to the end of this run's part, the commands' or start-up's; with

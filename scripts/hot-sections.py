@@ -6,12 +6,12 @@ Writes the lld script that puts every code section the daemon ran (by callgrind,
 .text: first what ran while it handled the commands (the callgrind dump RUN_OUT), then, marked as
 start-up code, what ran only in the other dumps (START_OUT: start-up, shutdown). With --page (one
 per dump), the dumps of a second run with the page on (in the same order: commands with a page
-watching, then start-up and shutdown) add what only that run ran at the end of each part, so that a daemon with
-the page off finds its code together as before and one with the page on finds the page's code
-together after it (row 8 of `make bench`). With --previous,
-the sections of an earlier list that this trace did not see (the fault rounds of
-scripts/hot-faults.py found them) join the start-up part; the next rounds move those that run
-later. It names input sections, not symbols: a symbol list (--symbol-ordering-file) cannot name
+watching, then start-up and shutdown) add what only that run ran at the end of each part, so that
+a daemon with the page off finds its code together as before and one with the page on finds the
+page's code together after it (row 8 of `make bench`). With --previous, the sections of an
+earlier list that this trace did not see (the fault rounds of scripts/hot-faults.py found them)
+join the end of the start-up part (the page's end for the page's); the next rounds move those
+that run later. It names input sections, not symbols: a symbol list (--symbol-ordering-file) cannot name
 the functions LLVM leaves unnamed (.text..L__unnamed_N), nor say which of several local functions
 of the same name ran (every object has its own `objectdestroyTm`), and those are what left the
 daemon's code scattered over the binary (docs/BENCHMARKS.md, "What the footprint costs").
@@ -20,7 +20,7 @@ import collections, os, re, subprocess, sys
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from linkmap import CodeSections, HotList, hot_list_script, read_hot_list, script_entry
+from linkmap import CodeSections, HotList, hot_list_script, read_hot_list, script_entries
 
 args = sys.argv[1:]
 previous, page_outs = None, []
@@ -89,14 +89,13 @@ def traced(paths):
         # Valgrind 3.19 gives some instructions at their address in the file rather than where it
         # loaded the binary (code that NIO's threads run, with the page on): the function's name
         # says which, by the section that holds it. Local functions can share a name.
-        homes = symbols.get(name)
-        if homes:
-            for candidate in (address - base, address):
-                section = code.find(candidate)
-                if section and any(section[0] <= home < section[0] + section[1] for home in homes):
-                    return candidate
-            if len(homes) == 1:
-                return homes[0]
+        homes = symbols.get(name, [])
+        if len(homes) == 1:
+            return homes[0]
+        for candidate in (address - base, address):
+            section = code.find(candidate)
+            if section and any(section[0] <= home < section[0] + section[1] for home in homes):
+                return candidate
         return address - base
 
     return [[offset(name, address) for name, address in run] for run in runs]
@@ -115,8 +114,7 @@ for addresses in (plain[0], page[0], [a for dump in plain[1:] for a in dump], [a
     found, missed = code.distinct(addresses, seen)
     groups.append(found)
     outside += missed
-entries = lambda found: [entry for entry in (script_entry(origin) for _, _, origin in found) if entry]
-hot = HotList(*(entries(group) for group in groups))
+hot = HotList(*(script_entries(group) for group in groups))
 in_trace = {entry for part in hot for entry in part}
 # What the earlier list's fault rounds found and this trace did not see: with the start-up code,
 # the page's with the page's.

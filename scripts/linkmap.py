@@ -69,6 +69,12 @@ def script_entry(origin):
     return f"{pattern.replace(' ', '?')}({section})"
 
 
+def script_entries(found):
+    """The lld input section descriptions of sections (address, size, origin), each once, in
+    order (two origins can give the same description: the same file name in two directories)."""
+    return list(dict.fromkeys(entry for entry in (script_entry(origin) for _, _, origin in found) if entry is not None))
+
+
 # The hot list's script: the code a burst of commands runs, then (between these two symbols,
 # page-aligned) the code only start-up and shutdown run, which the daemon unmaps once it is ready
 # (HouseDaemon/ProcessMemory.swift).
