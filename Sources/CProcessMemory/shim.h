@@ -1,9 +1,14 @@
 #ifndef HOUSECTL_CPROCESSMEMORY_SHIM_H
 #define HOUSECTL_CPROCESSMEMORY_SHIM_H
-// glibc's malloc tuning (mallopt), which Swift's Glibc module does not import, and the start-up
-// part of the release link's hot code (linker/housectl-hot.ld), for HouseDaemon/ProcessMemory.
+// glibc's malloc tuning (mallopt), which Swift's Glibc module does not import, and the pages the
+// daemon gives back once it is ready (the release link's start-up code, linker/housectl-hot.ld,
+// the code no list names, the read-only data), for HouseDaemon/ProcessMemory.
 #if defined(__linux__) && __has_include(<malloc.h>)
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE // dl_iterate_phdr
+#endif
 #include <errno.h>
+#include <link.h>
 #include <malloc.h>
 #include <stdint.h>
 #include <sys/mman.h>
@@ -23,19 +28,71 @@
 extern const char housectl_startup_code_start[] __attribute__((weak));
 extern const char housectl_startup_code_end[] __attribute__((weak));
 
-// Unmaps the start-up code (madvise MADV_DONTNEED). It is clean file-backed text: the pages stay
-// in the page cache, where the kernel may drop them, and fault back in if the code runs again.
-// Returns the bytes unmapped, 0 when the link marks no start-up code, or -errno.
-static inline long housectl_release_startup_code(void) {
-    uintptr_t start = (uintptr_t)housectl_startup_code_start;
-    uintptr_t end = (uintptr_t)housectl_startup_code_end;
+// Unmaps [start, end), page-aligned inward: clean file-backed pages only (the caller's promise).
+// The pages stay in the page cache, where the kernel may drop them, and fault back in if used
+// again. Returns the bytes unmapped or -errno.
+static inline long housectl_unmap_clean(uintptr_t start, uintptr_t end) {
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-    if (start == 0 || end == 0 || page == 0) return 0;
     start = (start + page - 1) & ~(page - 1);
     end &= ~(page - 1);
     if (end <= start) return 0;
-    HOUSECTL_CALLGRIND_DUMP();
     return madvise((void *)start, end - start, MADV_DONTNEED) == 0 ? (long)(end - start) : -(long)errno;
+}
+
+struct housectl_release {
+    uintptr_t code_start;
+    long bytes;
+};
+
+// For dl_iterate_phdr, whose first object is the program itself: unmaps its code from the
+// start-up part to the end of the executable segment, then its segments that are only readable
+// (ELF headers, symbol tables, Swift's metadata, .rodata, unwind tables), unless the program has
+// text relocations (the loader would have written into them) or the segment overlaps the part
+// the loader relocates (PT_GNU_RELRO).
+
+static inline int housectl_release_readonly_segments(struct dl_phdr_info *info, size_t size, void *context) {
+    (void)size;
+    struct housectl_release *release = (struct housectl_release *)context;
+    uintptr_t relro_start = 0, relro_end = 0, code_end = 0;
+    const ElfW(Dyn) *dynamic = NULL;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+        uintptr_t start = info->dlpi_addr + p->p_vaddr, end = start + p->p_memsz;
+        if (p->p_type == PT_GNU_RELRO) { relro_start = start; relro_end = end; }
+        if (p->p_type == PT_DYNAMIC) dynamic = (const ElfW(Dyn) *)start;
+        if (p->p_type == PT_LOAD && (p->p_flags & PF_X) && start <= release->code_start && release->code_start < end) code_end = end;
+    }
+    // The code from the start-up part to the end of the executable segment: the start-up part,
+    // then the code no list names (what runs again faults back in).
+    if (code_end == 0) return 1;
+    HOUSECTL_CALLGRIND_DUMP();
+    long code = housectl_unmap_clean(release->code_start, code_end);
+    if (code < 0) { release->bytes = code; return 1; }
+    release->bytes = code;
+    for (const ElfW(Dyn) *d = dynamic; d && d->d_tag != DT_NULL; d++) {
+        if (d->d_tag == DT_TEXTREL || (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_TEXTREL))) return 1;
+    }
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *p = &info->dlpi_phdr[i];
+        if (p->p_type != PT_LOAD || (p->p_flags & (PF_W | PF_X))) continue;
+        uintptr_t start = info->dlpi_addr + p->p_vaddr, end = start + p->p_memsz;
+        if (start < relro_end && relro_start < end) continue;
+        long data = housectl_unmap_clean(start, end);
+        if (data < 0) { release->bytes = data; return 1; }
+        release->bytes += data;
+    }
+    return 1;
+}
+
+// Unmaps the pages the daemon needs no more once it is ready (madvise MADV_DONTNEED of clean
+// file-backed pages): its code from the start-up part of the hot list to the end (the start-up
+// part and the code the list does not name) and its read-only data. Returns the bytes unmapped,
+// 0 when the link marks no start-up code (no list: nothing is unmapped), or -errno.
+static inline long housectl_release_startup_pages(void) {
+    struct housectl_release release = { (uintptr_t)housectl_startup_code_start, 0 };
+    if (release.code_start == 0 || (uintptr_t)housectl_startup_code_end == 0) return 0;
+    dl_iterate_phdr(housectl_release_readonly_segments, &release);
+    return release.bytes;
 }
 #endif
 #endif

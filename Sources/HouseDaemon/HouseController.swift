@@ -347,8 +347,8 @@ public final class HouseController<C: WallClock>: Sendable {
             deadline: shutdownDeadline,
             logger: logger,
             onReady: {
-                switch ProcessMemory.releaseStartUpCode() {
-                case .success(let bytes) where bytes > 0: logger.debug("start-up code unmapped: \(bytes / 1024) kB")
+                switch ProcessMemory.releaseStartUpPages() {
+                case .success(let bytes) where bytes > 0: logger.debug("start-up pages unmapped: \(bytes / 1024) kB")
                 case .success: break
                 case .failure(let error): logger.warning("\(error)")
                 }

@@ -3,7 +3,7 @@ import CProcessMemory
 #endif
 
 /// The process's memory policy: the heap's arenas, set once at the start of `housectl` before it
-/// starts threads, and the start-up code given back once the daemon is ready.
+/// starts threads, and the start-up pages given back once the daemon is ready.
 ///
 /// glibc gives every thread that allocates while another holds the heap's lock an arena of its
 /// own (up to 8 per core), and a burst of commands then leaves free memory scattered over all of
@@ -27,25 +27,28 @@ public enum ProcessMemory {
         #endif
     }
 
-    /// Unmaps the code that only start-up and shutdown run, once the daemon is ready. The release
-    /// link puts the code the daemon runs first, the code a burst of commands runs ahead of the
-    /// code only start-up and shutdown run, and marks where the second part starts and ends
-    /// (`linker/housectl-hot.ld`, `make order-file`). That part is clean file-backed text: the
-    /// kernel keeps it in the page cache as long as it likes, and what runs again (a config
-    /// reload, the shutdown) faults back in. Returns the bytes unmapped (0 in a link without
-    /// the list, a debug build), or why `madvise` refused.
-    public static func releaseStartUpCode() -> Result<Int, StartUpCodeError> {
+    /// Unmaps what the daemon needs no more once it is ready. The release link puts the code the
+    /// daemon runs first, the code a burst of commands runs ahead of the code only start-up and
+    /// shutdown run, and marks where the second part starts (`linker/housectl-hot.ld`, `make
+    /// order-file`). From there to the end of the code (the start-up part and the code no list
+    /// names), and the program's read-only data (`.rodata` with the time zone data ICU loads for
+    /// the page's web server, Swift's metadata, the symbol tables), are clean file-backed pages:
+    /// the kernel keeps them in the page cache as long as it likes, and what runs or is read
+    /// again (a config reload, the shutdown, the strings of a reply) faults back in. Returns the
+    /// bytes unmapped (0 in a link without the list, a debug build, which unmaps nothing), or why
+    /// `madvise` refused.
+    public static func releaseStartUpPages() -> Result<Int, StartUpPagesError> {
         #if canImport(Glibc)
-        let result = housectl_release_startup_code()
-        return result >= 0 ? .success(result) : .failure(StartUpCodeError(errno: Int32(-result)))
+        let result = housectl_release_startup_pages()
+        return result >= 0 ? .success(result) : .failure(StartUpPagesError(errno: Int32(-result)))
         #else
         return .success(0)
         #endif
     }
 
-    /// `madvise` refused to unmap the start-up code.
-    public struct StartUpCodeError: Error, CustomStringConvertible {
+    /// `madvise` refused to unmap the start-up pages.
+    public struct StartUpPagesError: Error, CustomStringConvertible {
         public var errno: Int32
-        public var description: String { "madvise(MADV_DONTNEED) of the start-up code failed: errno \(errno)" }
+        public var description: String { "madvise(MADV_DONTNEED) of the start-up pages failed: errno \(errno)" }
     }
 }

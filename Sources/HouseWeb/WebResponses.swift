@@ -1,4 +1,4 @@
-import Foundation
+import HouseCore
 import HTTPTypes
 import Hummingbird
 
@@ -43,12 +43,9 @@ enum WebResponses {
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
     }
 
-    /// Compact JSON with sorted keys.
+    /// Compact JSON with sorted keys, slashes as they are.
     static func encode<T: Encodable>(_ value: T) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return #"{"error":"cannot encode the answer"}"# }
-        return String(decoding: data, as: UTF8.self)
+        (try? SortedJSONEncoder(escapingSlashes: false).encode(value)) ?? #"{"error":"cannot encode the answer"}"#
     }
 }
 

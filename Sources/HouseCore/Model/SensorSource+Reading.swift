@@ -11,7 +11,7 @@ extension SensorSource {
             }
             return .value(v, at: instant)
         }
-        guard let json = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)) else {
+        guard let json = try? JSONValue(parsing: payload) else {
             return .unavailable(reason: "the payload \(Self.quoted(text)) on \(stateTopic) is not JSON")
         }
         guard let field = json.value(atPath: jsonField), !field.isNull else {

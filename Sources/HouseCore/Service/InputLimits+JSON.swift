@@ -1,5 +1,3 @@
-import Foundation
-
 extension InputLimits {
     /// Refuses a JSON payload before any parser sees it: larger than `maximumPayloadSize`, with a
     /// NUL byte, or nesting arrays and objects deeper than `maximumJSONDepth`.
@@ -42,13 +40,10 @@ extension InputLimits {
         }
     }
 
-    /// Parses a JSON payload that passes `checkJSON`; "invalid JSON" when it cannot.
+    /// Parses a JSON payload that passes `checkJSON`: "invalid JSON: expected ... at byte N" when
+    /// it cannot (`JSONValue(parsing:)`).
     public static func jsonValue(_ payload: [UInt8]) throws(MalformedInput) -> JSONValue {
         try checkJSON(payload)
-        do {
-            return try JSONDecoder().decode(JSONValue.self, from: Data(payload))
-        } catch {
-            throw MalformedInput("invalid JSON")
-        }
+        return try JSONValue(parsing: payload)
     }
 }

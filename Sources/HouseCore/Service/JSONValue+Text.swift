@@ -1,13 +1,13 @@
-/// Writing JSON text without Foundation's `JSONEncoder` (which costs more than a whole command
-/// on the command path: the `house/events` record goes out once per command, see
-/// `DonationEvent.json`).
+/// Writing JSON text without Foundation's `JSONEncoder`: `SortedJSONEncoder` and the payloads
+/// written field by field (`DonationEvent.json`) escape strings here.
 extension JSONValue {
-    /// Appends `s` as a JSON string literal, as `JSONEncoder` writes it with
-    /// `.withoutEscapingSlashes`: quotes, backslashes and control characters escaped.
-    static func write(string s: String, to out: inout String) {
+    /// Appends `s` as a JSON string literal, escaped as `JSONEncoder` escapes it: quotes and
+    /// backslashes, `\b \f \n \r \t`, other control characters as `\u00XX`, and `/` as `\/` when
+    /// `escapingSlashes` (its default; `.withoutEscapingSlashes` turns it off).
+    static func write(string s: String, to out: inout String, escapingSlashes: Bool = false) {
         out += "\""
         // Most strings need no escape: written whole.
-        guard s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) else {
+        guard s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || (escapingSlashes && $0 == UInt8(ascii: "/")) }) else {
             out += s
             out += "\""
             return
@@ -16,6 +16,9 @@ extension JSONValue {
             switch scalar {
             case "\"": out += "\\\""
             case "\\": out += "\\\\"
+            case "/" where escapingSlashes: out += "\\/"
+            case "\u{8}": out += "\\b"
+            case "\u{C}": out += "\\f"
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"

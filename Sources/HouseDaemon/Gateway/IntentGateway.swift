@@ -327,7 +327,7 @@ public actor IntentGateway {
     /// one has its summary and answer (and its trace on `house/events`).
     private func record(_ outcome: IntentOutcome, at date: Date, requestID: String?) {
         let details = outcome.status == .done ? nil
-            : (try? JSONEncoder().encode(IntentTrace(outcome))).map { String(decoding: $0, as: UTF8.self) }
+            : try? SortedJSONEncoder().encode(IntentTrace(outcome))
         let record = StateStore.HistoryRecord(
             at: date, source: outcome.source.rawValue, kind: Self.kind(outcome.intent), summary: outcome.intent.description,
             outcome: outcome.status.rawValue, dialog: outcome.dialog, details: details, requestID: requestID)

@@ -224,7 +224,7 @@ public final class StateStore: Sendable {
     public func saveModes(_ snapshot: HouseService.ModeSnapshot, at date: Date) throws(DaemonError) {
         let json: String
         do {
-            json = String(decoding: try JSONEncoder().encode(snapshot), as: UTF8.self)
+            json = try SortedJSONEncoder().encode(snapshot)
         } catch {
             throw .database(path: path, reason: "cannot encode the mode state: \(error)")
         }
