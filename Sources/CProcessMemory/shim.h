@@ -41,18 +41,22 @@ static inline long housectl_unmap_clean(uintptr_t start, uintptr_t end) {
 
 struct housectl_release {
     uintptr_t code_start;
+    int objects;
     long bytes;
 };
 
-// For dl_iterate_phdr, whose first object is the program itself: unmaps its code from the
-// start-up part to the end of the executable segment, then its segments that are only readable
-// (ELF headers, symbol tables, Swift's metadata, .rodata, unwind tables), unless the program has
-// text relocations (the loader would have written into them) or the segment overlaps the part
-// the loader relocates (PT_GNU_RELRO).
-
+// For dl_iterate_phdr, whose first object is the program itself, then the shared libraries and
+// the loader. Of the program: its code from the start-up part to the end of the executable
+// segment. Of each object with a file: its segments that are only readable (ELF headers, symbol
+// and relocation tables the loader read, Swift's metadata, .rodata, unwind tables), unless the
+// object has text relocations (the loader would have written into them) or the segment overlaps
+// the part the loader relocates (PT_GNU_RELRO). Stops at the first refusal.
 static inline int housectl_release_readonly_segments(struct dl_phdr_info *info, size_t size, void *context) {
     (void)size;
     struct housectl_release *release = (struct housectl_release *)context;
+    int program = release->objects++ == 0;
+    // The vDSO and the like: no file behind them.
+    if (!program && (info->dlpi_name == NULL || info->dlpi_name[0] != '/')) return 0;
     uintptr_t relro_start = 0, relro_end = 0, code_end = 0;
     const ElfW(Dyn) *dynamic = NULL;
     for (int i = 0; i < info->dlpi_phnum; i++) {
@@ -62,15 +66,16 @@ static inline int housectl_release_readonly_segments(struct dl_phdr_info *info, 
         if (p->p_type == PT_DYNAMIC) dynamic = (const ElfW(Dyn) *)start;
         if (p->p_type == PT_LOAD && (p->p_flags & PF_X) && start <= release->code_start && release->code_start < end) code_end = end;
     }
-    // The code from the start-up part to the end of the executable segment: the start-up part,
-    // then the code no list names (what runs again faults back in).
-    if (code_end == 0) return 1;
-    HOUSECTL_CALLGRIND_DUMP();
-    long code = housectl_unmap_clean(release->code_start, code_end);
-    if (code < 0) { release->bytes = code; return 1; }
-    release->bytes = code;
+    if (program) {
+        // The start-up part, then the code no list names (what runs again faults back in).
+        if (code_end == 0) return 1;
+        HOUSECTL_CALLGRIND_DUMP();
+        long code = housectl_unmap_clean(release->code_start, code_end);
+        if (code < 0) { release->bytes = code; return 1; }
+        release->bytes = code;
+    }
     for (const ElfW(Dyn) *d = dynamic; d && d->d_tag != DT_NULL; d++) {
-        if (d->d_tag == DT_TEXTREL || (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_TEXTREL))) return 1;
+        if (d->d_tag == DT_TEXTREL || (d->d_tag == DT_FLAGS && (d->d_un.d_val & DF_TEXTREL))) return 0;
     }
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *p = &info->dlpi_phdr[i];
@@ -81,15 +86,16 @@ static inline int housectl_release_readonly_segments(struct dl_phdr_info *info, 
         if (data < 0) { release->bytes = data; return 1; }
         release->bytes += data;
     }
-    return 1;
+    return 0;
 }
 
 // Unmaps the pages the daemon needs no more once it is ready (madvise MADV_DONTNEED of clean
 // file-backed pages): its code from the start-up part of the hot list to the end (the start-up
-// part and the code the list does not name) and its read-only data. Returns the bytes unmapped,
-// 0 when the link marks no start-up code (no list: nothing is unmapped), or -errno.
+// part and the code the list does not name) and the read-only data of the program and its
+// shared libraries. Returns the bytes unmapped, 0 when the link marks no start-up code (no list:
+// nothing is unmapped), or -errno.
 static inline long housectl_release_startup_pages(void) {
-    struct housectl_release release = { (uintptr_t)housectl_startup_code_start, 0 };
+    struct housectl_release release = { (uintptr_t)housectl_startup_code_start, 0, 0 };
     if (release.code_start == 0 || (uintptr_t)housectl_startup_code_end == 0) return 0;
     dl_iterate_phdr(housectl_release_readonly_segments, &release);
     return release.bytes;

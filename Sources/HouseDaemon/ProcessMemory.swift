@@ -31,8 +31,9 @@ public enum ProcessMemory {
     /// daemon runs first, the code a burst of commands runs ahead of the code only start-up and
     /// shutdown run, and marks where the second part starts (`linker/housectl-hot.ld`, `make
     /// order-file`). From there to the end of the code (the start-up part and the code no list
-    /// names), and the program's read-only data (`.rodata` with the time zone data ICU loads for
-    /// the page's web server, Swift's metadata, the symbol tables), are clean file-backed pages:
+    /// names), and the read-only data of the program (`.rodata` with the time zone data ICU loads
+    /// for the page's web server, Swift's metadata) and of its shared libraries (the symbol and
+    /// relocation tables the loader read: 0.8 MB of libcrypto's), are clean file-backed pages:
     /// the kernel keeps them in the page cache as long as it likes, and what runs or is read
     /// again (a config reload, the shutdown, the strings of a reply) faults back in. Returns the
     /// bytes unmapped (0 in a link without the list, a debug build, which unmaps nothing), or why
