@@ -83,6 +83,7 @@ struct JSONTextTests {
         "[1,]",
         #"{"a":1 , }"#,
         "\"\u{7F} é\"",
+        "\u{FEFF}{\"state\":\"ON\"}",
     ])
     func parserReadsWhatJSONDecoderReads(text: String) throws {
         let expected = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))

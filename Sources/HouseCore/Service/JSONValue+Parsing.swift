@@ -4,13 +4,15 @@
 extension JSONValue {
     /// Parses `bytes` as one JSON value (RFC 8259: any value at the top, whitespace around it),
     /// as `JSONDecoder` reads it into a `JSONValue`: numbers as `Double`, `\u` escapes with their
-    /// surrogate pairs, the first of repeated member names, a comma before a closing bracket (which
-    /// `JSONDecoder` allows; it refuses `0e3`, which is JSON and read here). Refuses what is not
-    /// JSON with what was expected where ("invalid JSON: expected ':' after a member name at byte
-    /// 12"), invalid UTF-8, a number too large for a `Double`, and arrays and objects nested
-    /// deeper than `maximumDepth`.
+    /// surrogate pairs, the first of repeated member names, a UTF-8 byte order mark at the start
+    /// and a comma before a closing bracket (both of which `JSONDecoder` allows; it refuses `0e3`,
+    /// which is JSON and read here). Refuses what is not JSON with what was expected where
+    /// ("invalid JSON: expected ':' after a member name at byte 12"), invalid UTF-8, a number too
+    /// large for a `Double`, and arrays and objects nested deeper than `maximumDepth`.
     public init(parsing bytes: [UInt8], maximumDepth: Int = InputLimits.maximumJSONDepth) throws(MalformedInput) {
         var parser = Parser(bytes: bytes, maximumDepth: maximumDepth)
+        // A UTF-8 byte order mark before the value, which `JSONDecoder` skips.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         parser.skipWhitespace()
         self = try parser.value(depth: 0)
         parser.skipWhitespace()
