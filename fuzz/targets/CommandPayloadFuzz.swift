@@ -15,11 +15,13 @@ public func fuzzCommandPayload(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int
         _ = CommandPayloadParser.parseTimeRange(text)
         _ = try? PeerRelayCommand.parse(payload)
     }
-    // What JSONDecoder reads (within the payload limits), JSONValue(parsing:) reads to the same value.
+    // Where JSONDecoder and JSONValue(parsing:) both read a payload, they read the same value. (They
+    // differ on what they accept in two known ways: JSONDecoder refuses `0e3`, which is JSON, and
+    // never checks the strings of a repeated member name's later values, which it drops.)
     if (try? InputLimits.checkJSON(payload)) != nil,
-       let expected = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)) {
-        let parsed = try? JSONValue(parsing: payload)
-        precondition(parsed == expected, "JSONValue(parsing:) read \(String(describing: parsed)), JSONDecoder \(expected)")
+       let expected = try? JSONDecoder().decode(JSONValue.self, from: Data(payload)),
+       let parsed = try? JSONValue(parsing: payload) {
+        precondition(parsed == expected, "JSONValue(parsing:) read \(parsed), JSONDecoder \(expected)")
     }
     return 0
 }

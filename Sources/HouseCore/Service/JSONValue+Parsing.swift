@@ -6,7 +6,8 @@ extension JSONValue {
     /// as `JSONDecoder` reads it into a `JSONValue`: numbers as `Double`, `\u` escapes with their
     /// surrogate pairs, the first of repeated member names, a UTF-8 byte order mark at the start
     /// and a comma before a closing bracket (both of which `JSONDecoder` allows; it refuses `0e3`,
-    /// which is JSON and read here). Refuses what is not JSON with what was expected where
+    /// which is JSON and read here, and does not check the strings of a repeated name's later
+    /// values, which are checked here). Refuses what is not JSON with what was expected where
     /// ("invalid JSON: expected ':' after a member name at byte 12"), invalid UTF-8, a number too
     /// large for a `Double`, and arrays and objects nested deeper than `maximumDepth`.
     public init(parsing bytes: [UInt8], maximumDepth: Int = InputLimits.maximumJSONDepth) throws(MalformedInput) {
