@@ -66,67 +66,50 @@ extension JSONValue {
             skipWhitespace()
         }
 
+        /// Moves past `byte` if it is the current one.
+        mutating func take(_ byte: UInt8) -> Bool {
+            guard current == byte else { return false }
+            index += 1
+            return true
+        }
+
+        /// After a member or an element: true at the closing `bracket` (also after a comma, which
+        /// `JSONDecoder` allows before it), false after a comma with more to come.
+        mutating func closes(_ bracket: UInt8, in container: String) throws(MalformedInput) -> Bool {
+            skipWhitespace()
+            if take(bracket) { return true }
+            guard take(UInt8(ascii: ",")) else {
+                throw failure("',' or '\(Character(Unicode.Scalar(bracket)))' in \(container)")
+            }
+            skipWhitespace()
+            return take(bracket)
+        }
+
         mutating func object(depth: Int) throws(MalformedInput) -> JSONValue {
             try nested(depth)
             var members: [String: JSONValue] = [:]
-            if current == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
-            while true {
+            if take(UInt8(ascii: "}")) { return .object(members) }
+            repeat {
                 guard current == UInt8(ascii: "\"") else { throw failure("a member name in quotes") }
                 let name = try string()
                 skipWhitespace()
-                guard current == UInt8(ascii: ":") else { throw failure("':' after a member name") }
-                index += 1
+                guard take(UInt8(ascii: ":")) else { throw failure("':' after a member name") }
                 skipWhitespace()
                 let member = try value(depth: depth)
                 // The first of repeated names, as `JSONDecoder` keeps it.
                 if members[name] == nil { members[name] = member }
-                skipWhitespace()
-                switch current {
-                case UInt8(ascii: ","):
-                    index += 1
-                    skipWhitespace()
-                    // A comma before the end, as `JSONDecoder` allows it.
-                    if current == UInt8(ascii: "}") {
-                        index += 1
-                        return .object(members)
-                    }
-                case UInt8(ascii: "}"):
-                    index += 1
-                    return .object(members)
-                default:
-                    throw failure("',' or '}' in an object")
-                }
-            }
+            } while try !closes(UInt8(ascii: "}"), in: "an object")
+            return .object(members)
         }
 
         mutating func array(depth: Int) throws(MalformedInput) -> JSONValue {
             try nested(depth)
             var elements: [JSONValue] = []
-            if current == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            }
-            while true {
+            if take(UInt8(ascii: "]")) { return .array(elements) }
+            repeat {
                 elements.append(try value(depth: depth))
-                skipWhitespace()
-                switch current {
-                case UInt8(ascii: ","):
-                    index += 1
-                    skipWhitespace()
-                    if current == UInt8(ascii: "]") {
-                        index += 1
-                        return .array(elements)
-                    }
-                case UInt8(ascii: "]"):
-                    index += 1
-                    return .array(elements)
-                default:
-                    throw failure("',' or ']' in an array")
-                }
-            }
+            } while try !closes(UInt8(ascii: "]"), in: "an array")
+            return .array(elements)
         }
 
         mutating func digits() -> Int {

@@ -3,7 +3,7 @@
 extension JSONValue {
     /// Appends `s` as a JSON string literal, escaped as `JSONEncoder` escapes it: quotes and
     /// backslashes, `\b \f \n \r \t`, other control characters as `\u00XX`, and `/` as `\/` when
-    /// `escapingSlashes` (its default; `.withoutEscapingSlashes` turns it off).
+    /// `escapingSlashes` (`JSONEncoder`'s default; `.withoutEscapingSlashes` turns it off).
     static func write(string s: String, to out: inout String, escapingSlashes: Bool = false) {
         out += "\""
         // Most strings need no escape: written whole.
