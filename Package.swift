@@ -59,7 +59,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
     ],
     targets: [
-        // MARK: C libraries (system-library targets with shim.h)
+        // MARK: C libraries (system-library targets with shim.h, and one C target of our own)
         .systemLibrary(
             name: "CMosquitto",
             pkgConfig: "libmosquitto",
@@ -70,8 +70,8 @@ let package = Package(
             pkgConfig: "libgpiod",
             providers: [.apt(["libgpiod-dev"])]
         ),
-        // glibc's mallopt and the start-up code's bounds in the release link, for the daemon's memory (HouseDaemon/ProcessMemory).
-        .systemLibrary(name: "CProcessMemory"),
+        // glibc's mallopt and the release of the start-up pages at ready (dl_iterate_phdr, compiled in process_memory.c with _GNU_SOURCE), for the daemon's memory (HouseDaemon/ProcessMemory).
+        .target(name: "CProcessMemory"),
 
         // MARK: MQTT topic names and filters: validation and matching for client, broker and controller
         .target(name: "MQTTTopics"),

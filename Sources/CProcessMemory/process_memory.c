@@ -1,12 +1,13 @@
-#ifndef HOUSECTL_CPROCESSMEMORY_SHIM_H
-#define HOUSECTL_CPROCESSMEMORY_SHIM_H
-// glibc's malloc tuning (mallopt), which Swift's Glibc module does not import, and the pages the
-// daemon gives back once it is ready (the release link's start-up code, linker/housectl-hot.ld,
-// the code no list names, the read-only data), for HouseDaemon/ProcessMemory.
-#if defined(__linux__) && __has_include(<malloc.h>)
+// The pages the daemon gives back once it is ready (the release link's start-up code,
+// linker/housectl-hot.ld, the code no list names, the read-only data), for
+// HouseDaemon/ProcessMemory. Compiled here, not in the module's header: dl_iterate_phdr needs
+// _GNU_SOURCE, which changes glibc's own types (fd_set's member names), and a header that defines
+// it makes this module disagree with every other C module that includes the same system headers.
+#if defined(__linux__) && __has_include(<link.h>)
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE // dl_iterate_phdr
+#define _GNU_SOURCE // dl_iterate_phdr, struct dl_phdr_info
 #endif
+#include "CProcessMemory.h"
 #include <errno.h>
 #include <link.h>
 #include <malloc.h>
@@ -31,7 +32,7 @@ extern const char housectl_startup_code_end[] __attribute__((weak));
 // Unmaps [start, end), page-aligned inward: clean file-backed pages only (the caller's promise).
 // The pages stay in the page cache, where the kernel may drop them, and fault back in if used
 // again. Returns the bytes unmapped or -errno.
-static inline long housectl_unmap_clean(uintptr_t start, uintptr_t end) {
+static long housectl_unmap_clean(uintptr_t start, uintptr_t end) {
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     start = (start + page - 1) & ~(page - 1);
     end &= ~(page - 1);
@@ -51,7 +52,7 @@ struct housectl_release {
 // and relocation tables the loader read, Swift's metadata, .rodata, unwind tables), unless the
 // object has text relocations (the loader would have written into them) or the segment overlaps
 // the part the loader relocates (PT_GNU_RELRO). Stops at the first refusal.
-static inline int housectl_release_readonly_segments(struct dl_phdr_info *info, size_t size, void *context) {
+static int housectl_release_readonly_segments(struct dl_phdr_info *info, size_t size, void *context) {
     (void)size;
     struct housectl_release *release = (struct housectl_release *)context;
     int program = release->objects++ == 0;
@@ -89,16 +90,11 @@ static inline int housectl_release_readonly_segments(struct dl_phdr_info *info, 
     return 0;
 }
 
-// Unmaps the pages the daemon needs no more once it is ready (madvise MADV_DONTNEED of clean
-// file-backed pages): its code from the start-up part of the hot list to the end (the start-up
-// part and the code the list does not name) and the read-only data of the program and its
-// shared libraries. Returns the bytes unmapped, 0 when the link marks no start-up code (no list:
-// nothing is unmapped), or -errno.
-static inline long housectl_release_startup_pages(void) {
+// See CProcessMemory.h.
+long housectl_release_startup_pages(void) {
     struct housectl_release release = { (uintptr_t)housectl_startup_code_start, 0, 0 };
     if (release.code_start == 0 || (uintptr_t)housectl_startup_code_end == 0) return 0;
     dl_iterate_phdr(housectl_release_readonly_segments, &release);
     return release.bytes;
 }
-#endif
 #endif
