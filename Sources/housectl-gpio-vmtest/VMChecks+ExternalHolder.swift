@@ -14,14 +14,8 @@ extension VMChecks {
             runner.expect(false, "\(Self.gpiosetPath) is missing from the VM")
             return
         }
-        let gpioset = Process()
-        gpioset.executableURL = URL(fileURLWithPath: Self.gpiosetPath)
-        gpioset.arguments = ["--mode=signal", chipName, "\(up)=1"]
-        try gpioset.run()
-        defer {
-            if gpioset.isRunning { kill(gpioset.processIdentifier, SIGKILL) }
-            gpioset.waitUntilExit()
-        }
+        let gpioset = try GuestProcess(path: Self.gpiosetPath, arguments: ["--mode=signal", chipName, "\(up)=1"])
+        defer { gpioset.stop(with: SIGKILL) }
 
         // Wait (bounded) until the kernel shows gpioset holding the line.
         let probe = try LibgpiodChip(opening: chipName)
@@ -46,9 +40,10 @@ extension VMChecks {
             runner.expect(error.description.contains("held by \"gpioset\""), "message does not name the holder: \(error)")
         }
 
-        gpioset.terminate()
-        gpioset.waitUntilExit()
-        runner.expect(gpioset.terminationReason == .exit, "gpioset did not exit on SIGTERM (\(gpioset.terminationReason))")
+        let ending = gpioset.stop(with: SIGTERM)
+        var exited = false
+        if case .exited? = ending { exited = true }
+        runner.expect(exited, "gpioset did not exit on SIGTERM within 5 s (\(ending.map { "\($0)" } ?? "killed"))")
         let bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), clock: makeClock())
         expectLevels([up: offLevel], "when the bank got the line after gpioset exited")
         await bank.shutdown()
