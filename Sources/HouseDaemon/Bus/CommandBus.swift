@@ -54,6 +54,13 @@ final class CommandBus: Sendable {
         var consumer: CheckedContinuation<Job?, Never>?
         /// Which wait the consumer is in (a linger's timer ends only its own wait).
         var consumerWait: UInt64 = 0
+        /// The consumer's wait with a linger, if it is in one: when it ends, and which wait it is.
+        var linger: (deadline: ContinuousClock.Instant, wait: UInt64)?
+        /// The task that ends lingers (`endLingers`): until when it sleeps, and which one it is.
+        /// One at a time, however many waits linger while it sleeps; a wait that must end
+        /// sooner starts another, and the one it replaces stops when it wakes.
+        var lingerTimer: (until: ContinuousClock.Instant, id: UInt64)?
+        var lingerTimers: UInt64 = 0
         /// Sources waiting for room in the queue, first come first served.
         var waitingForRoom: [CheckedContinuation<Void, Never>] = []
         var finished = false
@@ -170,7 +177,7 @@ final class CommandBus: Sendable {
     }
 
     /// The next command if one comes within `linger`, else nil (also once the bus has finished).
-    /// One sleeping task, not a group of two: the consumer lingers after most commands under load.
+    /// The consumer lingers after most commands under load: one task ends the lingers (`endLingers`).
     func next(within linger: Duration) async -> Job? {
         if let job = nextIfWaiting() { return job }
         return await wait(within: linger)
@@ -179,28 +186,22 @@ final class CommandBus: Sendable {
     private func wait(within linger: Duration?) async -> Job? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (c: CheckedContinuation<Job?, Never>) in
-                let (ready, admit, wait): (Job??, [CheckedContinuation<Void, Never>], UInt64?) = state.withLock { s in
+                let (ready, admit, timer): (Job??, [CheckedContinuation<Void, Never>], (until: ContinuousClock.Instant, id: UInt64)?) = state.withLock { s in
                     if let (job, admit) = s.pop(capacity: capacity, valve: valve) { return (.some(job), admit, nil) }
                     if s.finished || Task.isCancelled { return (.some(nil), [], nil) }
                     s.consumer = c
                     s.consumerWait &+= 1
-                    return (.none, [], s.consumerWait)
+                    guard let linger else { return (.none, [], nil) }
+                    let deadline = ContinuousClock.now + linger
+                    s.linger = (deadline, s.consumerWait)
+                    if let timer = s.lingerTimer, timer.until <= deadline { return (.none, [], nil) }
+                    s.lingerTimers &+= 1
+                    s.lingerTimer = (deadline, s.lingerTimers)
+                    return (.none, [], (deadline, s.lingerTimers))
                 }
                 for waiter in admit { waiter.resume() }
                 if let ready { c.resume(returning: ready) }
-                if let linger, let wait {
-                    // Whoever takes the continuation under the lock resumes it: a command handed
-                    // to it (`enqueue`) or nil here when this wait's time is up, never both.
-                    Task.detached { [self] in
-                        try? await Task.sleep(for: linger)
-                        let expired = state.withLock { s -> CheckedContinuation<Job?, Never>? in
-                            guard s.consumerWait == wait, let c = s.consumer else { return nil }
-                            s.consumer = nil
-                            return c
-                        }
-                        expired?.resume(returning: nil)
-                    }
-                }
+                if let timer { Task.detached { [self] in await endLingers(from: timer.until, id: timer.id) } }
             }
         } onCancel: {
             // Here too: a command handed to the continuation, or nil from here, never both.
@@ -209,6 +210,39 @@ final class CommandBus: Sendable {
                 return s.consumer
             }
             waiting?.resume(returning: nil)
+        }
+    }
+
+    /// Ends the consumer's lingering waits whose time is up: one task that sleeps until the
+    /// deadline of the latest wait, not a sleeping task (and a timer) per wait. Under load the
+    /// consumer lingers after nearly every command and a command usually comes first: the
+    /// timer then wakes once per linger's length, not once per command.
+    private func endLingers(from first: ContinuousClock.Instant, id: UInt64) async {
+        var deadline = first
+        while true {
+            try? await Task.sleep(until: deadline, clock: .continuous)
+            // Whoever takes the continuation under the lock resumes it: a command handed to it
+            // (`enqueue`) or nil here when its wait's time is up, never both.
+            let (expired, later) = state.withLock { s -> (CheckedContinuation<Job?, Never>?, ContinuousClock.Instant?) in
+                // Replaced by a timer for a wait that had to end sooner.
+                guard s.lingerTimer?.id == id else { return (nil, nil) }
+                guard let linger = s.linger else {
+                    s.lingerTimer = nil
+                    return (nil, nil)
+                }
+                if linger.deadline > ContinuousClock.now {
+                    s.lingerTimer = (linger.deadline, id)
+                    return (nil, linger.deadline)
+                }
+                s.linger = nil
+                s.lingerTimer = nil
+                guard s.consumerWait == linger.wait, let c = s.consumer else { return (nil, nil) }
+                s.consumer = nil
+                return (c, nil)
+            }
+            expired?.resume(returning: nil)
+            guard let later else { return }
+            deadline = later
         }
     }
 
@@ -245,6 +279,7 @@ final class CommandBus: Sendable {
             if s.finished { return (.stopped, nil) }
             if let c = s.consumer {
                 s.consumer = nil
+                s.linger = nil
                 return (.queued, c)
             }
             if bounded && s.waitingBounded >= capacity { return (.full, nil) }
