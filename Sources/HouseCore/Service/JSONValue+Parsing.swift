@@ -200,7 +200,7 @@ extension JSONValue {
                         scalar = Unicode.Scalar(unit)
                     }
                     guard let scalar else { throw failure("a high surrogate before a low one") }
-                    text += Array(String(Character(scalar)).utf8)
+                    UTF8.encode(scalar) { text.append($0) }
                 default:
                     index -= 1
                     throw failure("one of \" \\ / b f n r t u after '\\'")

@@ -52,10 +52,9 @@ final class CommandBus: Sendable {
         /// it grew is given back (a burst of 10,000 left 700 kB behind).
         var deepest = 0
         var consumer: CheckedContinuation<Job?, Never>?
-        /// Which wait the consumer is in (a linger's timer ends only its own wait).
-        var consumerWait: UInt64 = 0
-        /// The consumer's wait with a linger, if it is in one: when it ends, and which wait it is.
-        var linger: (deadline: ContinuousClock.Instant, wait: UInt64)?
+        /// When the consumer's wait ends, if it waits with a linger: set with `consumer`, and
+        /// cleared wherever `consumer` is taken, so a linger's timer ends only the wait it is for.
+        var linger: ContinuousClock.Instant?
         /// The task that ends lingers (`endLingers`): until when it sleeps, and which one it is.
         /// One at a time, however many waits linger while it sleeps; a wait that must end
         /// sooner starts another, and the one it replaces stops when it wakes.
@@ -190,10 +189,9 @@ final class CommandBus: Sendable {
                     if let (job, admit) = s.pop(capacity: capacity, valve: valve) { return (.some(job), admit, nil) }
                     if s.finished || Task.isCancelled { return (.some(nil), [], nil) }
                     s.consumer = c
-                    s.consumerWait &+= 1
                     guard let linger else { return (.none, [], nil) }
                     let deadline = ContinuousClock.now + linger
-                    s.linger = (deadline, s.consumerWait)
+                    s.linger = deadline
                     if let timer = s.lingerTimer, timer.until <= deadline { return (.none, [], nil) }
                     s.lingerTimers &+= 1
                     s.lingerTimer = (deadline, s.lingerTimers)
@@ -206,7 +204,10 @@ final class CommandBus: Sendable {
         } onCancel: {
             // Here too: a command handed to the continuation, or nil from here, never both.
             let waiting = state.withLock { s -> CheckedContinuation<Job?, Never>? in
-                defer { s.consumer = nil }
+                defer {
+                    s.consumer = nil
+                    s.linger = nil
+                }
                 return s.consumer
             }
             waiting?.resume(returning: nil)
@@ -226,19 +227,18 @@ final class CommandBus: Sendable {
             let (expired, later) = state.withLock { s -> (CheckedContinuation<Job?, Never>?, ContinuousClock.Instant?) in
                 // Replaced by a timer for a wait that had to end sooner.
                 guard s.lingerTimer?.id == id else { return (nil, nil) }
-                guard let linger = s.linger else {
+                guard let end = s.linger else {
                     s.lingerTimer = nil
                     return (nil, nil)
                 }
-                if linger.deadline > ContinuousClock.now {
-                    s.lingerTimer = (linger.deadline, id)
-                    return (nil, linger.deadline)
+                if end > ContinuousClock.now {
+                    s.lingerTimer = (end, id)
+                    return (nil, end)
                 }
                 s.linger = nil
                 s.lingerTimer = nil
-                guard s.consumerWait == linger.wait, let c = s.consumer else { return (nil, nil) }
-                s.consumer = nil
-                return (c, nil)
+                defer { s.consumer = nil }
+                return (s.consumer, nil)
             }
             expired?.resume(returning: nil)
             guard let later else { return }
@@ -261,6 +261,7 @@ final class CommandBus: Sendable {
             valve?.open()
             defer {
                 s.consumer = nil
+                s.linger = nil
                 s.waitingForRoom = []
             }
             return (s.consumer, s.waitingForRoom)
