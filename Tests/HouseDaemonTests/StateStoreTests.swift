@@ -101,6 +101,22 @@ import HouseCore
         try reopened.close()
     }
 
+    @Test func aBurstWritesTheLastActiveInstantOncePerCommit() async throws {
+        let path = temporaryPath()
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        let store = try StateStore(path: path, grouped: true)
+        for i in 0..<100 { try store.saveLastActive(t0 + Double(i)) }
+        #expect(await store.waitForWrites(), "the instant alone wakes the recorder")
+        try store.flushPending()
+        #expect(store.statistics == .init(commits: 1, writes: 1), "\(store.statistics)")
+        try store.flushPending()
+        #expect(store.statistics.commits == 1, "nothing left to commit")
+        try store.close()
+        let reopened = try StateStore(path: path)
+        #expect(try reopened.lastActive() == t0 + 99, "the latest instant")
+        try reopened.close()
+    }
+
     /// Energy edges wait for the minute's flush, but a burst's go to the next grouped commit every
     /// `energyEdgeBatch` edges: the buffer does not grow with the burst.
     @Test func aBurstOfEnergyEdgesJoinsTheGroupedCommits() async throws {

@@ -36,7 +36,11 @@ public final class StateStore: Sendable {
         var writes: [@Sendable (Database) throws -> Void] = []
         /// Command ids marked seen but not committed yet.
         var seen: [String: Double] = [:]
+        /// The latest `saveLastActive` (seconds since 1970), written once with the next commit.
+        var lastActive: Double?
         var stopped = false
+
+        var isEmpty: Bool { writes.isEmpty && lastActive == nil }
     }
 
     /// What the store has done, for the benchmarks: transactions committed and writes in them.
@@ -269,8 +273,16 @@ public final class StateStore: Sendable {
         try saveMeta("discovery_topics", topics.joined(separator: "\n"))
     }
 
+    /// Records `date` as the last instant the daemon was known to run. Grouped, only the latest
+    /// one is written, once per commit: a burst of commands does not write it once per command.
     public func saveLastActive(_ date: Date) throws(DaemonError) {
-        try saveMeta("last_active", String(date.timeIntervalSince1970))
+        let seconds = date.timeIntervalSince1970
+        guard grouped else { return try saveMeta("last_active", String(seconds)) }
+        let wasEmpty = pending.withLock { p in
+            defer { p.lastActive = seconds }
+            return p.isEmpty
+        }
+        if wasEmpty { writesQueued.signal() }
     }
 
     /// Where a cover stopped last (0-100), restored at the next start as an assumed position.
@@ -300,9 +312,11 @@ public final class StateStore: Sendable {
 
     /// Sets one value of the `meta` table (written with the next grouped commit).
     private func saveMeta(_ key: String, _ value: String) throws(DaemonError) {
-        try enqueue { db in
-            try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])
-        }
+        try enqueue { db in try Self.writeMeta(key, value, in: db) }
+    }
+
+    private static func writeMeta(_ key: String, _ value: String, in db: Database) throws {
+        try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])
     }
 
     // MARK: History
@@ -417,21 +431,27 @@ public final class StateStore: Sendable {
     public func flushPending() throws(DaemonError) {
         flushing.lock()
         defer { flushing.unlock() }
-        let (writes, seen) = pending.withLock { p -> ([@Sendable (Database) throws -> Void], [String: Double]) in
-            defer { p.writes.removeAll(keepingCapacity: true) }
-            return (p.writes, p.seen)
+        let (writes, seen, lastActive) = pending.withLock { p -> ([@Sendable (Database) throws -> Void], [String: Double], Double?) in
+            defer {
+                p.writes.removeAll(keepingCapacity: true)
+                p.lastActive = nil
+            }
+            return (p.writes, p.seen, p.lastActive)
         }
-        guard !writes.isEmpty else { return }
+        guard !writes.isEmpty || lastActive != nil else { return }
         // The ids committed now are on disk; one marked seen meanwhile waits for the next commit.
         defer { pending.withLock { p in for (id, at) in seen where p.seen[id] == at { p.seen[id] = nil } } }
         do {
-            try pool.write { db in for write in writes { try write(db) } }
+            try pool.write { db in
+                for write in writes { try write(db) }
+                if let lastActive { try Self.writeMeta("last_active", String(lastActive), in: db) }
+            }
         } catch {
             throw .database(path: path, reason: "\(writes.count) writes lost: \(error)")
         }
         counters.withLock {
             $0.commits += 1
-            $0.writes += writes.count
+            $0.writes += writes.count + (lastActive == nil ? 0 : 1)
         }
     }
 
@@ -440,7 +460,7 @@ public final class StateStore: Sendable {
     public func waitForWrites() async -> Bool {
         while true {
             let now: Bool? = pending.withLock { p in
-                if !p.writes.isEmpty { return true }
+                if !p.isEmpty { return true }
                 if p.stopped { return false }
                 return nil
             }
