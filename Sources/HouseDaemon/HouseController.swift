@@ -347,11 +347,7 @@ public final class HouseController<C: WallClock>: Sendable {
             deadline: shutdownDeadline,
             logger: logger,
             onReady: {
-                switch ProcessMemory.releaseStartUpPages() {
-                case .success(let bytes) where bytes > 0: logger.debug("start-up pages unmapped: \(bytes / 1024) kB")
-                case .success: break
-                case .failure(let error): logger.warning("\(error)")
-                }
+                ProcessMemory.releaseStartUpPages("at ready", logger: logger)
                 let notifier = SystemdNotifier()
                 notifier.ready()
                 notifier.status("ready: connected to \(endpoint)")

@@ -63,15 +63,15 @@ public enum ProcessMemory {
         NSTimeZone.default = .gmt
     }
 
-    /// `releaseStartUpPages()` between two stages of the start-up (after the configuration is
-    /// read, before the services start): what one stage ran and read is given back before the
-    /// next faults in its own, so the start-up's peak is its largest stage, not their sum (the
-    /// page on: 21.5-21.9 MB -> 19.1-19.4 MB with the GMT default zone). A failure is logged
-    /// at debug level: it only costs memory.
-    public static func releaseStartUpPages(after stage: String, logger: Logger) {
+    /// `releaseStartUpPages()` at a stage of the start-up (`when`: after the configuration is
+    /// read, before the services start, at ready), logged: what one stage ran and read is given
+    /// back before the next faults in its own, so the start-up's peak is its largest stage, not
+    /// their sum (the page on: 21.5-21.9 MB -> 19.1-19.4 MB with the GMT default zone).
+    public static func releaseStartUpPages(_ when: String, logger: Logger) {
         switch releaseStartUpPages() {
-        case .success(let bytes): logger.trace("start-up pages unmapped after \(stage): \(bytes / 1024) kB")
-        case .failure(let error): logger.debug("after \(stage): \(error)")
+        case .success(let bytes) where bytes > 0: logger.debug("start-up pages unmapped \(when): \(bytes / 1024) kB")
+        case .success: break
+        case .failure(let error): logger.warning("\(when): \(error)")
         }
     }
 

@@ -261,10 +261,10 @@ def main():
         if "/release/" in args.housectl:
             # The release link marks the code only start-up runs; the daemon unmaps it at ready, and
             # every check above ran after that (what runs again faults back in).
-            line = daemon.wait_for(r"start-up pages unmapped: \d+ kB", timeout=0) or ""
+            line = daemon.wait_for(r"start-up pages unmapped at ready: \d+ kB", timeout=0) or ""
             kilobytes = int(re.search(r"(\d+) kB", line).group(1)) if line else 0
             check("the release daemon unmapped its start-up pages at ready (1 MB or more)", kilobytes >= 1024,
-                  line or "no 'start-up pages unmapped' line")
+                  line or "no 'start-up pages unmapped at ready' line")
         if args.screenshots:
             screenshots(daemon, tmp, url, os.path.abspath(args.screenshots))
         # SIGTERM with the page open (its live events stream held): a prompt, clean stop.

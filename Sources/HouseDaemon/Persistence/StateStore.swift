@@ -438,7 +438,8 @@ public final class StateStore: Sendable {
             }
             return (p.writes, p.seen, p.lastActive)
         }
-        guard !writes.isEmpty || lastActive != nil else { return }
+        let count = writes.count + (lastActive == nil ? 0 : 1)
+        guard count > 0 else { return }
         // The ids committed now are on disk; one marked seen meanwhile waits for the next commit.
         defer { pending.withLock { p in for (id, at) in seen where p.seen[id] == at { p.seen[id] = nil } } }
         do {
@@ -447,11 +448,11 @@ public final class StateStore: Sendable {
                 if let lastActive { try Self.writeMeta("last_active", String(lastActive), in: db) }
             }
         } catch {
-            throw .database(path: path, reason: "\(writes.count) writes lost: \(error)")
+            throw .database(path: path, reason: "\(count) writes lost: \(error)")
         }
         counters.withLock {
             $0.commits += 1
-            $0.writes += writes.count + (lastActive == nil ? 0 : 1)
+            $0.writes += count
         }
     }
 
