@@ -49,9 +49,11 @@ struct housectl_release {
 // For dl_iterate_phdr, whose first object is the program itself, then the shared libraries and
 // the loader. Of the program: its code from the start-up part to the end of the executable
 // segment. Of each object with a file: its segments that are only readable (ELF headers, symbol
-// and relocation tables the loader read, Swift's metadata, .rodata, unwind tables), unless the
-// object has text relocations (the loader would have written into them) or the segment overlaps
-// the part the loader relocates (PT_GNU_RELRO). Stops at the first refusal.
+// and relocation tables the loader read, Swift's metadata, .rodata, unwind tables) and, of the
+// shared libraries, their code too (what start-up ran of libc, SQLite, the loader, OpenSSL's
+// initialisation: what commands run again faults back in), unless the object has text
+// relocations (the loader would have written into them) or the segment overlaps the part the
+// loader relocates (PT_GNU_RELRO). Stops at the first refusal.
 static int housectl_release_readonly_segments(struct dl_phdr_info *info, size_t size, void *context) {
     (void)size;
     struct housectl_release *release = (struct housectl_release *)context;
@@ -80,7 +82,7 @@ static int housectl_release_readonly_segments(struct dl_phdr_info *info, size_t 
     }
     for (int i = 0; i < info->dlpi_phnum; i++) {
         const ElfW(Phdr) *p = &info->dlpi_phdr[i];
-        if (p->p_type != PT_LOAD || (p->p_flags & (PF_W | PF_X))) continue;
+        if (p->p_type != PT_LOAD || (p->p_flags & PF_W) || (program && (p->p_flags & PF_X))) continue;
         uintptr_t start = info->dlpi_addr + p->p_vaddr, end = start + p->p_memsz;
         if (start < relro_end && relro_start < end) continue;
         long data = housectl_unmap_clean(start, end);

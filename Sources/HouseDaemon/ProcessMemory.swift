@@ -36,7 +36,8 @@ public enum ProcessMemory {
     /// order-file`). From there to the end of the code (the start-up part and the code no list
     /// names), and the read-only data of the program (`.rodata` with the time zone data ICU loads
     /// for the page's web server, Swift's metadata) and of its shared libraries (the symbol and
-    /// relocation tables the loader read: 0.8 MB of libcrypto's), are clean file-backed pages:
+    /// relocation tables the loader read: 0.8 MB of libcrypto's) and the code of those libraries
+    /// (what start-up ran of libc, SQLite, the loader, OpenSSL), are clean file-backed pages:
     /// the kernel keeps them in the page cache as long as it likes, and what runs or is read
     /// again (a config reload, the shutdown, the strings of a reply) faults back in. Returns the
     /// bytes unmapped (0 in a link without the list, a debug build, which unmaps nothing), or why

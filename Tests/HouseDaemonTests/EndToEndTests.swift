@@ -97,6 +97,31 @@ import Testing
         }
     }
 
+    /// A repeated id of a read-only request (a query) is answered afresh, from the state at that
+    /// moment: asking twice changes nothing, so no first answer is kept for it.
+    @Test func aRepeatedQueryIsAnsweredFromTheStateNow() async throws {
+        try await withController { f in
+            let mqtt = try await f.mqttClient()
+            let replies = try await mqtt.subscribe(to: "test/queries")
+            let kitchen = try await mqtt.subscribe(to: "house/kitchen/kitchen-light/state")
+            let query = #"{"id":"q1","intent":"query","query":"device-states","room":"kitchen","reply_to":"test/queries"}"#
+            func light(_ reply: IntentReply) -> String? {
+                reply.results.first?.response?.devices.first { $0.device.rawValue == "kitchen-light" }?.state.rawValue
+            }
+            try await mqtt.publish(to: "house/intent/request", payload: query, qos: .atLeastOnce)
+            let first = try await replies.nextReply("the first answer")
+            #expect(first.id == "q1" && first.status == .done)
+            #expect(light(first) == "OFF", "\(first)")
+            try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: "ON", qos: .atLeastOnce)
+            _ = try await kitchen.first("the light on") { $0.string == "ON" }
+            try await mqtt.publish(to: "house/intent/request", payload: query, qos: .atLeastOnce)
+            let again = try await replies.nextReply("the repeated query's answer")
+            #expect(again.id == "q1" && again.status == .done)
+            #expect(light(again) == "ON", "\(again)")
+            await mqtt.disconnect()
+        }
+    }
+
     /// Inputs past `InputLimits` are refused with a logged reason (and an error reply where the
     /// sender's id and reply topic can still be read), none of them whole in the log, and the
     /// daemon keeps serving: a set command still switches the relay, a request is still answered.

@@ -5,7 +5,8 @@ import HouseGPIO
 /// Carrying out the commands of the bus. Only `CommandBusService` calls `perform`, one command
 /// at a time, so nothing of another command happens in the middle of one.
 extension IntentGateway {
-    /// How many recent replies are kept, to answer a repeated request id with its first answer.
+    /// How many recent replies are kept, to answer a repeated request id with its first answer
+    /// (the replies of read-only requests are not: see `IntentRequest.isReadOnly`).
     static let repliesKept = 1000
 
     /// Carries out `command` and answers it (an empty reply for what nobody waits for).
@@ -28,6 +29,8 @@ extension IntentGateway {
                                         commandID: "routine:\(run.key)")
             do { try store.markRunDone(run, at: clock.now.date) } catch { logger.error("\(error)") }
             return IntentReply(id: "", outcomes: [outcome])
+        case .request(let request, let source) where request.isReadOnly:
+            return await answer(request, source: source)
         case .request(let request, let source):
             if let first = repeated(request.id) { return first }
             let reply = await answer(request, source: source)

@@ -90,6 +90,17 @@ public struct IntentRequest: Sendable, Equatable {
         self.contextRoom = contextRoom
     }
 
+    /// Whether answering it changes nothing (a typed query, the history). A repeat of such a
+    /// request is answered afresh, from the state at that moment, so its id is neither recorded
+    /// nor its reply kept for repeats (a deviceStates reply is a few kB: `housectl status` asks
+    /// twice per run). A phrase may act, so it counts as changing something.
+    public var isReadOnly: Bool {
+        switch body {
+        case .intent(.query), .history: true
+        case .intent, .text: false
+        }
+    }
+
     /// The answers and context this request carries, for the pipeline.
     public var intentAnswers: IntentAnswers {
         IntentAnswers(choices: answers, confirmed: confirmed, contextRoom: contextRoom)
