@@ -483,11 +483,10 @@ package final class BrokerCore {
     private func holdBackIfBehind(_ connection: MQTTConnection) {
         guard let valve = configuration.intakeValve, connection.heldBack == nil, !connection.isClosing, intakeIsBehind else { return }
         let target = NIOLoopBound((core: self, connection: connection), eventLoop: loop)
-        connection.heldBack = loop.scheduleTask(in: TimeAmount(valve.maximumPause)) {
+        connection.holdBack(until: loop.scheduleTask(in: TimeAmount(valve.maximumPause)) {
             target.value.core.letGo(target.value.connection)
-        }
+        })
         heldBackConnections[ObjectIdentifier(connection)] = connection
-        connection.setAutoRead(false)
         statistics.publishersHeldBack += 1
         if !waitingForValve {
             let loop = self.loop
@@ -508,13 +507,10 @@ package final class BrokerCore {
         for connection in heldBackConnections.values { letGo(connection) }
     }
 
-    /// Reads `connection` again, unless reading is paused for a fault test.
+    /// Decodes what `connection` has read and reads it again (see `MQTTConnection.letGo()`).
     private func letGo(_ connection: MQTTConnection) {
         heldBackConnections[ObjectIdentifier(connection)] = nil
-        guard let timer = connection.heldBack else { return }
-        timer.cancel()
-        connection.heldBack = nil
-        if !readingPaused { connection.setAutoRead(true) }
+        connection.letGo()
     }
 
     // MARK: - Delivery to a client

@@ -15,6 +15,12 @@ public final class IntakeValve: Sendable {
     public let clientID: String
     /// The longest the broker holds back one connection at a time.
     public let maximumPause: Duration
+    /// What the broker lets wait for the client on its way (the connection's kernel send buffer,
+    /// and as much again in the broker's own queue of writes) before the client counts as behind.
+    /// A command of a flood is about 45 bytes: with the default buffers of a loopback connection
+    /// (and the broker's 512 kB of queued writes for any other client), thousands of commands
+    /// were already on their way to the client when the valve closed.
+    public let bufferedBytes: Int
 
     private struct State {
         var closed = false
@@ -22,9 +28,10 @@ public final class IntakeValve: Sendable {
     }
     private let state = Mutex(State())
 
-    public init(clientID: String, maximumPause: Duration = .seconds(1)) {
+    public init(clientID: String, maximumPause: Duration = .seconds(1), bufferedBytes: Int = 16 * 1024) {
         self.clientID = clientID
         self.maximumPause = maximumPause
+        self.bufferedBytes = bufferedBytes
     }
 
     /// Whether publishers to the client are held back now.

@@ -221,6 +221,9 @@ public final class HouseController<C: WallClock>: Sendable {
             lastWill: MQTTMessage(topic: statusTopic, string: "offline", qos: .atLeastOnce, retain: true),
             reconnect: s.reconnect)
         mqttConfiguration.protocolVersion = config.mqtt.protocolVersion == .v311 ? .v311 : .v5
+        // With the embedded broker, as little waits in the socket as in the broker's send buffer,
+        // so that its intake valve holds a flood in the publishers' sockets.
+        if let valve { mqttConfiguration.receiveBufferSize = valve.bufferedBytes }
         var mqttLogger = logger
         mqttLogger.logLevel = max(logger.logLevel, .info)
         client = try MQTTClient(configuration: mqttConfiguration, logger: mqttLogger)

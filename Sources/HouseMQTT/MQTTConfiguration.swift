@@ -37,6 +37,12 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
     public var offlineMessageTimeToLive: Duration?
     /// Largest payload `publish` accepts, in bytes.
     public var maximumPayloadSize: Int
+    /// What the kernel may hold of the connection's incoming bytes (`SO_RCVBUF`, set at every
+    /// connect); nil leaves the system's, which grows with the traffic. A small one keeps a
+    /// broker that the client cannot keep up with from sending far ahead: the controller sets
+    /// it with its embedded broker, whose intake valve then holds a flood back in the
+    /// publishers' sockets (HouseBroker's `IntakeValve`).
+    public var receiveBufferSize: Int? = nil
     /// Most QoS 1/2 messages handed to libmosquitto and not yet acknowledged by the broker.
     /// Further messages (of any QoS, to keep their order) wait in the client, in order, and go
     /// out as acknowledgements come: libmosquitto walks its whole list of unacknowledged

@@ -33,6 +33,8 @@ final class MosquittoHandle: @unchecked Sendable {
     weak var client: MQTTClient?
     /// Only touched on the worker thread.
     private var loopRunning = false
+    /// `MQTTConfiguration.receiveBufferSize`, set in `configure` before the network thread exists.
+    private var receiveBufferSize: Int32?
 
     init(clientID: String, cleanSession: Bool) throws {
         _ = Self.libraryInitialized
@@ -58,7 +60,10 @@ final class MosquittoHandle: @unchecked Sendable {
     /// The MQTT 5 callbacks, which libmosquitto also calls on 3.1.1 connections (with no
     /// properties).
     private func installCallbacks() {
-        mosquitto_connect_v5_callback_set(raw) { _, userdata, code, flags, properties in
+        mosquitto_connect_v5_callback_set(raw) { raw, userdata, code, flags, properties in
+            if let userdata, let raw {
+                Unmanaged<MosquittoHandle>.fromOpaque(userdata).takeUnretainedValue().limitReceiveBuffer(raw)
+            }
             MosquittoHandle.forward(userdata, .connack(
                 code: code, sessionPresent: flags & 1 != 0, properties: MosquittoPropertyList.connack(properties)))
         }
@@ -105,12 +110,21 @@ final class MosquittoHandle: @unchecked Sendable {
         }
     }
 
+    /// Network thread, at each CONNACK: what the kernel may hold of the connection's incoming
+    /// bytes, if the configuration says (a failure leaves the system's buffer: nothing else changes).
+    private func limitReceiveBuffer(_ raw: OpaquePointer) {
+        guard var bytes = receiveBufferSize else { return }
+        let socket = mosquitto_socket(raw)
+        if socket >= 0 { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &bytes, socklen_t(MemoryLayout<Int32>.size)) }
+    }
+
     // MARK: Setup (before connecting)
 
     /// Options, last will and TLS, for a first connect with `configuration.protocolVersion`;
     /// throws `invalidConfiguration` naming the failing call (or `invalidProperty`).
     func configure(_ configuration: MQTTConfiguration) throws(MQTTError) {
         try check(mosquitto_int_option(raw, MOSQ_OPT_TCP_NODELAY, 1), "mosquitto_int_option(TCP_NODELAY)")
+        receiveBufferSize = configuration.receiveBufferSize.map { Int32(clamping: $0) }
         // Reconnecting is our job: keep libmosquitto's own retry effectively asleep until we stop it.
         try check(mosquitto_reconnect_delay_set(raw, 3600, 3600, false), "mosquitto_reconnect_delay_set")
         try prepare(configuration, version: configuration.protocolVersion)

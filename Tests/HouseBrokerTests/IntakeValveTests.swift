@@ -55,6 +55,25 @@ struct IntakeValveTests {
         }
     }
 
+    /// Packets read together with the one that holds their connection back are not handed on
+    /// either: they wait as bytes in the connection's decoder (not as messages queued for the
+    /// client) and come in order once the valve opens.
+    @Test func theRestOfAReadWaitsUndecodedWhileHeldBack() async throws {
+        try await withValve(maximumPause: .seconds(60), publisher: "unused") { broker, valve, _, commands, _ in
+            let flooder = try await RawMQTTClient.connect(port: broker.port, clientID: "raw-flooder")
+            valve.close()
+            // One write: the broker reads the three PUBLISHes at once.
+            try await flooder.send((1...3).flatMap { RawMQTT.publish(topic: "cmd/a", "\($0)") })
+            #expect(try await commands.next("the first command").string == "1")
+            _ = try await broker.waitUntil("the flooder held back") { $0.statistics.publishersHeldBack == 1 }
+            #expect(await broker.statistics().messagesReceived == 1, "the rest of the read is not decoded")
+            valve.open()
+            #expect(try await commands.next("the second command").string == "2")
+            #expect(try await commands.next("the third command").string == "3")
+            #expect(await broker.statistics().messagesDropped == 0)
+        }
+    }
+
     /// A client that never catches up holds no publisher for good: after `maximumPause` its
     /// connection is read again (and held back again at its next message to the client).
     @Test func aPauseEndsAfterTheMaximumEvenIfTheValveStaysClosed() async throws {
