@@ -38,10 +38,10 @@ final class MQTTConnection: ChannelInboundHandler {
     }
 
     var isWritable: Bool { context?.channel.isWritable ?? false }
-    /// While the intake valve holds this connection back: the end of the longest pause.
-    private(set) var heldBack: Scheduled<Void>?
-    /// Shut while the connection is held back (see `holdBack(until:)`); its decoder's.
+    /// Shut while the intake valve holds this connection back (see `holdBack(until:)`); its decoder's.
     let packetGate = PacketGate()
+    /// While the intake valve holds this connection back: the end of the longest pause.
+    var heldBack: Scheduled<Void>? { packetGate.pause }
 
     // MARK: - Channel events
 
@@ -326,8 +326,7 @@ final class MQTTConnection: ChannelInboundHandler {
     /// Stops reading and decoding this connection (the intake valve's client is behind) until
     /// `letGo()`; `timer` ends the pause at the latest.
     func holdBack(until timer: Scheduled<Void>) {
-        heldBack = timer
-        packetGate.isShut = true
+        packetGate.pause = timer
         setAutoRead(false)
     }
 
@@ -336,10 +335,10 @@ final class MQTTConnection: ChannelInboundHandler {
     /// (they may hold the connection back again), then reading goes on unless reading is paused
     /// for a fault test.
     func letGo() {
-        guard let timer = heldBack, let context else { return }
+        guard let timer = packetGate.pause else { return }
         timer.cancel()
-        heldBack = nil
-        packetGate.isShut = false
+        packetGate.pause = nil
+        guard let context else { return }
         context.eventLoop.assumeIsolated().execute { [self] in
             guard heldBack == nil, let context = self.context, !isClosing else { return }
             if let decoder = try? context.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<MQTTPacketDecoder>.self),
