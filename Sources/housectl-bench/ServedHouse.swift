@@ -2,8 +2,8 @@ import Foundation
 import HouseTesting
 
 /// The real `housectl serve` (embedded broker, simulated relays) on a temporary copy of
-/// config/house.yaml with a free MQTT port, and the page on a free port or off: what rows 5 and 8
-/// measure. `stop()` kills it and removes its directory.
+/// config/house.yaml with a free MQTT port and without its routines' runs, and the page on a free
+/// port or off: what rows 5 and 8 measure. `stop()` kills it and removes its directory.
 struct ServedHouse {
     let process: Process
     let directory: URL
@@ -18,10 +18,9 @@ struct ServedHouse {
         let webPort = web ? try MosquittoBroker.freeLoopbackPort() : nil
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-bench-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
-        // A copy of the example house with the embedded broker on the free port (phrases beside it).
-        let yaml = try String(contentsOfFile: root + "/config/house.yaml", encoding: .utf8)
-        guard yaml.contains("\n  port: 1883\n") else { throw ChildBroker.StartFailed(description: "config/house.yaml: no `  port: 1883` under mqtt to replace") }
-        try yaml.replacingOccurrences(of: "\n  port: 1883\n", with: "\n  port: \(port)\n")
+        // A copy of the example house with the embedded broker on the free port (phrases beside
+        // it), and no routine runs: what the daemon does at start-up does not depend on the hour.
+        try HouseFixtures.exampleHouseText(root: root, mqttPort: port, routines: .withoutRuns)
             .write(to: directory.appendingPathComponent("house.yaml"), atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(atPath: root + "/config/phrases.yaml", toPath: directory.appendingPathComponent("phrases.yaml").path)
         let logURL = directory.appendingPathComponent("serve.log")

@@ -29,17 +29,8 @@ import Testing
         let root = HouseFixtures.repositoryRoot
         let configDirectory = directory.appendingPathComponent("config")
         try FileManager.default.createDirectory(at: configDirectory, withIntermediateDirectories: true)
-        let text = try String(contentsOfFile: root + "/config/house.yaml", encoding: .utf8)
-        var kept: [Substring] = []
-        var skipping = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if let first = line.first, first != " ", first != "#", first != "-" {
-                skipping = line.hasPrefix("routines:")
-            }
-            if !skipping { kept.append(line) }
-        }
         let path = configDirectory.appendingPathComponent("house.yaml").path
-        try kept.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try HouseFixtures.exampleHouseText(root: root, routines: .removed).write(toFile: path, atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(atPath: root + "/config/phrases.yaml",
                                          toPath: configDirectory.appendingPathComponent("phrases.yaml").path)
         try FileManager.default.createSymbolicLink(atPath: directory.appendingPathComponent("devices").path,

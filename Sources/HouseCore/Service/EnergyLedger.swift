@@ -5,32 +5,58 @@ import Foundation
 /// Each device's closed on-intervals are kept in time order with a running total, so the
 /// on-time within a range is two binary searches, not a walk over every switch since the start
 /// (the energy figure is published after every command).
+///
+/// Switches within one second are kept as one entry (`coalescing`) with their exact on-time, so
+/// the ledger grows with the seconds a device was switched in, not with its switches: a burst
+/// of 10,000 commands in a second is one entry, not 5,000 (240 kB). Only a range that starts or
+/// ends inside such a second counts that second's on-time in proportion, at most a second off.
 public struct EnergyLedger: Sendable, Equatable {
+    /// Intervals closed within this time of the start of the latest entry join that entry.
+    static let coalescing: Duration = .seconds(1)
+
     /// One device's closed on-intervals, oldest first, and the on-time up to the end of each.
     struct Intervals: Sendable, Equatable {
         var starts: [WallInstant] = []
         var ends: [WallInstant] = []
-        /// `cumulative[i]`: the on-time of intervals `0...i`.
+        /// `cumulative[i]`: the on-time of entries `0...i`.
         var cumulative: [Duration] = []
 
+        /// Entries kept (an entry is one interval, or the intervals of one second together).
+        var count: Int { starts.count }
+
         mutating func append(_ start: WallInstant, _ end: WallInstant) {
+            let length = start.duration(to: end)
+            if let last = starts.indices.last, starts[last].duration(to: end) <= EnergyLedger.coalescing {
+                ends[last] = end
+                cumulative[last] += length
+                return
+            }
             starts.append(start)
             ends.append(end)
-            cumulative.append((cumulative.last ?? .zero) + start.duration(to: end))
+            cumulative.append((cumulative.last ?? .zero) + length)
         }
 
         /// On-time within `from..<to`.
         func onTime(from: WallInstant, to: WallInstant) -> Duration {
             guard from < to, !ends.isEmpty else { return .zero }
-            // First interval ending after `from`, first starting at or after `to`.
+            // First entry ending after `from`, first starting at or after `to`.
             let first = Self.firstIndex(in: ends) { $0 > from }
             let last = Self.firstIndex(in: starts) { $0 >= to }
             guard first < last else { return .zero }
             var total = cumulative[last - 1] - (first > 0 ? cumulative[first - 1] : .zero)
-            // The intervals at both ends may stick out of the range.
-            if starts[first] < from { total -= starts[first].duration(to: from) }
-            if ends[last - 1] > to { total -= to.duration(to: ends[last - 1]) }
+            // The entries at both ends may stick out of the range.
+            if starts[first] < from { total -= share(of: first, outside: starts[first].duration(to: from)) }
+            if ends[last - 1] > to { total -= share(of: last - 1, outside: to.duration(to: ends[last - 1])) }
             return total
+        }
+
+        /// The on-time of entry `i` within `outside` of its span: all of it for one interval (on
+        /// all along), in proportion for the intervals of one second together.
+        private func share(of i: Int, outside: Duration) -> Duration {
+            let span = starts[i].duration(to: ends[i])
+            let own = cumulative[i] - (i > 0 ? cumulative[i - 1] : .zero)
+            guard span > .zero, own < span else { return outside }
+            return own * (outside / span)
         }
 
         /// The first index whose element satisfies `isAfter` (elements ascending).
@@ -43,6 +69,9 @@ public struct EnergyLedger: Sendable, Equatable {
             return lo
         }
     }
+
+    /// Entries kept for `device` (for tests: the ledger's size).
+    func entryCount(_ device: DeviceID) -> Int { intervals[device]?.count ?? 0 }
 
     /// Closed on-intervals per device.
     private var intervals: [DeviceID: Intervals] = [:]
