@@ -9,17 +9,7 @@ import Testing
         var rng = SeededJitterGenerator(seed: 42)
         let t0 = WallInstant(sinceEpoch: .seconds(1_800_000_000))
         for _ in 0..<50 {
-            var ledger = EnergyLedger()
-            var spans: [(WallInstant, WallInstant)] = []
-            var t = t0
-            var onSince: WallInstant? = nil
-            for _ in 0..<Int.random(in: 0...40, using: &rng) {
-                t = t.advanced(by: .seconds(Int.random(in: 0...600, using: &rng)))
-                let on = Bool.random(using: &rng)
-                ledger.record("d", on: on, at: t)
-                if on, onSince == nil { onSince = t }
-                if !on, let s = onSince { if s < t { spans.append((s, t)) }; onSince = nil }
-            }
+            let (ledger, spans, onSince, t) = Self.randomSwitches(upTo: 40, from: t0, steps: 0...600, of: .seconds(1), using: &rng)
             let now = t.advanced(by: .seconds(300))
             for _ in 0..<20 {
                 let a = t0.advanced(by: .seconds(Int.random(in: -600...30_000, using: &rng)))
@@ -58,27 +48,41 @@ import Testing
         var rng = SeededJitterGenerator(seed: 7)
         let t0 = WallInstant(sinceEpoch: .seconds(1_800_000_000))
         for _ in 0..<50 {
-            var ledger = EnergyLedger()
-            var spans: [(WallInstant, WallInstant)] = []
-            var t = t0
-            var onSince: WallInstant? = nil
-            for _ in 0..<Int.random(in: 0...200, using: &rng) {
-                t = t.advanced(by: .milliseconds(Int.random(in: 0...1_500, using: &rng)))
-                let on = Bool.random(using: &rng)
-                ledger.record("d", on: on, at: t)
-                if on, onSince == nil { onSince = t }
-                if !on, let s = onSince { if s < t { spans.append((s, t)) }; onSince = nil }
-            }
-            if let s = onSince { ledger.record("d", on: false, at: t.advanced(by: .milliseconds(1))); spans.append((s, t.advanced(by: .milliseconds(1)))) }
-            let end = t.advanced(by: .seconds(1))
+            let switched = Self.randomSwitches(upTo: 200, from: t0, steps: 0...1_500, of: .milliseconds(1), using: &rng)
+            var (ledger, spans) = (switched.ledger, switched.spans)
+            // The last interval closed too, so that the whole range is exact.
+            let off = switched.last.advanced(by: .milliseconds(1))
+            if let s = switched.onSince { ledger.record("d", on: false, at: off); spans.append((s, off)) }
+            let end = switched.last.advanced(by: .seconds(1))
             #expect(ledger.onTime("d", from: t0, to: end, now: end) == Self.sum(spans, from: t0, to: end))
             for _ in 0..<20 {
                 let a = t0.advanced(by: .milliseconds(Int.random(in: -1_000...300_000, using: &rng)))
                 let b = a.advanced(by: .milliseconds(Int.random(in: 0...300_000, using: &rng)))
                 let error = ledger.onTime("d", from: a, to: b, now: end) - Self.sum(spans, from: a, to: b)
-                #expect(abs(error.components.seconds) < 2, "off by \(error) in \(a)..<\(b)")
+                #expect(error > .seconds(-2) && error < .seconds(2), "off by \(error) in \(a)..<\(b)")
             }
         }
+    }
+
+    /// Up to `count` random switches of device "d" from `t0`, each a random number of `unit`s
+    /// (in `steps`) after the one before: the ledger that recorded them, the closed intervals
+    /// they made, when the device is on since (nil when it is off) and the last switch's time.
+    static func randomSwitches(upTo count: Int, from t0: WallInstant, steps: ClosedRange<Int>, of unit: Duration,
+                               using rng: inout SeededJitterGenerator)
+        -> (ledger: EnergyLedger, spans: [(WallInstant, WallInstant)], onSince: WallInstant?, last: WallInstant)
+    {
+        var ledger = EnergyLedger()
+        var spans: [(WallInstant, WallInstant)] = []
+        var t = t0
+        var onSince: WallInstant? = nil
+        for _ in 0..<Int.random(in: 0...count, using: &rng) {
+            t = t.advanced(by: unit * Int.random(in: steps, using: &rng))
+            let on = Bool.random(using: &rng)
+            ledger.record("d", on: on, at: t)
+            if on, onSince == nil { onSince = t }
+            if !on, let s = onSince { if s < t { spans.append((s, t)) }; onSince = nil }
+        }
+        return (ledger, spans, onSince, t)
     }
 
     /// The on-time of `spans` within `a..<b`, interval by interval.
