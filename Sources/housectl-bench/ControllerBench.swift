@@ -17,6 +17,8 @@ enum ControllerBench {
         var ourP50: [Double] = [], ourP99: [Double] = [], bareP50: [Double] = [], bareP99: [Double] = []
         var echoP50: [Double] = [], echoP99: [Double] = []
         var ourRate: [Double] = [], peerRate: [Double] = [], echoRate: [Double] = []
+        /// CPU per command (microseconds) of this process and mosquitto together, in the throughput rounds.
+        var ourCPU: [Double] = [], echoCPU: [Double] = []
         var lost: Int = 0
         /// The state store's commits during the throughput rounds, and the commands sent in them.
         var commits = 0, loadCommands = 0
@@ -64,12 +66,20 @@ enum ControllerBench {
                     }
                     let peer = try await MQTTLoad.throughput(port: mosquitto.port, subscribers: 1, qos: .atMostOnce, count: commands * 4, window: 1)
                     figures.peerRate.append(peer.rate)
-                    let echo = try await echoThroughput(port: mosquitto.port, count: commands)
+                    let (echo, echoCPU) = try await CPUTime.spent(alsoBy: [mosquitto.pid]) {
+                        try await echoThroughput(port: mosquitto.port, count: commands)
+                    }
                     figures.echoRate.append(echo)
-                    let ours = try await commandThroughput(port: mosquitto.port, chip: chip, line: line, count: commands)
+                    let echoMicroseconds = Double(echoCPU / .microseconds(1)) / Double(commands)
+                    figures.echoCPU.append(echoMicroseconds)
+                    let (ours, ourCPU) = try await CPUTime.spent(alsoBy: [mosquitto.pid]) {
+                        try await commandThroughput(port: mosquitto.port, chip: chip, line: line, count: commands)
+                    }
                     figures.ourRate.append(ours.rate)
+                    let ourMicroseconds = Double(ourCPU / .microseconds(1)) / Double(commands)
+                    figures.ourCPU.append(ourMicroseconds)
                     figures.lost += ours.lost
-                    progress("controller throughput round \(round + 1)/\(rounds): \(Int(ours.rate))/s vs echo client \(Int(echo))/s, mosquitto \(Int(peer.rate))/s"
+                    progress("controller throughput round \(round + 1)/\(rounds): \(Int(ours.rate))/s vs echo client \(Int(echo))/s, mosquitto \(Int(peer.rate))/s; CPU per command \(Int(ourMicroseconds)) vs \(Int(echoMicroseconds)) us"
                              + (ours.lost > 0 ? ", \(ours.lost) lost (\(ours.edges) edges, \(ours.states) states)" : ""))
                 }
             } catch {
@@ -106,7 +116,8 @@ enum ControllerBench {
                      met: rateRatio >= 0.8 && figures.lost == 0 ? "yes" : "NO",
                      note: "2. \(commands) ON/OFF commands per round, QoS 0 back to back, rate until the last state; the echo client "
                          + "the same way (it republishes each command as a retained QoS 1 state); lost (commands without both an edge "
-                         + "and a state): \(figures.lost)"),
+                         + "and a state): \(figures.lost); CPU per command (this process and mosquitto): ours \(Spread(figures.ourCPU).text(0)) us, "
+                         + "echo client \(Spread(figures.echoCPU).text(0)) us"),
             BenchRow(name: "2. command throughput (cmd/s)", ours: rate.text(0), peer: peerRate.text(0) + " mosq QoS0 1->1",
                      ratio: String(format: "%.2fx", rate.median / peerRate.median), goal: "- (info)", met: "-"),
             BenchRow(name: "7. SQLite commits per 1,000 commands", ours: String(format: "%.1f", commitsPerThousand),
@@ -118,6 +129,7 @@ enum ControllerBench {
     /// Row 2's peer: `count` ON/OFF messages QoS 0 back to back to an echo client that republishes
     /// each as a retained QoS 1 state; the rate until the last one arrived (commands per second).
     private static func echoThroughput(port: Int, count: Int) async throws -> Double {
+        let threads = CPUTime.threads(of: "self")
         let tag = UInt32.random(in: 0...UInt32.max)
         let inTopic = "bench/echo/\(tag)/set", outTopic = "bench/echo/\(tag)/state"
         let echo = try await MQTTLoad.client(port: port, name: "echo")
@@ -140,6 +152,7 @@ enum ControllerBench {
             }
             return (0, 1)
         }
+        CPUTime.reportThreads(since: threads, commands: count, label: "echo client")
         try await echo.publish(MQTTMessage(topic: outTopic, payload: [], qos: .atLeastOnce, retain: true))
         for c in [pub, sub, echo] { await c.disconnect() }
         return Double(r.states) / max(r.seconds, 1e-9)
@@ -237,12 +250,14 @@ enum ControllerBench {
     private static func commandThroughput(port: Int, chip: SimulatedChip, line: Int, count: Int)
         async throws -> (rate: Double, lost: Int, edges: Int, states: Int)
     {
+        let threads = CPUTime.threads(of: "self")
         let pub = try await MQTTLoad.client(port: port, name: "cmd")
         let sub = try await MQTTLoad.client(port: port, name: "cmdstate")
         let subscription = try await sub.subscribe(to: stateTopic, qos: .atLeastOnce)
         let edgesBefore = chip.edges.filter { $0.line == line && $0.kind == .set }.count
         let r = try await MQTTLoad.commands(publisher: pub, topic: setTopic, states: subscription, count: count)
         let edges = chip.edges.filter { $0.line == line && $0.kind == .set }.count - edgesBefore
+        CPUTime.reportThreads(since: threads, commands: count, label: "controller")
         await pub.disconnect()
         await sub.disconnect()
         let done = min(r.states, edges)
