@@ -14,19 +14,34 @@ enum CPUTime {
 
     /// The CPU time of every thread of process `pid` so far; zero when the process is gone.
     static func of(_ pid: Int32) -> Duration {
-        threads(of: String(pid)).reduce(.zero) { $0 + $1.time }
+        let tasks = "/proc/\(pid)/task"
+        return taskIDs(tasks).reduce(.zero) { $0 + (runTime("\(tasks)/\($1)") ?? .zero) }
     }
 
     /// The threads of process `pid` ("self" for this one): id, name and CPU time so far.
     static func threads(of pid: String) -> [(id: String, name: String, time: Duration)] {
         let tasks = "/proc/\(pid)/task"
-        let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
-        return ids.compactMap { id in
-            guard let text = try? String(contentsOfFile: "\(tasks)/\(id)/schedstat", encoding: .utf8),
-                  let first = text.split(separator: " ").first, let nanoseconds = Int64(first) else { return nil }
+        return taskIDs(tasks).compactMap { id in
+            guard let time = runTime("\(tasks)/\(id)") else { return nil }
             let name = (try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8)) ?? "?"
-            return (id, name.trimmingCharacters(in: .whitespacesAndNewlines), .nanoseconds(nanoseconds))
+            return (id, name.trimmingCharacters(in: .whitespacesAndNewlines), time)
         }
+    }
+
+    /// Microseconds per command of `time` spent on `commands` commands.
+    static func microseconds(_ time: Duration, per commands: Int) -> Double {
+        time / .microseconds(1) / Double(commands)
+    }
+
+    private static func taskIDs(_ tasks: String) -> [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+    }
+
+    /// The time thread `task` (its /proc directory) has run, from its `schedstat`; nil when gone.
+    private static func runTime(_ task: String) -> Duration? {
+        guard let text = try? String(contentsOfFile: task + "/schedstat", encoding: .utf8),
+              let first = text.split(separator: " ").first, let nanoseconds = Int64(first) else { return nil }
+        return .nanoseconds(nanoseconds)
     }
 
     /// The CPU time that `body` cost this process and the processes `others`, together.
@@ -43,8 +58,8 @@ enum CPUTime {
         guard ProcessInfo.processInfo.environment["BENCH_THREADS"] != nil else { return }
         let before = Dictionary(start.map { ($0.id, $0.time) }) { a, _ in a }
         let lines = threads(of: "self").compactMap { thread -> (String, Double)? in
-            let microseconds = Double((thread.time - (before[thread.id] ?? .zero)) / .microseconds(1)) / Double(commands)
-            return microseconds >= 0.5 ? ("\(thread.name)[\(thread.id)]", microseconds) : nil
+            let perCommand = microseconds(thread.time - (before[thread.id] ?? .zero), per: commands)
+            return perCommand >= 0.5 ? ("\(thread.name)[\(thread.id)]", perCommand) : nil
         }.sorted { $0.1 > $1.1 }
         progress("\(label), CPU per command by thread (us): " + lines.map { "\($0.0) \(String(format: "%.1f", $0.1))" }.joined(separator: ", "))
     }

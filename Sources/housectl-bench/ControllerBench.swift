@@ -70,13 +70,13 @@ enum ControllerBench {
                         try await echoThroughput(port: mosquitto.port, count: commands)
                     }
                     figures.echoRate.append(echo)
-                    let echoMicroseconds = Double(echoCPU / .microseconds(1)) / Double(commands)
+                    let echoMicroseconds = CPUTime.microseconds(echoCPU, per: commands)
                     figures.echoCPU.append(echoMicroseconds)
                     let (ours, ourCPU) = try await CPUTime.spent(alsoBy: [mosquitto.pid]) {
                         try await commandThroughput(port: mosquitto.port, chip: chip, line: line, count: commands)
                     }
                     figures.ourRate.append(ours.rate)
-                    let ourMicroseconds = Double(ourCPU / .microseconds(1)) / Double(commands)
+                    let ourMicroseconds = CPUTime.microseconds(ourCPU, per: commands)
                     figures.ourCPU.append(ourMicroseconds)
                     figures.lost += ours.lost
                     progress("controller throughput round \(round + 1)/\(rounds): \(Int(ours.rate))/s vs echo client \(Int(echo))/s, mosquitto \(Int(peer.rate))/s; CPU per command \(Int(ourMicroseconds)) vs \(Int(echoMicroseconds)) us"
