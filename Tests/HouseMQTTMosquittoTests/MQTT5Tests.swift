@@ -104,13 +104,15 @@ struct MQTT5Tests {
                 let never = try await subscriber.subscribe(to: "rh/+", options: MQTTSubscribeOptions(retainHandling: .never))
                 let always = try await subscriber.subscribe(to: "rh/#", options: MQTTSubscribeOptions(retainHandling: .sendAlways))
                 let new = try await subscriber.subscribe(to: "rh/a", options: MQTTSubscribeOptions(retainHandling: .sendIfNew))
+                #expect(try await next(new).string == "kept", "a new subscription gets the retained message")
+                // Only now: the retained message of the first SUBSCRIBE of rh/a is routed to that
+                // filter's subscriptions, and one registered while it was on its way would get it too.
                 let again = try await subscriber.subscribe(to: "rh/a", options: MQTTSubscribeOptions(retainHandling: .sendIfNew))
                 try await subscriber.publish(to: "rh/fence", payload: "fence", qos: .atLeastOnce)
 
                 let first = try await next(always)
                 #expect(first.string == "kept" && first.retain)
                 #expect(try await next(always).string == "fence")
-                #expect(try await next(new).string == "kept", "a new subscription gets the retained message")
                 #expect(try await collect(never, until: "fence") == [], "retain handling 2: no retained message")
                 // The second SUBSCRIBE of rh/a found the subscription: no retained message again,
                 // for either subscription of that filter.
