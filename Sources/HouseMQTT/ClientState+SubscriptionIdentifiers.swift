@@ -7,16 +7,25 @@ extension ClientState {
     /// message shows in `MQTTPublishProperties.subscriptionIdentifiers`.
     static let ownIdentifiers = (MQTTSubscribeOptions.maximumSubscriptionIdentifier + 1)...268_435_455
 
+    /// How many identifiers a subscription keeps (its own and those of the later SUBSCRIBEs of
+    /// its filter): a message with an older one still reaches every subscription of the filter
+    /// (`receivers(of:_:)` falls back to the topic).
+    static let identifiersKept = 4
+
     /// The identifier the SUBSCRIBE of `filter` about to be sent carries: nil when the connection
     /// takes none (MQTT 3.1.1, or a broker without them), else `requested` (the latest
-    /// subscription's own), the filter's earlier one, or a new one of the client's. Recorded on
-    /// every subscription of the filter, for `receivers(of:_:)`.
-    mutating func assignIdentifier(to filter: String, requested: Int?) -> Int? {
+    /// subscription's own), for a re-subscribe the filter's earlier one, or a new one of the
+    /// client's. `newcomer` is the subscription this SUBSCRIBE is for (nil: a re-subscribe of the
+    /// filter's subscriptions after a reconnect): it gets a new identifier, which the filter's
+    /// other subscriptions take on too, while a retained message the first SUBSCRIBE brought
+    /// (with the first identifier, and maybe still on its way) reaches only those made before.
+    /// Recorded on the subscriptions of the filter, for `receivers(of:_:)`.
+    mutating func assignIdentifier(to filter: String, requested: Int?, newcomer: UInt64? = nil) -> Int? {
         var identifier: Int?
         if identifiersAvailable {
             if let requested {
                 identifier = requested
-            } else if let earlier = filterIdentifiers[filter] {
+            } else if newcomer == nil, let earlier = filterIdentifiers[filter] {
                 identifier = earlier
             } else {
                 identifier = nextOwnIdentifier
@@ -24,8 +33,18 @@ extension ClientState {
             }
             filterIdentifiers[filter] = identifier
         }
-        for (key, subscription) in subscriptions where subscription.filter == filter && subscription.identifier != identifier {
-            subscriptions[key]?.identifier = identifier
+        for (key, subscription) in subscriptions where subscription.filter == filter {
+            guard let identifier else {
+                if !subscription.identifiers.isEmpty { subscriptions[key]?.identifiers = [] }
+                continue
+            }
+            if key == newcomer {
+                subscriptions[key]?.identifiers = [identifier]
+            } else if subscription.identifiers.last != identifier {
+                var kept = subscription.identifiers.filter { $0 != identifier }
+                kept.append(identifier)
+                subscriptions[key]?.identifiers = Array(kept.suffix(Self.identifiersKept))
+            }
         }
         return identifier
     }
@@ -43,15 +62,15 @@ extension ClientState {
         return removed
     }
 
-    /// The subscriptions a message to `topic` goes to: those `route` names whose filter matches
-    /// the topic, or, when none (an identifier this client no longer knows, a message queued
+    /// The subscriptions a message to `topic` goes to: those `route` names (by an identifier they
+    /// keep) whose filter matches the topic, or, when none (an identifier this client no longer knows, a message queued
     /// for a subscription made without one), every subscription whose filter matches it.
     func receivers(of topic: String, _ route: DeliveryRoute) -> [Subscription] {
         let routed = subscriptions.values.filter { subscription in
             switch route {
-            case .topic: subscription.identifier == nil && subscription.matches(topic)
-            case .identifier(let id): subscription.identifier == id && subscription.matches(topic)
-            case .identifiers(let ids): subscription.identifier.map { ids.contains($0) } == true && subscription.matches(topic)
+            case .topic: subscription.identifiers.isEmpty && subscription.matches(topic)
+            case .identifier(let id): subscription.identifiers.contains(id) && subscription.matches(topic)
+            case .identifiers(let ids): subscription.identifiers.contains { ids.contains($0) } && subscription.matches(topic)
             }
         }
         return routed.isEmpty ? subscriptions.values.filter { $0.matches(topic) } : routed

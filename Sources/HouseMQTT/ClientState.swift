@@ -70,8 +70,12 @@ struct ClientState: Sendable {
         let onMessage: (@Sendable (MQTTMessage) -> Void)?
         /// A filter without wildcards matches its one topic: compared as a string.
         let isExact: Bool
-        /// The subscription identifier its filter was last subscribed with (MQTT 5); nil without.
-        var identifier: Int?
+        /// The subscription identifiers of its own SUBSCRIBE and of the later ones of its filter
+        /// (MQTT 5; the latest last, at most `ClientState.identifiersKept`); empty without. A
+        /// later SUBSCRIBE of the filter replaces the broker's subscription, so its identifier is
+        /// this subscription's too; an earlier one's is not (the retained messages that SUBSCRIBE
+        /// brought are not for a subscription made after it).
+        var identifiers: [Int] = []
 
         init(filter: String, options: MQTTSubscribeOptions, continuation: AsyncThrowingStream<MQTTMessage, any Error>.Continuation,
              onMessage: (@Sendable (MQTTMessage) -> Void)?) {

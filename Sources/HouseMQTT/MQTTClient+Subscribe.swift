@@ -52,7 +52,7 @@ extension MQTTClient {
             s.subscriptions[id] = ClientState.Subscription(filter: filter, options: options, continuation: continuation, onMessage: onMessage)
             let connected = s.phase == .connected
             // Before the SUBSCRIBE goes out: the retained messages it brings carry the identifier.
-            let identifier = connected ? s.assignIdentifier(to: filter, requested: options.subscriptionIdentifier) : nil
+            let identifier = connected ? s.assignIdentifier(to: filter, requested: options.subscriptionIdentifier, newcomer: id) : nil
             return (id, connected, s.ticket, s.version, identifier)
         }
         let (id, connected, ticket) = (registered.id, registered.connected, registered.ticket)

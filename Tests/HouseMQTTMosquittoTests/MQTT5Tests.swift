@@ -104,10 +104,10 @@ struct MQTT5Tests {
                 let never = try await subscriber.subscribe(to: "rh/+", options: MQTTSubscribeOptions(retainHandling: .never))
                 let always = try await subscriber.subscribe(to: "rh/#", options: MQTTSubscribeOptions(retainHandling: .sendAlways))
                 let new = try await subscriber.subscribe(to: "rh/a", options: MQTTSubscribeOptions(retainHandling: .sendIfNew))
-                #expect(try await next(new).string == "kept", "a new subscription gets the retained message")
-                // Only now: the retained message of the first SUBSCRIBE of rh/a is routed to that
-                // filter's subscriptions, and one registered while it was on its way would get it too.
+                // At once: the retained message of the first SUBSCRIBE of rh/a may still be on its
+                // way, and it is not for the second subscription (its identifier is the first's).
                 let again = try await subscriber.subscribe(to: "rh/a", options: MQTTSubscribeOptions(retainHandling: .sendIfNew))
+                #expect(try await next(new).string == "kept", "a new subscription gets the retained message")
                 try await subscriber.publish(to: "rh/fence", payload: "fence", qos: .atLeastOnce)
 
                 let first = try await next(always)

@@ -28,7 +28,7 @@ struct SubscriptionRoutingTests {
         #expect(own == ClientState.ownIdentifiers.lowerBound)
         #expect(s.assignIdentifier(to: "a/+", requested: nil) == own, "stable for the filter")
         #expect(s.assignIdentifier(to: "a/#", requested: s.requestedIdentifier(for: "a/#")) == 9, "the caller's identifier for the filter")
-        #expect(s.subscriptions.values.filter { $0.filter == "a/#" }.allSatisfy { $0.identifier == 9 })
+        #expect(s.subscriptions.values.filter { $0.filter == "a/#" }.allSatisfy { $0.identifiers == [9] })
 
         #expect(s.receivers(of: "a/x", .identifier(own!)).map(\.filter) == ["a/+"])
         #expect(s.receivers(of: "a/x", .identifier(9)).map(\.filter) == ["a/#", "a/#"])
@@ -38,6 +38,33 @@ struct SubscriptionRoutingTests {
         #expect(s.receivers(of: "a/x", .topic).count == 3)
         #expect(s.receivers(of: "a/x/y", .topic).map(\.filter) == ["a/#", "a/#"])
         #expect(s.receivers(of: "b", .topic).isEmpty)
+    }
+
+    /// A second SUBSCRIBE of a filter replaces the broker's subscription: it carries an identifier
+    /// of its own, which the first subscription takes on too, while a message with the first
+    /// identifier (a retained message the first SUBSCRIBE brought, still on its way) reaches the
+    /// first subscription only.
+    @Test func aLaterSubscriptionOfAFilterGetsNothingOfAnEarlierSubscribe() {
+        var s = state([("a/+", MQTTSubscribeOptions())])
+        let first = s.assignIdentifier(to: "a/+", requested: nil, newcomer: 1)!
+        let id = s.makeID()
+        let (_, continuation) = AsyncThrowingStream.makeStream(of: MQTTMessage.self, throwing: (any Error).self)
+        s.subscriptions[id] = ClientState.Subscription(filter: "a/+", options: MQTTSubscribeOptions(), continuation: continuation, onMessage: nil)
+        let second = s.assignIdentifier(to: "a/+", requested: nil, newcomer: id)!
+        #expect(second != first)
+        #expect(s.subscriptions[1]?.identifiers == [first, second])
+        #expect(s.subscriptions[id]?.identifiers == [second])
+        #expect(s.receivers(of: "a/x", .identifier(first)).count == 1, "the first SUBSCRIBE's retained message: the first subscription only")
+        #expect(s.receivers(of: "a/x", .identifier(first)).first?.identifiers == [first, second])
+        #expect(s.receivers(of: "a/x", .identifier(second)).count == 2)
+        // A reconnect subscribes the filter again with its latest identifier: both keep it.
+        #expect(s.assignIdentifier(to: "a/+", requested: nil) == second)
+        #expect(s.subscriptions[id]?.identifiers == [second])
+        // Many later SUBSCRIBEs: the first subscription keeps the latest few, and a message with
+        // an identifier no subscription keeps reaches every subscription of its topic.
+        for _ in 0..<ClientState.identifiersKept + 2 { _ = s.assignIdentifier(to: "a/+", requested: nil, newcomer: id) }
+        #expect(s.subscriptions[1]?.identifiers.count == ClientState.identifiersKept)
+        #expect(s.receivers(of: "a/x", .identifier(first)).count == 2)
     }
 
     @Test func withoutIdentifiersEveryMatchingSubscriptionGetsTheMessage() {
