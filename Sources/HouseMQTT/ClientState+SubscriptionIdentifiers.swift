@@ -63,8 +63,9 @@ extension ClientState {
     }
 
     /// The subscriptions a message to `topic` goes to: those `route` names (by an identifier they
-    /// keep) whose filter matches the topic, or, when none (an identifier this client no longer knows, a message queued
-    /// for a subscription made without one), every subscription whose filter matches it.
+    /// keep) whose filter matches the topic, or, when none (an identifier this client no longer
+    /// knows, a message queued for a subscription made without one), every subscription whose
+    /// filter matches it.
     func receivers(of topic: String, _ route: DeliveryRoute) -> [Subscription] {
         let routed = subscriptions.values.filter { subscription in
             switch route {
