@@ -51,19 +51,20 @@ final class MosquittoHandle: @unchecked Sendable {
         mosquitto_destroy(raw)
     }
 
+    /// The handle a callback's `userdata` points at (set in `init`).
+    private static func from(_ userdata: UnsafeMutableRawPointer?) -> MosquittoHandle? {
+        userdata.map { Unmanaged<MosquittoHandle>.fromOpaque($0).takeUnretainedValue() }
+    }
+
     private static func forward(_ userdata: UnsafeMutableRawPointer?, _ event: MosquittoEvent) {
-        guard let userdata else { return }
-        let handle = Unmanaged<MosquittoHandle>.fromOpaque(userdata).takeUnretainedValue()
-        handle.client?.handle(event)
+        from(userdata)?.client?.handle(event)
     }
 
     /// The MQTT 5 callbacks, which libmosquitto also calls on 3.1.1 connections (with no
     /// properties).
     private func installCallbacks() {
-        mosquitto_connect_v5_callback_set(raw) { raw, userdata, code, flags, properties in
-            if let userdata, let raw {
-                Unmanaged<MosquittoHandle>.fromOpaque(userdata).takeUnretainedValue().limitReceiveBuffer(raw)
-            }
+        mosquitto_connect_v5_callback_set(raw) { _, userdata, code, flags, properties in
+            MosquittoHandle.from(userdata)?.limitReceiveBuffer()
             MosquittoHandle.forward(userdata, .connack(
                 code: code, sessionPresent: flags & 1 != 0, properties: MosquittoPropertyList.connack(properties)))
         }
@@ -112,7 +113,7 @@ final class MosquittoHandle: @unchecked Sendable {
 
     /// Network thread, at each CONNACK: what the kernel may hold of the connection's incoming
     /// bytes, if the configuration says (a failure leaves the system's buffer: nothing else changes).
-    private func limitReceiveBuffer(_ raw: OpaquePointer) {
+    private func limitReceiveBuffer() {
         guard var bytes = receiveBufferSize else { return }
         let socket = mosquitto_socket(raw)
         if socket >= 0 { setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &bytes, socklen_t(MemoryLayout<Int32>.size)) }
