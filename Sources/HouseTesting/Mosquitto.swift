@@ -22,6 +22,8 @@ public final class MosquittoBroker: Sendable {
         /// The broker's output so far.
         public let log: String
         public var description: String { "mosquitto did not start: \(reason)\n--- mosquitto log ---\n\(log)" }
+        /// Whether its port was taken (mosquitto's "Address already in use").
+        var portTaken: Bool { log.contains("Address already in use") }
     }
 
     /// The path of the mosquitto binary, if installed.
@@ -60,9 +62,22 @@ public final class MosquittoBroker: Sendable {
     /// Returns once the port accepts TCP connections.
     public static func start(configLines: [String] = [], port: Int? = nil) async throws -> MosquittoBroker {
         guard executable != nil else { throw NotInstalled() }
+        // A free port may be taken by another test's listener between `freeLoopbackPort()` and
+        // mosquitto's bind: mosquitto then exits at once, and another port is tried.
+        var attempt = 1
+        while true {
+            do {
+                return try await start(configLines: configLines, port: port ?? freeLoopbackPort())
+            } catch let failure as StartFailed where port == nil && failure.portTaken && attempt < 3 {
+                attempt += 1
+            }
+        }
+    }
+
+    private static func start(configLines: [String], port: Int) async throws -> MosquittoBroker {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-mosquitto-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let broker = MosquittoBroker(port: try port ?? freeLoopbackPort(), directory: directory)
+        let broker = MosquittoBroker(port: port, directory: directory)
         var lines = [
             "per_listener_settings false",
             "persistence false",
@@ -133,6 +148,8 @@ public final class MosquittoBroker: Sendable {
 
     private func launch() async throws {
         guard let executable = Self.executable else { throw NotInstalled() }
+        // The log is appended across restarts: only what this launch writes counts.
+        let logStart = log().utf8.count
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = ["-c", configURL.path]
@@ -144,19 +161,23 @@ public final class MosquittoBroker: Sendable {
         try p.run()
         try? output.close()
         process.withLock { $0 = p }
-        try await waitUntilAccepting(deadline: .seconds(15))
+        try await waitUntilRunning(logStart: logStart, deadline: .seconds(15))
     }
 
-    /// Polls a TCP connect to the port until it succeeds: waiting on the "listening" event,
-    /// bounded by `deadline`.
-    private func waitUntilAccepting(deadline: Duration) async throws {
+    /// Polls until this launch's log says mosquitto runs (after it opened its listener) and the
+    /// port accepts TCP connections: waiting on the "listening" event, bounded by `deadline`.
+    /// The port accepting alone is not enough: a mosquitto that could not bind (another test's
+    /// listener took the port a moment before) exits, but that listener accepts in the meantime,
+    /// and a client connecting there would wait for a CONNACK that never comes.
+    private func waitUntilRunning(logStart: Int, deadline: Duration) async throws {
         let clock = ContinuousClock()
         let end = clock.now.advanced(by: deadline)
         while clock.now < end {
             if !isRunning {
                 throw StartFailed(reason: "the process exited", log: log())
             }
-            if Self.acceptsConnections(port: port) { return }
+            let launched = String(decoding: log().utf8.dropFirst(logStart), as: UTF8.self)
+            if launched.contains(" running\n"), Self.acceptsConnections(port: port) { return }
             try await Task.sleep(for: .milliseconds(20))
         }
         throw StartFailed(reason: "port \(port) not accepting after \(deadline)", log: log())
