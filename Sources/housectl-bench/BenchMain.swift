@@ -58,6 +58,10 @@ struct TableCommand: AsyncParsableCommand {
         if only.contains(4) {
             rows += await BrokerBench.run(rounds: rounds, count: 40_000, samples: 500, housectl: housectl, venv: venv)
         }
+        if only.contains(5) || only.contains(8) {
+            // Once, before the first daemon: the binary as a daemon finds it after a boot.
+            if let failure = BinaryPages.evict(housectl) { progress("the binary's pages stay cached: \(failure)") }
+        }
         if only.contains(5) {
             rows += await FootprintBench.run(rounds: rounds, commands: 10_000, housectl: housectl, root: root)
         }

@@ -47,7 +47,7 @@ enum WebBench {
         let on = Spread(onMB).median
         return [
             row("8. page load, HTML + state, p50 (ms)", load50, peer50, peerName: "status over MQTT",
-                note: "8. `housectl serve --web-port` (example house, --gpio sim): page load = GET / then GET /api/state, each on a new connection (\(loads) per round); its peer asks the same state over MQTT as `housectl status` does (a new connection, intent/request, the reply). Live update: a `set` published to the `state` event of an open /api/events stream showing it (\(updates) per round); its peer is the retained state topic's message for the same command. Peak RSS: row 5's \(commands) commands with a page watching, against the same daemon with --no-web."),
+                note: "8. `housectl serve --web-port` (example house, --gpio sim): page load = GET / then GET /api/state, each on a new connection (\(loads) per round); its peer asks the same state over MQTT as `housectl status` does (a new connection, intent/request, the reply). Live update: a `set` published to the `state` event of an open /api/events stream showing it (\(updates) per round); its peer is the retained state topic's message for the same command. Peak RSS: row 5's \(commands) commands with a page watching, against the same daemon with --no-web (the binary read from disk, as for row 5)."),
             row("8. page load, HTML + state, p99 (ms)", load99, peer99, peerName: "status over MQTT"),
             row("8. live update to the page, p50 (ms)", live50, state50, peerName: "MQTT state", goal: "<= 200 ms",
                 met: Spread(live50).median <= 200 ? "yes" : "NO"),
