@@ -59,7 +59,9 @@ public final class MosquittoBroker: Sendable {
     /// Starts mosquitto with `listener <port> 127.0.0.1`, `set_tcp_nodelay true`, no persistence,
     /// full logging, then `configLines` (which apply to that listener, e.g. TLS `certfile`), plus
     /// `allow_anonymous true` unless the lines mention `allow_anonymous` or `password_file`.
-    /// Returns once the port accepts TCP connections.
+    /// Returns once the mosquitto it launched runs (its log says so) and the port accepts TCP
+    /// connections; without `port`, a port another listener took first is replaced by another
+    /// (3 attempts).
     public static func start(configLines: [String] = [], port: Int? = nil) async throws -> MosquittoBroker {
         guard executable != nil else { throw NotInstalled() }
         // A free port may be taken by another test's listener between `freeLoopbackPort()` and
