@@ -18,13 +18,14 @@ enum CPUTime {
         return taskIDs(tasks).reduce(.zero) { $0 + (runTime("\(tasks)/\($1)") ?? .zero) }
     }
 
-    /// The threads of process `pid` ("self" for this one): id, name and CPU time so far.
-    static func threads(of pid: String) -> [(id: String, name: String, time: Duration)] {
+    /// The threads of process `pid` ("self" for this one): id, name, CPU time so far and how
+    /// many times the scheduler put the thread on a CPU (each wake-up at least once).
+    static func threads(of pid: String) -> [(id: String, name: String, time: Duration, runs: Int)] {
         let tasks = "/proc/\(pid)/task"
         return taskIDs(tasks).compactMap { id in
-            guard let time = runTime("\(tasks)/\(id)") else { return nil }
+            guard let stat = schedstat("\(tasks)/\(id)") else { return nil }
             let name = (try? String(contentsOfFile: "\(tasks)/\(id)/comm", encoding: .utf8)) ?? "?"
-            return (id, name.trimmingCharacters(in: .whitespacesAndNewlines), time)
+            return (id, name.trimmingCharacters(in: .whitespacesAndNewlines), stat.time, stat.runs)
         }
     }
 
@@ -39,9 +40,16 @@ enum CPUTime {
 
     /// The time thread `task` (its /proc directory) has run, from its `schedstat`; nil when gone.
     private static func runTime(_ task: String) -> Duration? {
-        guard let text = try? String(contentsOfFile: task + "/schedstat", encoding: .utf8),
-              let first = text.split(separator: " ").first, let nanoseconds = Int64(first) else { return nil }
-        return .nanoseconds(nanoseconds)
+        schedstat(task)?.time
+    }
+
+    /// Thread `task`'s `schedstat`: the time it ran, and how many times it was put on a CPU.
+    private static func schedstat(_ task: String) -> (time: Duration, runs: Int)? {
+        guard let text = try? String(contentsOfFile: task + "/schedstat", encoding: .utf8) else { return nil }
+        let fields = text.split(separator: " ")
+        guard fields.count >= 3, let nanoseconds = Int64(fields[0]),
+              let runs = Int(fields[2].trimmingCharacters(in: .whitespacesAndNewlines)) else { return nil }
+        return (.nanoseconds(nanoseconds), runs)
     }
 
     /// The CPU time that `body` cost this process and the processes `others`, together.
@@ -53,14 +61,18 @@ enum CPUTime {
     }
 
     /// With `BENCH_THREADS` set, what each thread of this process ran from `start` (a `threads`
-    /// snapshot) until now, per command, on stderr: which thread a change moved work from.
-    static func reportThreads(since start: [(id: String, name: String, time: Duration)], commands: Int, label: String) {
+    /// snapshot) until now, per command, on stderr: which thread a change moved work from, and
+    /// how often each thread was put on a CPU per command (its sleeps and wake-ups).
+    static func reportThreads(since start: [(id: String, name: String, time: Duration, runs: Int)], commands: Int, label: String) {
         guard ProcessInfo.processInfo.environment["BENCH_THREADS"] != nil else { return }
-        let before = Dictionary(start.map { ($0.id, $0.time) }) { a, _ in a }
-        let lines = threads(of: "self").compactMap { thread -> (String, Double)? in
-            let perCommand = microseconds(thread.time - (before[thread.id] ?? .zero), per: commands)
-            return perCommand >= 0.5 ? ("\(thread.name)[\(thread.id)]", perCommand) : nil
+        let before = Dictionary(start.map { ($0.id, ($0.time, $0.runs)) }) { a, _ in a }
+        let lines = threads(of: "self").compactMap { thread -> (String, Double, Double)? in
+            let earlier = before[thread.id] ?? (.zero, 0)
+            let perCommand = microseconds(thread.time - earlier.0, per: commands)
+            let runs = Double(thread.runs - earlier.1) / Double(commands)
+            return perCommand >= 0.5 ? ("\(thread.name)[\(thread.id)]", perCommand, runs) : nil
         }.sorted { $0.1 > $1.1 }
-        progress("\(label), CPU per command by thread (us): " + lines.map { "\($0.0) \(String(format: "%.1f", $0.1))" }.joined(separator: ", "))
+        let text = lines.map { "\($0.0) \(String(format: "%.1f", $0.1)) (\(String(format: "%.2f", $0.2)) runs)" }
+        progress("\(label), CPU per command by thread (us), and times on a CPU per command: " + text.joined(separator: ", "))
     }
 }

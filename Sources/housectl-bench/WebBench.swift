@@ -47,7 +47,7 @@ enum WebBench {
         let on = Spread(onMB).median
         return [
             row("8. page load, HTML + state, p50 (ms)", load50, peer50, peerName: "status over MQTT",
-                note: "8. `housectl serve --web-port` (example house, --gpio sim): page load = GET / then GET /api/state, each on a new connection (\(loads) per round); its peer asks the same state over MQTT as `housectl status` does (a new connection, intent/request, the reply). Live update: a `set` published to the `state` event of an open /api/events stream showing it (\(updates) per round); its peer is the retained state topic's message for the same command. Peak RSS: row 5's \(commands) commands with a page watching, against the same daemon with --no-web (the binary read from disk, as for row 5)."),
+                note: "8. `housectl serve --web-port` (example house, --gpio sim): page load = GET / then GET /api/state, each on a new connection (\(loads) per round); its peer asks the same state over MQTT as `housectl status` does (a new connection, intent/request, the reply). Live update: a `set` published to the `state` event of an open /api/events stream showing it (\(updates) per round, each \(Int(liveSpacing / .milliseconds(1))) ms after the page showed the last: the stream sends changes closer together than 20 ms as one event at the end of that interval); its peer is the retained state topic's message for the same command. Peak RSS: row 5's \(commands) commands with a page watching, against the same daemon with --no-web (the binary read from disk, as for row 5)."),
             row("8. page load, HTML + state, p99 (ms)", load99, peer99, peerName: "status over MQTT"),
             row("8. live update to the page, p50 (ms)", live50, state50, peerName: "MQTT state", goal: "<= 200 ms",
                 met: Spread(live50).median <= 200 ? "yes" : "NO"),
@@ -86,8 +86,14 @@ enum WebBench {
         return samples
     }
 
-    /// The kitchen light switched `count` times over MQTT: how long until an open page's event
-    /// stream shows each new state, and until the retained state topic says it (ms).
+    /// How long after the page showed one switch the next is published: longer than the live
+    /// stream's burst interval (`LiveStates.burstInterval`, 20 ms), so that each switch is a
+    /// change after a quiet spell, as a person's taps are, and goes out at once. Switches closer
+    /// together go out together at the end of the interval (the flood is made of those).
+    static let liveSpacing: Duration = .milliseconds(25)
+
+    /// The kitchen light switched `count` times over MQTT, `liveSpacing` apart: how long until an
+    /// open page's event stream shows each new state, and until the retained state topic says it (ms).
     static func liveUpdates(_ house: ServedHouse, port: Int, count: Int) async throws -> (page: Samples, state: Samples) {
         let events = try EventStream(port: port)
         defer { events.close() }
@@ -115,6 +121,7 @@ enum WebBench {
             }
             page.values.append((at - t0).inMilliseconds)
             current = target
+            try await clock.sleep(until: at.advanced(by: liveSpacing))
         }
         await pub.disconnect()
         await sub.disconnect()
