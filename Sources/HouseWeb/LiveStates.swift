@@ -16,8 +16,8 @@ struct LiveStates<C: WallClock> {
     /// The shortest time between two `state` events. A change after a quiet spell goes out at
     /// once; one within this of the last event waits for the rest of the interval and goes out
     /// with whatever else changed meanwhile. Building the whole house's JSON after each of
-    /// 10,000 flooded commands cost the daemon half a megabyte of peak memory (row 8) for states
-    /// no browser could show; 50 events a second is more than a page draws, and far inside the
+    /// 10,000 flooded commands cost the daemon 0.3-0.5 MB of peak memory in row 8's alternating
+    /// runs (docs/BENCHMARKS.md, session 29) for states no browser could show; 50 events a second is more than a page draws, and far inside the
     /// 200 ms a change may take to reach it.
     static var burstInterval: Duration { .milliseconds(20) }
 

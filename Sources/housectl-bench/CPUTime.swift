@@ -4,6 +4,10 @@ import Foundation
 /// too), another from the scheduler's per-thread counters (`/proc/PID/task/*/schedstat`, in
 /// nanoseconds, finer than the 10 ms ticks of `/proc/PID/stat`).
 enum CPUTime {
+    /// One thread at one moment: its id and name, the CPU time it has run and how many times the
+    /// scheduler put it on a CPU (each wake-up at least once).
+    typealias ThreadSnapshot = (id: String, name: String, time: Duration, runs: Int)
+
     /// The CPU time of this process so far.
     static func ofThisProcess() -> Duration {
         var usage = rusage()
@@ -18,9 +22,8 @@ enum CPUTime {
         return taskIDs(tasks).reduce(.zero) { $0 + (runTime("\(tasks)/\($1)") ?? .zero) }
     }
 
-    /// The threads of process `pid` ("self" for this one): id, name, CPU time so far and how
-    /// many times the scheduler put the thread on a CPU (each wake-up at least once).
-    static func threads(of pid: String) -> [(id: String, name: String, time: Duration, runs: Int)] {
+    /// The threads of process `pid` ("self" for this one), as they are now.
+    static func threads(of pid: String) -> [ThreadSnapshot] {
         let tasks = "/proc/\(pid)/task"
         return taskIDs(tasks).compactMap { id in
             guard let stat = schedstat("\(tasks)/\(id)") else { return nil }
@@ -63,7 +66,7 @@ enum CPUTime {
     /// With `BENCH_THREADS` set, what each thread of this process ran from `start` (a `threads`
     /// snapshot) until now, per command, on stderr: which thread a change moved work from, and
     /// how often each thread was put on a CPU per command (its sleeps and wake-ups).
-    static func reportThreads(since start: [(id: String, name: String, time: Duration, runs: Int)], commands: Int, label: String) {
+    static func reportThreads(since start: [ThreadSnapshot], commands: Int, label: String) {
         guard ProcessInfo.processInfo.environment["BENCH_THREADS"] != nil else { return }
         let before = Dictionary(start.map { ($0.id, ($0.time, $0.runs)) }) { a, _ in a }
         let lines = threads(of: "self").compactMap { thread -> (String, Double, Double)? in

@@ -36,15 +36,26 @@ import Testing
         #""id":"hall-light","kind":"light","name":"light","node":"pi-main","state":""# + state + "\""
     }
 
-    @Test func aRelaySwitchedAnywhereReachesTheViewAsOneStateEvent() async throws {
+    /// Runs `body` with a live view of a fresh controller, once its first state (both lights off)
+    /// has gone out; then ends the view and checks that its watcher is gone with it.
+    func withLiveView(_ body: @Sendable (ControllerFixture, Events) async throws -> Void) async throws {
         try await withController { fixture in
             let events = Events()
             let live = LiveStates(controller: fixture.controller)
             let stream = Task { try await live.stream { events.append($0) } }
             try await withTimeout(.seconds(20), "the first state") {
-                await events.wait { $0.hasPrefix("event: state\ndata: {") && $0.contains(Self.kitchen("OFF")) }
+                await events.wait { $0.hasPrefix("event: state\ndata: {") && $0.contains(Self.kitchen("OFF")) && $0.contains(Self.hall("OFF")) }
             }
             #expect(fixture.controller.changes.watcherCount == 1)
+            try await body(fixture, events)
+            stream.cancel()
+            _ = await stream.result
+            #expect(fixture.controller.changes.watcherCount == 0, "the watcher is gone with its stream")
+        }
+    }
+
+    @Test func aRelaySwitchedAnywhereReachesTheViewAsOneStateEvent() async throws {
+        try await withLiveView { fixture, events in
             // A quiet spell since the last event: the next change goes out at once.
             fixture.clock.advance(by: LiveStates<ManualClock>.burstInterval)
             _ = await fixture.controller.submit(.control(HouseControlIntent(room: "kitchen", action: .on, device: "kitchen-light")), source: .mqtt)
@@ -60,9 +71,6 @@ import Testing
                 await events.wait { $0.contains(Self.hall("ON")) }
             }
             #expect(events.texts.withLock { $0.count } == count + 1, "the query gave no event of its own")
-            stream.cancel()
-            _ = await stream.result
-            #expect(fixture.controller.changes.watcherCount == 0, "the watcher is gone with its stream")
         }
     }
 
@@ -70,13 +78,7 @@ import Testing
     /// interval and goes out as one event with every change in it; the clock is a manual one,
     /// so nothing goes out before it moves.
     @Test func aBurstOfChangesGoesOutAsOneEventAfterTheInterval() async throws {
-        try await withController { fixture in
-            let events = Events()
-            let live = LiveStates(controller: fixture.controller)
-            let stream = Task { try await live.stream { events.append($0) } }
-            try await withTimeout(.seconds(20), "the first state") {
-                await events.wait { $0.contains(Self.kitchen("OFF")) && $0.contains(Self.hall("OFF")) }
-            }
+        try await withLiveView { fixture, events in
             let first = events.texts.withLock { $0.count }
             // Three commands at the instant of the first event: all inside its interval.
             _ = await fixture.controller.submit(.control(HouseControlIntent(room: "kitchen", action: .on, device: "kitchen-light")), source: .mqtt)
@@ -96,8 +98,6 @@ import Testing
             try await withTimeout(.seconds(20), "the hall light off in the view") {
                 await events.wait(after: first + 1) { $0.contains(Self.hall("OFF")) }
             }
-            stream.cancel()
-            _ = await stream.result
         }
     }
 }
