@@ -3,6 +3,7 @@ import CProcessMemory
 #endif
 import Foundation
 import Logging
+import Synchronization
 
 /// The process's memory policy: the heap's arenas, set once at the start of `housectl` before it
 /// starts threads; the start-up pages given back between the start-up's stages and once the
@@ -74,6 +75,20 @@ public enum ProcessMemory {
         case .success: break
         case .failure(let error): logger.warning("\(when): \(error)")
         }
+    }
+
+    /// Whether a page's first visit has ended (`releaseAfterFirstPageVisit`).
+    private static let pageVisited = Atomic(false)
+
+    /// A page's first visit is the web server's start-up stage: its first connections, requests
+    /// and live stream run code and read data once (NIO's and Hummingbird's set-up, Swift's first
+    /// lookups of their types' conformances) that later visits do not. The web app calls this
+    /// once the first visit's live stream has sent its first state (a browser's last step: the
+    /// page, its script, the state, the stream); the first call gives back what the visit ran
+    /// and read as the other stages do, later calls do nothing.
+    public static func releaseAfterFirstPageVisit(logger: Logger) {
+        guard !pageVisited.exchange(true, ordering: .relaxed) else { return }
+        releaseStartUpPages("after the page's first visit", logger: logger)
     }
 
     /// `madvise` refused to unmap the start-up pages.

@@ -70,6 +70,25 @@ struct InputEndToEndTests {
         }
     }
 
+    /// A relay edge of a command goes on the bus for the device-state rules that fire on it (and
+    /// only then): a rule on the kitchen light switching on switches the hall light on too.
+    @Test func aCommandsRelayEdgeFiresTheDeviceStateRules() async throws {
+        var configuration = try HouseFixtures.exampleConfiguration()
+        configuration.rules.append(Rule(id: "kitchen-brings-hall", trigger: .deviceState(device: "kitchen-light", state: .on),
+                                        intent: .control(room: nil, device: "hall-light", action: .on)))
+        try await withController(configuration: configuration) { f in
+            let mqtt = try await f.mqttClient()
+            let hall = try await mqtt.subscribe(to: "house/hall/hall-light/state", qos: .atLeastOnce)
+            _ = try await hall.first("the hall light off at start") { $0.string == "OFF" }
+            let on = try await f.client().send(.text("turn on the kitchen light"))
+            #expect(on.status == .done, "\(on.dialog)")
+            _ = try await hall.first("the hall light on, by the kitchen light's rule") { $0.string == "ON" }
+            #expect(f.edges(of: "hall-light").map(\.logical) == [true])
+            #expect(await f.controller.service.state(of: "hall-light") == .on)
+            await mqtt.disconnect()
+        }
+    }
+
     /// A wall button must work without the network: the broker is gone (a closed port), and a
     /// press still switches the hall light, a relay of the same node.
     @Test func theWallButtonWorksWhileTheBrokerIsDown() async throws {
