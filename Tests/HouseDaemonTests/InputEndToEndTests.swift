@@ -70,8 +70,8 @@ struct InputEndToEndTests {
         }
     }
 
-    /// A relay edge of a command goes on the bus for the device-state rules that fire on it (and
-    /// only then): a rule on the kitchen light switching on switches the hall light on too.
+    /// A command's relay edge fires the device-state rules (through its own job on the bus): a
+    /// rule on the kitchen light switching on switches the hall light on too.
     @Test func aCommandsRelayEdgeFiresTheDeviceStateRules() async throws {
         var configuration = try HouseFixtures.exampleConfiguration()
         configuration.rules.append(Rule(id: "kitchen-brings-hall", trigger: .deviceState(device: "kitchen-light", state: .on),

@@ -22,8 +22,6 @@ import Testing
         #expect(book.matching(.deviceState("garage-door", .off)).isEmpty)
         #expect(book.matching(.mode("night")).map(\.id) == ["night"])
         #expect(book.topicFilters == ["zigbee2mqtt/+/action", "zigbee2mqtt/remote"])
-        // A command's relay edge goes on the bus only for these (the door's rule, not the others').
-        #expect(RuleBook.devicesWithStateRules(book.rules) == ["garage-door"])
     }
 
     @Test func topicFiltersFollowMQTT() {

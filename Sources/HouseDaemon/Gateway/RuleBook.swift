@@ -48,15 +48,6 @@ struct RuleBook: Sendable {
         return seen
     }
 
-    /// The devices whose state changes fire at least one of `rules`: a relay edge of a command
-    /// needs a turn on the bus only for these.
-    static func devicesWithStateRules(_ rules: [Rule]) -> Set<DeviceID> {
-        Set(rules.compactMap { rule in
-            if case .deviceState(let device, _) = rule.trigger { return device }
-            return nil
-        })
-    }
-
     /// The rules `trigger` fires, in configuration order.
     func matching(_ trigger: Trigger) -> [Rule] {
         rules.filter { rule in

@@ -35,19 +35,6 @@ struct RelayEdgeFollower: Sendable {
     let store: StateStore
     let clock: any WallClock
     let logger: Logger
-    /// The devices whose state changes fire a rule (`RuleBook.devicesWithStateRules`).
-    private let ruleDevices: Set<DeviceID>
-
-    init(configuration: HouseConfiguration, gateway: IntentGateway, bus: CommandBus, store: StateStore,
-         clock: any WallClock, logger: Logger) {
-        self.configuration = configuration
-        self.gateway = gateway
-        self.bus = bus
-        self.store = store
-        self.clock = clock
-        self.logger = logger
-        self.ruleDevices = RuleBook.devicesWithStateRules(configuration.rules)
-    }
 
     func follow(_ event: RelayEvent, state current: DeviceState?) {
         switch event {
@@ -70,11 +57,8 @@ struct RelayEdgeFollower: Sendable {
             gateway.publishState(state, of: d)
             // A command's edge is already known to the service (each command path notes the state
             // it switched to; the change queued here comes after newer commands already queued,
-            // and noting it could undo one of them), and the command told the live view: it goes
-            // on the bus only for the rules that fire on it (none: no second job per command).
-            // What the bank did on its own (pulse end, watchdog, interlock, shutdown) is noted,
-            // with the house's energy figure.
-            guard cause != .command || ruleDevices.contains(device) else { return }
+            // and noting it could undo one of them). What the bank did on its own (pulse end,
+            // watchdog, interlock, shutdown) is noted, with the house's energy figure.
             bus.note(.stateChanged(device: device, state: state, note: cause != .command, rules: .always))
         case .watchdog:
             logger.warning("\(event)")
