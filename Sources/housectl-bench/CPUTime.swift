@@ -68,11 +68,11 @@ enum CPUTime {
     /// how often each thread was put on a CPU per command (its sleeps and wake-ups).
     static func reportThreads(since start: [ThreadSnapshot], commands: Int, label: String) {
         guard ProcessInfo.processInfo.environment["BENCH_THREADS"] != nil else { return }
-        let before = Dictionary(start.map { ($0.id, ($0.time, $0.runs)) }) { a, _ in a }
+        let before = Dictionary(start.map { ($0.id, $0) }) { a, _ in a }
         let lines = threads(of: "self").compactMap { thread -> (String, Double, Double)? in
-            let earlier = before[thread.id] ?? (.zero, 0)
-            let perCommand = microseconds(thread.time - earlier.0, per: commands)
-            let runs = Double(thread.runs - earlier.1) / Double(commands)
+            let earlier = before[thread.id]
+            let perCommand = microseconds(thread.time - (earlier?.time ?? .zero), per: commands)
+            let runs = Double(thread.runs - (earlier?.runs ?? 0)) / Double(commands)
             return perCommand >= 0.5 ? ("\(thread.name)[\(thread.id)]", perCommand, runs) : nil
         }.sorted { $0.1 > $1.1 }
         let text = lines.map { "\($0.0) \(String(format: "%.1f", $0.1)) (\(String(format: "%.2f", $0.2)) runs)" }
