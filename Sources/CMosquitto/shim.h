@@ -3,4 +3,6 @@
 #include <mosquitto.h>
 #include <mqtt_protocol.h>
 #include <errno.h>
+#include <poll.h>
+#include <sys/eventfd.h>
 #endif

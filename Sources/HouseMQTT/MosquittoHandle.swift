@@ -17,11 +17,12 @@ enum MosquittoEvent: Sendable {
     case log(level: Int32, text: String)
 }
 
-/// Owns one `struct mosquitto *` and its network thread. Callbacks arrive on libmosquitto's
-/// thread and are forwarded to `client` (held weakly, set once before any connect).
+/// Owns one `struct mosquitto *` and its network thread (`MosquittoNetworkThread`). Callbacks
+/// arrive on that thread and are forwarded to `client` (held weakly, set once before any connect).
 ///
 /// Methods marked "worker" block and run on the client's `BlockingWorker`; the others only queue
-/// packets and are safe from any thread (libmosquitto locks internally).
+/// packets (and wake the network thread to write them) and are safe from any thread
+/// (libmosquitto locks internally).
 final class MosquittoHandle: @unchecked Sendable {
     private static let libraryInitialized: Bool = {
         mosquitto_lib_init()
@@ -31,8 +32,8 @@ final class MosquittoHandle: @unchecked Sendable {
     let raw: OpaquePointer
     /// Set once in `MQTTClient.init`, before the network thread exists.
     weak var client: MQTTClient?
-    /// Only touched on the worker thread.
-    private var loopRunning = false
+    /// Runs libmosquitto's loop while connected; started and stopped on the worker thread.
+    private let network: MosquittoNetworkThread
     /// `MQTTConfiguration.receiveBufferSize`, set in `configure` before the network thread exists.
     private var receiveBufferSize: Int32?
 
@@ -43,11 +44,18 @@ final class MosquittoHandle: @unchecked Sendable {
             throw MQTTError.operationFailed(call: "mosquitto_new", reason: "\(String(cString: strerror(e))) (errno \(e))")
         }
         self.raw = raw
+        do {
+            network = try MosquittoNetworkThread(raw)
+        } catch {
+            mosquitto_destroy(raw)
+            throw error
+        }
         mosquitto_user_data_set(raw, Unmanaged.passUnretained(self).toOpaque())
         installCallbacks()
     }
 
     deinit {
+        network.stop()
         mosquitto_destroy(raw)
     }
 
@@ -194,7 +202,7 @@ final class MosquittoHandle: @unchecked Sendable {
     // MARK: Connection (worker)
 
     /// Worker: sets the protocol version and what goes with it, the credentials, starts a
-    /// non-blocking connect and the network thread. Returns nil on success or the error of the
+    /// non-blocking connect and the network thread (which writes the CONNECT). Returns nil on success or the error of the
     /// failing call.
     func connect(_ configuration: MQTTConfiguration, version: MQTTProtocolVersion, username: String?, password: String?) -> MQTTError? {
         let endpoint = configuration.endpoint
@@ -216,23 +224,18 @@ final class MosquittoHandle: @unchecked Sendable {
         if rc != Self.success {
             return Self.connectError(rc: rc, errno: savedErrno, endpoint: endpoint, call: "mosquitto_connect_async", detail: nil)
         }
-        let started = mosquitto_loop_start(raw)
-        if started != Self.success {
-            return .operationFailed(call: "mosquitto_loop_start", reason: Self.describe(started))
-        }
-        loopRunning = true
+        network.start()
         return nil
     }
 
-    /// Worker: stops the network thread (aborting a pending connect) so libmosquitto never
-    /// reconnects on its own.
+    /// Worker: stops the network thread (aborting a pending connect; the connection's loss is
+    /// still reported through the disconnect callback).
     func stopLoop() {
-        guard loopRunning else { return }
+        guard network.isRunning else { return }
         mosquitto_disconnect(raw)
         let socket = mosquitto_socket(raw)
         if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
-        mosquitto_loop_stop(raw, false)
-        loopRunning = false
+        network.stop()
     }
 
     // MARK: Packets (any thread)
@@ -244,6 +247,7 @@ final class MosquittoHandle: @unchecked Sendable {
             mosquitto_publish_v5(raw, &mid, message.topic, Int32(bytes.count), bytes.baseAddress, Int32(message.qos.rawValue),
                                  message.retain, properties?.head)
         }
+        network.packetQueued()
         return (rc, mid)
     }
 
@@ -252,6 +256,7 @@ final class MosquittoHandle: @unchecked Sendable {
     func subscribe(_ filter: String, options: MQTTSubscribeOptions, identifier: Int?, version: MQTTProtocolVersion) -> (rc: Int32, mid: Int32) {
         var mid: Int32 = 0
         let qos = Int32(options.qos.rawValue)
+        defer { network.packetQueued() }
         guard version == .v5 else { return (mosquitto_subscribe_v5(raw, &mid, filter, qos, 0, nil), mid) }
         var bits: UInt32 = 0
         if options.noLocal { bits |= MQTT_SUB_OPT_NO_LOCAL.rawValue }
@@ -275,12 +280,17 @@ final class MosquittoHandle: @unchecked Sendable {
     func unsubscribe(_ filter: String) -> (rc: Int32, mid: Int32) {
         var mid: Int32 = 0
         let rc = mosquitto_unsubscribe_v5(raw, &mid, filter, nil)
+        network.packetQueued()
         return (rc, mid)
     }
 
     /// Queues a DISCONNECT (reason 0, normal: the broker drops the last will); the disconnect
     /// callback follows once it is written.
-    func disconnect() -> Int32 { mosquitto_disconnect_v5(raw, 0, nil) }
+    func disconnect() -> Int32 {
+        let rc = mosquitto_disconnect_v5(raw, 0, nil)
+        network.packetQueued()
+        return rc
+    }
 
     /// Tests: cut the TCP connection without DISCONNECT, as if the process had died.
     func abortSocket() {

@@ -59,6 +59,79 @@ struct MessagingTests {
         }
     }
 
+    /// Packets queued from many threads at once all go out, each thread's in order: the network
+    /// thread is woken once for many of them (`MosquittoNetworkThread.packetQueued`), and what
+    /// goes past the in-flight window leaves from inside the PUBACK callback, on that thread.
+    @Test func sendsFromManyThreadsAtOnceAllLeaveInOrder() async throws {
+        let senders = 6, each = 150
+        try await withMosquitto { broker in
+            try await MQTTClient.withConnection(configuration(broker, "sub")) { subscriber in
+                let subscription = try await subscriber.subscribe(to: "many/+", qos: .atLeastOnce)
+                try await MQTTClient.withConnection(configuration(broker, "pub")) { publisher in
+                    try await withThrowingTaskGroup(of: Void.self) { group in
+                        for sender in 0..<senders {
+                            group.addTask {
+                                for n in 0..<each {
+                                    _ = try publisher.send(MQTTMessage(topic: "many/\(sender)", string: "\(n)", qos: .atLeastOnce))
+                                }
+                            }
+                        }
+                        try await group.waitForAll()
+                    }
+                    var received: [String: [Int]] = [:]
+                    for _ in 0..<(senders * each) {
+                        let message = try await next(subscription, "message \(received.values.map(\.count).reduce(0, +) + 1) of \(senders * each)")
+                        received[message.topic, default: []].append(Int(message.string ?? "") ?? -1)
+                    }
+                    for sender in 0..<senders {
+                        #expect(received["many/\(sender)"] == Array(0..<each), "sender \(sender)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// A connection whose socket is above descriptor 1023 works: the network thread waits with
+    /// `poll`, where libmosquitto's own loop waits with `select()` and cannot watch it (a daemon
+    /// with many page viewers and peers open, or hundreds of tests at once, did not connect).
+    @Test func aSocketAboveDescriptor1023Works() async throws {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < 1400 {
+            limit.rlim_cur = min(limit.rlim_max, 1400)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        var held: [Int32] = []
+        defer { for fd in held { close(fd) } }
+        try await withMosquitto { broker in
+            // Every free descriptor below 1200 taken, so that the client's socket comes above.
+            // Other tests close descriptors all the time, and the socket takes the lowest free
+            // one: taken again and connected again until it is above.
+            for attempt in 1...20 {
+                // open() gives the lowest free descriptor: once it gives 1200 or more, none below is free.
+                var fd: Int32
+                repeat {
+                    fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                    try #require(fd >= 0, "no descriptor above 1199 (limit \(limit.rlim_cur)): errno \(errno)")
+                    held.append(fd)
+                } while fd < 1200
+                let done = try await MQTTClient.withConnection(configuration(broker, "high")) { client -> Bool in
+                    // Where this connection's socket is: the one whose peer is the broker's port.
+                    let sockets = connectedSockets(toPort: broker.port)
+                    guard sockets.contains(where: { $0 > 1023 }) else {
+                        try #require(attempt < 20, "the client's socket is at \(sockets) after \(attempt) attempts")
+                        return false
+                    }
+                    let subscription = try await client.subscribe(to: "high/echo", qos: .atLeastOnce)
+                    #expect(try await client.publish(to: "high/echo", payload: "up", qos: .atLeastOnce) == .delivered)
+                    #expect(try await next(subscription).string == "up")
+                    return true
+                }
+                if done { return }
+            }
+        }
+    }
+
     /// `send` hands a message over without waiting: `.sent` when connected, delivered all the same.
     @Test func sendReturnsAtOnceAndDelivers() async throws {
         try await withMosquitto { broker in

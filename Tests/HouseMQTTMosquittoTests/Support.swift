@@ -91,3 +91,24 @@ func dynamicSecurityLines(in directory: URL) throws -> [String] {
 struct PluginMissing: Error, CustomStringConvertible {
     let description: String
 }
+
+/// This process's descriptors that are TCP sockets connected to 127.0.0.1:`port` (from
+/// /proc/self/fd and /proc/net/tcp).
+func connectedSockets(toPort port: Int) -> [Int32] {
+    // Read to the end: procfs reports a size of 0, and a read of "the whole file" gets a page.
+    guard let data = FileHandle(forReadingAtPath: "/proc/net/tcp")?.readDataToEndOfFile() else { return [] }
+    let table = String(decoding: data, as: UTF8.self)
+    // Columns: sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...
+    let remote = String(format: "0100007F:%04X", port)
+    let inodes = Set(table.split(separator: "\n").dropFirst().compactMap { line -> String? in
+        let columns = line.split(separator: " ")
+        return columns.count > 9 && columns[2] == remote ? String(columns[9]) : nil
+    })
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    return descriptors.compactMap { name -> Int32? in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+              target.hasPrefix("socket:["), inodes.contains(String(target.dropFirst(8).dropLast())) else { return nil }
+        return Int32(name)
+    }.sorted()
+}
+
