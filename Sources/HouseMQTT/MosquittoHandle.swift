@@ -202,8 +202,8 @@ final class MosquittoHandle: @unchecked Sendable {
     // MARK: Connection (worker)
 
     /// Worker: sets the protocol version and what goes with it, the credentials, starts a
-    /// non-blocking connect and the network thread (which writes the CONNECT). Returns nil on success or the error of the
-    /// failing call.
+    /// non-blocking connect and the network thread (which writes the CONNECT). Returns nil on
+    /// success or the error of the failing call.
     func connect(_ configuration: MQTTConfiguration, version: MQTTProtocolVersion, username: String?, password: String?) -> MQTTError? {
         let endpoint = configuration.endpoint
         stopLoop()

@@ -95,14 +95,19 @@ struct MessagingTests {
     /// `poll`, where libmosquitto's own loop waits with `select()` and cannot watch it (a daemon
     /// with many page viewers and peers open, or hundreds of tests at once, did not connect).
     @Test func aSocketAboveDescriptor1023Works() async throws {
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        var original = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &original)
+        var limit = original
         if limit.rlim_cur < 1400 {
             limit.rlim_cur = min(limit.rlim_max, 1400)
             setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         }
         var held: [Int32] = []
-        defer { for fd in held { close(fd) } }
+        defer {
+            for fd in held { close(fd) }
+            // The process's limit as it was (the descriptors above it are closed now).
+            if limit.rlim_cur != original.rlim_cur { setrlimit(Int32(RLIMIT_NOFILE.rawValue), &original) }
+        }
         try await withMosquitto { broker in
             // Every free descriptor below 1200 taken, so that the client's socket comes above.
             // Other tests close descriptors all the time, and the socket takes the lowest free
