@@ -1,3 +1,5 @@
+import MQTTTopics
+
 /// Subscription identifiers on MQTT 5: every filter is subscribed with one (the caller's, or the
 /// client's own from the upper half of the range), so that each copy of a message an MQTT 5
 /// broker sends per matching subscription reaches the subscriptions of that filter only.
@@ -55,11 +57,39 @@ extension ClientState {
             .max { $0.key < $1.key }?.value.options.subscriptionIdentifier
     }
 
+    /// Up to this many subscriptions a message's are found by matching each (fewer copies than
+    /// the lookups of `keysByFilter` cost); above, through `keysByFilter`.
+    static let scannedSubscriptions = 4
+
+    /// Adds `subscription` as `id`.
+    mutating func addSubscription(_ subscription: Subscription, id: UInt64) {
+        subscriptions[id] = subscription
+        if keysByFilter[subscription.filter, default: []].isEmpty, !subscription.isExact {
+            wildcardFilters.append(subscription.filter)
+        }
+        keysByFilter[subscription.filter, default: []].append(id)
+    }
+
     /// Removes subscription `id`, and its filter's identifier once no subscription uses the filter.
     mutating func removeSubscription(_ id: UInt64) -> Subscription? {
         guard let removed = subscriptions.removeValue(forKey: id) else { return nil }
+        keysByFilter[removed.filter]?.removeAll { $0 == id }
+        if keysByFilter[removed.filter]?.isEmpty == true {
+            keysByFilter[removed.filter] = nil
+            wildcardFilters.removeAll { $0 == removed.filter }
+        }
         if !filterInUse(removed.filter) { filterIdentifiers[removed.filter] = nil }
         return removed
+    }
+
+    /// Removes every subscription (the client closes) and returns them.
+    mutating func removeAllSubscriptions() -> [Subscription] {
+        defer {
+            subscriptions.removeAll()
+            keysByFilter.removeAll()
+            wildcardFilters.removeAll()
+        }
+        return Array(subscriptions.values)
     }
 
     /// The subscriptions a message to `topic` goes to: those `route` names (by an identifier they
@@ -67,13 +97,26 @@ extension ClientState {
     /// knows, a message queued for a subscription made without one), every subscription whose
     /// filter matches it.
     func receivers(of topic: String, _ route: DeliveryRoute) -> [Subscription] {
-        let routed = subscriptions.values.filter { subscription in
-            switch route {
-            case .topic: subscription.identifiers.isEmpty && subscription.matches(topic)
-            case .identifier(let id): subscription.identifiers.contains(id) && subscription.matches(topic)
-            case .identifiers(let ids): subscription.identifiers.contains { ids.contains($0) } && subscription.matches(topic)
+        var matching: [Subscription]
+        if subscriptions.count <= Self.scannedSubscriptions {
+            matching = subscriptions.values.filter { $0.matches(topic) }
+        } else {
+            // A topic has no wildcards: it equals only filters without.
+            matching = []
+            for key in keysByFilter[topic] ?? [] { if let s = subscriptions[key] { matching.append(s) } }
+            for filter in wildcardFilters where MQTTTopic.matches(topic: topic, filter: filter) {
+                for key in keysByFilter[filter] ?? [] { if let s = subscriptions[key] { matching.append(s) } }
             }
         }
-        return routed.isEmpty ? subscriptions.values.filter { $0.matches(topic) } : routed
+        // One subscription gets it whatever the route says (below: the routed ones, else all).
+        if matching.count < 2 { return matching }
+        let routed = matching.filter { subscription in
+            switch route {
+            case .topic: subscription.identifiers.isEmpty
+            case .identifier(let id): subscription.identifiers.contains(id)
+            case .identifiers(let ids): subscription.identifiers.contains { ids.contains($0) }
+            }
+        }
+        return routed.isEmpty ? matching : routed
     }
 }

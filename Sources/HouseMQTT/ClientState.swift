@@ -94,7 +94,14 @@ struct ClientState: Sendable {
     var phase: Phase = .idle
     var publicState: MQTTConnectionState = .idle
     var observers: [UInt64: AsyncStream<MQTTConnectionState>.Continuation] = [:]
+    /// Every subscription by its key. Added and removed only through `addSubscription`,
+    /// `removeSubscription` and `removeAllSubscriptions`, which keep `keysByFilter` in step.
     var subscriptions: [UInt64: Subscription] = [:]
+    /// The keys of `subscriptions` by filter, and the filters with wildcards: a message finds its
+    /// subscriptions by one lookup of its topic and a match of each wildcard filter, and only the
+    /// subscriptions it goes to are copied out (`receivers(of:_:)`).
+    var keysByFilter: [String: [UInt64]] = [:]
+    var wildcardFilters: [String] = []
     var nextID: UInt64 = 0
     var pending = PendingAcknowledgements()
     /// Messages waiting for room in the in-flight window (`MQTTConfiguration.maximumInFlight`),
@@ -269,5 +276,5 @@ struct ClientState: Sendable {
     }
 
     /// Whether any subscription other than the removed one still uses `filter`.
-    func filterInUse(_ filter: String) -> Bool { subscriptions.values.contains { $0.filter == filter } }
+    func filterInUse(_ filter: String) -> Bool { keysByFilter[filter] != nil }
 }

@@ -86,8 +86,7 @@ extension MQTTClient {
             s.phase = .closed
             s.connectedVersion = nil
             s.transition(to: .closed, &fx)
-            for sub in s.subscriptions.values { fx.add { sub.continuation.finish() } }
-            s.subscriptions.removeAll()
+            for sub in s.removeAllSubscriptions() { fx.add { sub.continuation.finish() } }
             for waiter in s.pending.values { ClientState.settleClosed(waiter, &fx) }
             s.pending.removeAll()
             s.backlogReleased(&fx)

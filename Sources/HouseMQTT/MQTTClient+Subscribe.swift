@@ -49,7 +49,7 @@ extension MQTTClient {
         let registered: Registered = try state.withLock { s in
             if s.isClosing { throw MQTTError.clientClosed }
             let id = s.makeID()
-            s.subscriptions[id] = ClientState.Subscription(filter: filter, options: options, continuation: continuation, onMessage: onMessage)
+            s.addSubscription(ClientState.Subscription(filter: filter, options: options, continuation: continuation, onMessage: onMessage), id: id)
             let connected = s.phase == .connected
             // Before the SUBSCRIBE goes out: the retained messages it brings carry the identifier.
             let identifier = connected ? s.assignIdentifier(to: filter, requested: options.subscriptionIdentifier, newcomer: id) : nil

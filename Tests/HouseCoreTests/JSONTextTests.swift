@@ -131,3 +131,12 @@ struct JSONTextTests {
         #expect(try JSONValue(parsing: Array("0e3".utf8)) == .number(0))
     }
 }
+
+@Suite struct TrimmedWhitespaceTests {
+    /// The same as Foundation's `trimmingCharacters(in: .whitespacesAndNewlines)`, which it
+    /// replaces on the topic API's path.
+    @Test(arguments: ["ON", " ON", "ON\n", "\t\r\n ON \u{A0}\u{2028}", "  ", "", "O N", " a\u{3000}b ", "\u{85}x\u{1680}", "é ", " 🙂\u{200A}"])
+    func trimsAsFoundationDoes(_ text: String) {
+        #expect(text.trimmedWhitespace == text.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

@@ -9,6 +9,10 @@ import Testing
         #expect(try CommandPayloadParser.deviceCommand(Array("ON".utf8), topic: topic).action == .on)
         #expect(try CommandPayloadParser.deviceCommand(Array(" off\n".utf8), topic: topic).action == .off)
         #expect(try CommandPayloadParser.deviceCommand(Array("toggle".utf8), topic: topic).action == .toggle)
+        // Whitespace and line breaks around it, Unicode's too (a no-break space, a line separator).
+        #expect(try CommandPayloadParser.deviceCommand(Array("\t\r\n\u{A0}On\u{2028} ".utf8), topic: topic).action == .on)
+        #expect(throws: DaemonError.self) { try CommandPayloadParser.deviceCommand(Array("O N".utf8), topic: topic) }
+        #expect(throws: DaemonError.self) { try CommandPayloadParser.deviceCommand(Array(" \n ".utf8), topic: topic) }
         let c = try CommandPayloadParser.deviceCommand(Array(#"{"state":"ON","id":"a1","reply_to":"me/x"}"#.utf8), topic: topic)
         #expect(c == DeviceSetCommand(action: .on, id: "a1", replyTo: "me/x"))
     }

@@ -13,7 +13,7 @@ struct SubscriptionRoutingTests {
         for (filter, options) in filters {
             let id = s.makeID()
             let (_, continuation) = AsyncThrowingStream.makeStream(of: MQTTMessage.self, throwing: (any Error).self)
-            s.subscriptions[id] = ClientState.Subscription(filter: filter, options: options, continuation: continuation, onMessage: nil)
+            s.addSubscription(ClientState.Subscription(filter: filter, options: options, continuation: continuation, onMessage: nil), id: id)
         }
         return s
     }
@@ -49,7 +49,7 @@ struct SubscriptionRoutingTests {
         let first = s.assignIdentifier(to: "a/+", requested: nil, newcomer: 1)!
         let id = s.makeID()
         let (_, continuation) = AsyncThrowingStream.makeStream(of: MQTTMessage.self, throwing: (any Error).self)
-        s.subscriptions[id] = ClientState.Subscription(filter: "a/+", options: MQTTSubscribeOptions(), continuation: continuation, onMessage: nil)
+        s.addSubscription(ClientState.Subscription(filter: "a/+", options: MQTTSubscribeOptions(), continuation: continuation, onMessage: nil), id: id)
         let second = s.assignIdentifier(to: "a/+", requested: nil, newcomer: id)!
         #expect(second != first)
         #expect(s.subscriptions[1]?.identifiers == [first, second])
@@ -83,6 +83,25 @@ struct SubscriptionRoutingTests {
         _ = s.removeSubscription(2)
         #expect(s.filterIdentifiers["a/+"] == nil)
         #expect(s.subscriptions.isEmpty)
+    }
+
+    /// Exact filters are found by the topic, wildcard ones by matching; a removed subscription no
+    /// longer gets anything, and a filter's last removal takes it out of the index.
+    @Test func exactAndWildcardFiltersFindTheirSubscriptionsUntilRemoved() {
+        var s = state([("a/b", MQTTSubscribeOptions()), ("a/+", MQTTSubscribeOptions()), ("a/b", MQTTSubscribeOptions()),
+                       ("#", MQTTSubscribeOptions()), ("a/c", MQTTSubscribeOptions())], identifiers: false)
+        #expect(s.receivers(of: "a/b", .topic).map(\.filter).sorted() == ["#", "a/+", "a/b", "a/b"])
+        #expect(s.receivers(of: "a/c", .topic).map(\.filter).sorted() == ["#", "a/+", "a/c"])
+        #expect(s.receivers(of: "a/b/c", .topic).map(\.filter) == ["#"])
+        _ = s.removeSubscription(1)
+        #expect(s.receivers(of: "a/b", .topic).map(\.filter).sorted() == ["#", "a/+", "a/b"], "the other a/b subscription stays")
+        _ = s.removeSubscription(3)
+        _ = s.removeSubscription(2)
+        #expect(s.receivers(of: "a/b", .topic).map(\.filter) == ["#"])
+        #expect(s.keysByFilter["a/b"] == nil && s.wildcardFilters == ["#"])
+        #expect(s.filterInUse("a/c") && !s.filterInUse("a/+"))
+        #expect(s.removeAllSubscriptions().count == 2)
+        #expect(s.subscriptions.isEmpty && s.keysByFilter.isEmpty && s.wildcardFilters.isEmpty)
     }
 
     @Test func subscribeOptionsAreChecked() throws {

@@ -4,7 +4,7 @@ extension SensorSource {
     /// The reading a payload on `stateTopic` gives: its number, or why it gives none (never a
     /// crash, whatever the bytes).
     public func reading(from payload: [UInt8], at instant: WallInstant) -> SensorReading {
-        let text = String(decoding: payload, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: payload, as: UTF8.self).trimmedWhitespace
         guard let jsonField else {
             guard let v = Double(text), v.isFinite else {
                 return .unavailable(reason: "the payload \(Self.quoted(text)) on \(stateTopic) is not a number")
@@ -20,7 +20,7 @@ extension SensorSource {
         switch field {
         case .number(let v) where v.isFinite: return .value(v, at: instant)
         case .string(let s):
-            if let v = Double(s.trimmingCharacters(in: .whitespaces)), v.isFinite { return .value(v, at: instant) }
+            if let v = Double(s.trimmedWhitespace), v.isFinite { return .value(v, at: instant) }
         default: break
         }
         return .unavailable(reason: "the field \(jsonField) on \(stateTopic) is not a number")

@@ -106,7 +106,7 @@ struct CoordinatorService<C: WallClock>: Service {
         })
         subscriptions.append(try await client.subscribe(to: layout.nodeStatusFilter, qos: .atLeastOnce) { message in
             let parts = message.topic.split(separator: "/")
-            guard parts.count >= 2, let text = message.string?.trimmingCharacters(in: .whitespacesAndNewlines),
+            guard parts.count >= 2, let text = message.string?.trimmedWhitespace,
                   text == "online" || text == "offline" else { return }
             let node = NodeID(String(parts[parts.count - 2]))
             shared.election.withLock { $0.nodeStatus(node, online: text == "online") }

@@ -91,7 +91,7 @@ struct RuleBook: Sendable {
     /// Whether a payload matches a rule's payload or JSON field condition (none: any payload).
     /// A payload past `InputLimits` (size, JSON nesting) matches no field condition: it is not parsed.
     static func payload(_ bytes: [UInt8], matches payload: String?, field: String?, value: String?) -> Bool {
-        let text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: bytes, as: UTF8.self).trimmedWhitespace
         if let payload, text != payload { return false }
         if let field {
             guard let raw = (try? InputLimits.jsonValue(bytes))?.object?[field] else { return false }

@@ -231,7 +231,7 @@ struct TopicAPIService: Service {
         case .peerState(let device): peerState(message, device)
         case .peerCover(let device): peerCover(message, device)
         case .peerOpener(let device):
-            guard let state = message.string.flatMap({ CoverState(rawValue: $0.trimmingCharacters(in: .whitespaces)) }) else { return }
+            guard let state = message.string.flatMap({ CoverState(rawValue: $0.trimmedWhitespace) }) else { return }
             bus.note(.openerReport(device: device.id, state))
         case .nodeStatus: nodeStatus(message)
         case .remoteState(let device, let endpoint): remoteState(message, device, endpoint)
@@ -239,7 +239,7 @@ struct TopicAPIService: Service {
         case .peerRelay: peerRelay(message)
         case .rule: bus.note(.ruleMessage(message))
         case .homeAssistantStatus:
-            if message.string?.trimmingCharacters(in: .whitespacesAndNewlines) == "online" {
+            if message.string?.trimmedWhitespace == "online" {
                 logger.info("Home Assistant is online: sending discovery again")
                 publishDiscovery()
             }
@@ -426,14 +426,14 @@ struct TopicAPIService: Service {
 
     /// Another node's relay state: keeps the primary's view complete.
     private func peerState(_ message: MQTTMessage, _ device: Device) {
-        guard let text = message.string, let state = DeviceState(rawValue: text.trimmingCharacters(in: .whitespaces)) else { return }
+        guard let text = message.string, let state = DeviceState(rawValue: text.trimmedWhitespace) else { return }
         bus.note(.stateChanged(device: device.id, state: state, note: true, rules: message.retain ? .never : .ifChanged))
     }
 
     /// Another node's cover moved: its position (and whether it is assumed, from the JSON the
     /// owner also publishes there) keeps the primary's answers right.
     private func peerCover(_ message: MQTTMessage, _ device: Device) {
-        guard let text = message.string?.trimmingCharacters(in: .whitespaces), let position = Int(text), (0...100).contains(position) else {
+        guard let text = message.string?.trimmedWhitespace, let position = Int(text), (0...100).contains(position) else {
             logger.debug("\(device.id): position payload \(message.string?.prefix(40) ?? "") is not 0-100")
             return
         }
@@ -448,7 +448,7 @@ struct TopicAPIService: Service {
         guard parts.count >= 2, parts.last == "status" else { return }
         let other = NodeID(String(parts[parts.count - 2]))
         guard other != node, configuration.nodes.contains(where: { $0.id == other }) else { return }
-        let text = message.string?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let text = message.string?.trimmedWhitespace ?? ""
         guard text == "online" || text == "offline" else {
             logger.debug("node \(other): status payload \(text.prefix(40)) is neither online nor offline")
             return
@@ -459,7 +459,7 @@ struct TopicAPIService: Service {
 
     /// A device that lives elsewhere reported its state: follow it and mirror it on our state topic.
     private func remoteState(_ message: MQTTMessage, _ device: Device, _ endpoint: MQTTDeviceEndpoint) {
-        let text = message.string?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        let text = message.string?.trimmedWhitespace ?? ""
         let state: DeviceState
         if text == endpoint.payloadOn { state = .on } else if text == endpoint.payloadOff { state = .off } else {
             logger.debug("\(device.id): state payload \(text.prefix(40)) is neither \(endpoint.payloadOn) nor \(endpoint.payloadOff)")

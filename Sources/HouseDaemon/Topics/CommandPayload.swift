@@ -114,7 +114,7 @@ public struct IntentRequest: Sendable, Equatable {
 public enum CommandPayloadParser {
     public static func deviceCommand(_ payload: [UInt8], topic: String) throws(DaemonError) -> DeviceSetCommand {
         let text = try decodeText(payload, topic: topic)
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmedWhitespace
         if trimmed.hasPrefix("{") {
             let object = try jsonObject(trimmed, topic: topic)
             let action: HouseAction
@@ -138,14 +138,14 @@ public enum CommandPayloadParser {
                 confirmed: try flag(object, "confirm", topic: topic)
             )
         }
-        if let number = Double(trimmed) {
-            return DeviceSetCommand(action: .position, position: try position(.number(number), topic: topic))
+        if let action = action(trimmed) {
+            return DeviceSetCommand(action: action)
         }
-        guard let action = action(trimmed) else {
+        guard let number = Double(trimmed) else {
             throw .malformedPayload(
                 topic: topic, reason: "expected \(actionWords), a cover's position 0-100, or JSON {\"state\":\"ON\"}, got \(quoted(trimmed))")
         }
-        return DeviceSetCommand(action: action)
+        return DeviceSetCommand(action: .position, position: try position(.number(number), topic: topic))
     }
 
     /// A cover's position command on its `position/set` topic (Home Assistant's set position):
@@ -170,7 +170,7 @@ public enum CommandPayloadParser {
     }
 
     public static func modeCommand(_ payload: [UInt8], topic: String) throws(DaemonError) -> ModeSetCommand {
-        let text = try decodeText(payload, topic: topic).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try decodeText(payload, topic: topic).trimmedWhitespace
         if text.hasPrefix("{") {
             let object = try jsonObject(text, topic: topic)
             guard let mode = object["mode"]?.string, !mode.isEmpty else {
@@ -191,7 +191,7 @@ public enum CommandPayloadParser {
     }
 
     public static func intentRequest(_ payload: [UInt8], topic: String) throws(DaemonError) -> IntentRequest {
-        let text = try decodeText(payload, topic: topic).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = try decodeText(payload, topic: topic).trimmedWhitespace
         guard text.hasPrefix("{") else {
             throw .malformedPayload(topic: topic, reason: "expected a JSON object {\"id\":...,\"text\":...}")
         }
@@ -214,7 +214,7 @@ public enum CommandPayloadParser {
         let confirmed = try flag(object, "confirm", topic: topic)
         let contextRoom = try boundedID(object, "context_room", topic: topic)
         if let t = object["text"] {
-            guard let s = t.string, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
+            guard let s = t.string, !s.trimmedWhitespace.isEmpty else {
                 throw .malformedPayload(topic: topic, reason: "\"text\" must be a non-empty string")
             }
             try checked(topic) { () throws(MalformedInput) in try InputLimits.checkText(s) }
