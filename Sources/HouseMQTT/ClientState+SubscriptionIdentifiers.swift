@@ -35,7 +35,8 @@ extension ClientState {
             }
             filterIdentifiers[filter] = identifier
         }
-        for (key, subscription) in subscriptions where subscription.filter == filter {
+        for key in keysByFilter[filter] ?? [] {
+            guard let subscription = subscriptions[key] else { continue }
             guard let identifier else {
                 if !subscription.identifiers.isEmpty { subscriptions[key]?.identifiers = [] }
                 continue
@@ -53,15 +54,15 @@ extension ClientState {
 
     /// The identifier the latest subscription of `filter` that asked for one asked for.
     func requestedIdentifier(for filter: String) -> Int? {
-        subscriptions.filter { $0.value.filter == filter && $0.value.options.subscriptionIdentifier != nil }
-            .max { $0.key < $1.key }?.value.options.subscriptionIdentifier
+        // Keys grow: the last of the filter's is its latest subscription.
+        keysByFilter[filter]?.reversed().lazy.compactMap { subscriptions[$0]?.options.subscriptionIdentifier }.first
     }
 
     /// Up to this many subscriptions a message's are found by matching each (fewer copies than
     /// the lookups of `keysByFilter` cost); above, through `keysByFilter`.
     static let scannedSubscriptions = 4
 
-    /// Adds `subscription` as `id`.
+    /// Adds `subscription` as `id` (ids grow: a filter's keys stay in the order they came).
     mutating func addSubscription(_ subscription: Subscription, id: UInt64) {
         subscriptions[id] = subscription
         if keysByFilter[subscription.filter, default: []].isEmpty, !subscription.isExact {
@@ -77,8 +78,8 @@ extension ClientState {
         if keysByFilter[removed.filter]?.isEmpty == true {
             keysByFilter[removed.filter] = nil
             wildcardFilters.removeAll { $0 == removed.filter }
+            filterIdentifiers[removed.filter] = nil
         }
-        if !filterInUse(removed.filter) { filterIdentifiers[removed.filter] = nil }
         return removed
     }
 

@@ -132,7 +132,7 @@ extension MQTTClient {
     func quiesce(within limit: Duration) async {
         let quiesced = OneShot<Void>()
         let filters: [String] = state.withLock { s in
-            configuration.cleanSession ? Array(Set(s.subscriptions.values.map(\.filter))).sorted() : []
+            configuration.cleanSession ? s.keysByFilter.keys.sorted() : []
         }
         let ticket = state.withLock { $0.ticket }
         var unsubscribed: [Int32] = []

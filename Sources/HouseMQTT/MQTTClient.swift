@@ -188,16 +188,12 @@ public final class MQTTClient: Sendable {
             // One SUBSCRIBE per filter: the highest QoS of its subscriptions, and the MQTT 5
             // options of the latest one (a broker keeps one subscription per filter, the last
             // one sent).
-            var order: [String] = []
-            var groups: [String: (options: MQTTSubscribeOptions, ids: [UInt64])] = [:]
-            for (id, sub) in s.subscriptions.sorted(by: { $0.key < $1.key }) {
-                if groups[sub.filter] == nil { order.append(sub.filter) }
-                var options = sub.options
-                if let current = groups[sub.filter] { options.qos = max(current.options.qos, sub.options.qos) }
-                groups[sub.filter] = (options, (groups[sub.filter]?.ids ?? []) + [id])
-            }
-            for filter in order {
-                guard let group = groups[filter] else { continue }
+            // The filters in the order of their first subscription (keys grow).
+            for (filter, ids) in s.keysByFilter.sorted(by: { ($0.value.first ?? .max) < ($1.value.first ?? .max) }) {
+                let subscriptions = ids.compactMap { s.subscriptions[$0] }
+                guard var options = subscriptions.last?.options else { continue }
+                options.qos = subscriptions.map(\.options.qos).max() ?? options.qos
+                let group = (options: options, ids: ids)
                 let ticket = s.ticket
                 let requested = s.requestedIdentifier(for: filter)
                 let identifier = s.assignIdentifier(to: filter, requested: requested)
