@@ -117,6 +117,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
@@ -194,7 +195,10 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "HouseDaemonTests", dependencies: ["HouseDaemon", "HouseBroker", "HouseTesting", "Signals"]),
+        .testTarget(
+            name: "HouseDaemonTests",
+            dependencies: ["HouseDaemon", "HouseBroker", "HouseTesting", "Signals", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(
             name: "HouseWebTests",
             dependencies: [

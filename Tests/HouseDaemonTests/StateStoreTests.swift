@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GRDB
 import HouseCore
 @testable import HouseDaemon
 
@@ -89,7 +90,8 @@ import HouseCore
         #expect(try !store.markCommandSeen("c1", at: t0 + 1, windowStart: t0 - 59), "a seen id counts before its commit")
         #expect(await store.waitForWrites(), "writes wait")
         try store.flushPending()
-        #expect(store.statistics == .init(commits: 1, writes: 101), "\(store.statistics)")
+        // 50 history records, the fan's 50 edges as one row write, the seen id.
+        #expect(store.statistics == .init(commits: 1, writes: 52), "\(store.statistics)")
         try store.saveLastActive(t0 + 99)
         #expect(try store.lastActive() == t0 + 99, "a read sees what waits")
         try store.saveModes(.init(timelines: ["kitchen": ModeTimeline(base: "night")]), at: t0)
@@ -158,5 +160,67 @@ import HouseCore
         #expect(try !store.markCommandSeen("c1", at: t0 + 1, windowStart: t0 - 59))
         // Outside the window the same id is a new command.
         #expect(try store.markCommandSeen("c1", at: t0 + 600, windowStart: t0 + 540))
+    }
+
+    /// The writes bind their values straight to SQLite (`Database.run(_:_:)`): every kind comes
+    /// back as written (text with quotes, control characters, non-ASCII and nothing at all, nil, doubles),
+    /// and what SQLite refuses is an error, not a crash.
+    @Test func writesBindEveryValueKindExactly() throws {
+        let store = try StateStore(path: temporaryPath())
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000.125)
+        let texts = ["", "it's \"on\"", "Küche 🔥", "tab\tand\nline", String(repeating: "x", count: 5000)]
+        for (i, text) in texts.enumerated() {
+            try store.appendHistory(.init(at: t0 + Double(i), source: "mqtt", kind: "control", summary: text, outcome: "success",
+                                          dialog: text, details: i % 2 == 0 ? nil : "{\"i\":\(i)}", requestID: i == 1 ? "r-1" : nil))
+        }
+        let history = try store.history()
+        #expect(history.map(\.summary) == texts)
+        #expect(history.map(\.dialog) == texts)
+        #expect(history.map(\.details) == [nil, "{\"i\":1}", nil, "{\"i\":3}", nil])
+        #expect(history.map(\.requestID) == [nil, "r-1", nil, nil, nil])
+        #expect(history.map(\.at) == texts.indices.map { t0 + Double($0) })
+        try store.saveRelayState(device: "fan", state: .on, at: t0)
+        #expect(try store.relayStatesSince()["fan"].map { [$0.state == .on, $0.since == t0] } == [true, true])
+        store.bufferEnergyEdge(.init(device: "fan", on: true, at: WallInstant(t0)))
+        try store.flushEnergyEdges()
+        #expect(try store.energyEdges(since: t0 - 1).map(\.on) == [true])
+        try DatabaseQueue().write { db in
+            #expect(throws: DatabaseError.self) { try db.run("INSERT INTO nowhere(x) VALUES (?)", [.integer(1)]) }
+            try db.run("CREATE TABLE kinds(t TEXT, r REAL, i INTEGER, n)", [])
+            try db.run("INSERT INTO kinds VALUES (?, ?, ?, ?)", [.text("t"), .real(0.5), .integer(Int64.min), .null])
+            #expect(throws: DatabaseError.self) { try db.run("INSERT INTO kinds VALUES (?, ?, ?, ?)", [.text("a"), .text("b"), .text("c"), .text("d"), .text("e")]) }
+            let row = try Row.fetchOne(db, sql: "SELECT t, r, i, n FROM kinds")
+            #expect(row?["t"] as String? == "t")
+            #expect(row?["r"] as Double? == 0.5)
+            #expect(row?["i"] as Int64? == Int64.min)
+            #expect(row?["n"] as String? == nil)
+        }
+    }
+
+    /// A commit writes each relay's row once, and leaves it as writing every edge in order would:
+    /// a run that repeats the recorded state keeps the recorded instant, a change within the
+    /// commit takes the instant of the last run's first edge.
+    @Test(arguments: [
+        // (recorded, edges in one commit, row after)
+        (DeviceState.on, [(DeviceState.on, 10.0), (.on, 11)], (DeviceState.on, 0.0)),
+        (.off, [(.on, 10), (.on, 11)], (.on, 10)),
+        (.on, [(.off, 10), (.on, 11), (.on, 12)], (.on, 11)),
+        (.on, [(.on, 10), (.off, 11), (.on, 12), (.on, 13)], (.on, 12)),
+        (.off, [(.on, 10), (.off, 11)], (.off, 11)),
+    ])
+    func relayEdgesOfOneCommitEndAsWrittenOneByOne(recorded: DeviceState, edges: [(DeviceState, Double)], after: (DeviceState, Double)) async throws {
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        for grouped in [false, true] {
+            let path = directory + "/edges-\(grouped).sqlite"
+            let store = try StateStore(path: path, grouped: grouped)
+            try store.saveRelayState(device: "fan", state: recorded, at: t0)
+            try store.flushPending()
+            for (state, at) in edges { try store.saveRelayState(device: "fan", state: state, at: t0 + at) }
+            try store.flushPending()
+            let row = try #require(try store.relayStatesSince()["fan"])
+            #expect(row.state == after.0 && row.since == t0 + after.1, "grouped \(grouped): \(row)")
+            if grouped { #expect(store.statistics.writes == 2, "one row write per commit") }
+            try store.close()
+        }
     }
 }

@@ -14,7 +14,7 @@ extension StateStore {
             for r in rows {
                 try db.run(
                     "INSERT INTO routine_run(routine_id, nominal, day, due) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    [r.key.routineID.rawValue, r.key.nominalSecond, r.day.daysSinceEpoch, r.due.timeIntervalSince1970])
+                    [.text(r.key.routineID.rawValue), .integer(r.key.nominalSecond), .integer(r.day.daysSinceEpoch), .real(r.due.timeIntervalSince1970)])
             }
         }
     }
@@ -25,8 +25,8 @@ extension StateStore {
         try enqueue { db in
             try db.run(
                 "INSERT INTO routine_run(routine_id, nominal, day, due, done_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(routine_id, nominal) DO UPDATE SET done_at = excluded.done_at",
-                [r.key.routineID.rawValue, r.key.nominalSecond, r.day.daysSinceEpoch, r.due.timeIntervalSince1970,
-                 date.timeIntervalSince1970])
+                [.text(r.key.routineID.rawValue), .integer(r.key.nominalSecond), .integer(r.day.daysSinceEpoch),
+                 .real(r.due.timeIntervalSince1970), .real(date.timeIntervalSince1970)])
         }
     }
 

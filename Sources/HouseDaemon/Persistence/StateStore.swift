@@ -38,10 +38,39 @@ public final class StateStore: Sendable {
         var seen: [String: Double] = [:]
         /// The latest `saveLastActive` (seconds since 1970), written once with the next commit.
         var lastActive: Double?
+        /// Each relay's state to record with the next commit: one row write per relay however
+        /// many edges the commit holds (a burst of 128 commands on one light wrote 128).
+        var relayStates: [DeviceID: RelayStateWrite] = [:]
         var stopped = false
 
-        var isEmpty: Bool { writes.isEmpty && lastActive == nil }
+        var isEmpty: Bool { writes.isEmpty && lastActive == nil && relayStates.isEmpty }
     }
+
+    /// A relay's edges since the last commit, as the one row write they come to: the last state,
+    /// since when it holds (the first edge of the last run of that state), and whether an edge
+    /// to another state came before that run. With one, the row takes the state and instant as
+    /// they are; without, it changes only where the recorded state differs (the run repeats it).
+    /// Either way the row ends as writing every edge in order would leave it.
+    struct RelayStateWrite: Equatable {
+        var state: DeviceState
+        var since: Double
+        var changedBefore = false
+
+        /// The write after one more edge, to `state` at `at`.
+        mutating func add(_ state: DeviceState, at: Double) {
+            guard state != self.state else { return }
+            self = RelayStateWrite(state: state, since: at, changedBefore: true)
+        }
+
+        func write(device: DeviceID, in db: Database) throws {
+            try db.run(
+                changedBefore ? StateStore.relayStateSQL : StateStore.relayStateIfChangedSQL,
+                [.text(device.rawValue), .text(state.rawValue), .real(since)])
+        }
+    }
+
+    static let relayStateSQL = "INSERT INTO relay_state(device, state, changed_at) VALUES (?, ?, ?) ON CONFLICT(device) DO UPDATE SET state = excluded.state, changed_at = excluded.changed_at"
+    static let relayStateIfChangedSQL = relayStateSQL + " WHERE relay_state.state != excluded.state"
 
     /// What the store has done, for the benchmarks: transactions committed and writes in them.
     public struct Statistics: Sendable, Equatable {
@@ -174,7 +203,7 @@ public final class StateStore: Sendable {
         { db in
             for edge in edges {
                 try db.run("INSERT INTO energy_edge(device, at, is_on) VALUES (?, ?, ?)",
-                           [edge.device.rawValue, edge.at.date.timeIntervalSince1970, edge.on])
+                           [.text(edge.device.rawValue), .real(edge.at.date.timeIntervalSince1970), .bool(edge.on)])
             }
         }
     }
@@ -197,11 +226,21 @@ public final class StateStore: Sendable {
     /// before the command that made it is answered). Saving the state already recorded changes
     /// no row.
     public func saveRelayState(device: DeviceID, state: DeviceState, at date: Date) throws(DaemonError) {
-        try enqueue { db in
-            try db.run(
-                "INSERT INTO relay_state(device, state, changed_at) VALUES (?, ?, ?) ON CONFLICT(device) DO UPDATE SET state = excluded.state, changed_at = excluded.changed_at WHERE relay_state.state != excluded.state",
-                [device.rawValue, state.rawValue, date.timeIntervalSince1970])
+        let at = date.timeIntervalSince1970
+        guard grouped else {
+            return try enqueue { db in try RelayStateWrite(state: state, since: at).write(device: device, in: db) }
         }
+        let wasEmpty = pending.withLock { p in
+            defer {
+                if p.relayStates[device] == nil {
+                    p.relayStates[device] = RelayStateWrite(state: state, since: at)
+                } else {
+                    p.relayStates[device]!.add(state, at: at)
+                }
+            }
+            return p.isEmpty
+        }
+        if wasEmpty { writesQueued.signal() }
     }
 
     /// The last recorded state of every relay, with when it took that state.
@@ -235,7 +274,7 @@ public final class StateStore: Sendable {
         try enqueue { db in
             try db.run(
                 "INSERT INTO mode_state(id, snapshot, changed_at) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET snapshot = excluded.snapshot, changed_at = excluded.changed_at",
-                [json, date.timeIntervalSince1970])
+                [.text(json), .real(date.timeIntervalSince1970)])
         }
     }
 
@@ -316,7 +355,7 @@ public final class StateStore: Sendable {
     }
 
     private static func writeMeta(_ key: String, _ value: String, in db: Database) throws {
-        try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [key, value])
+        try db.run("INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", [.text(key), .text(value)])
     }
 
     // MARK: History
@@ -355,8 +394,8 @@ public final class StateStore: Sendable {
         try enqueue { db in
             try db.run(
                 "INSERT INTO history(at, source, kind, summary, outcome, dialog, details, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [record.at.timeIntervalSince1970, record.source, record.kind, record.summary,
-                 record.outcome, record.dialog, record.details, record.requestID])
+                [.real(record.at.timeIntervalSince1970), .text(record.source), .text(record.kind), .text(record.summary),
+                 .text(record.outcome), .text(record.dialog), .text(record.details), .text(record.requestID)])
         }
     }
 
@@ -405,7 +444,7 @@ public final class StateStore: Sendable {
         try enqueue { db in
             try db.run(
                 "INSERT INTO seen_command(id, at) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET at = excluded.at",
-                [id, at])
+                [.text(id), .real(at)])
         }
         return true
     }
@@ -431,20 +470,22 @@ public final class StateStore: Sendable {
     public func flushPending() throws(DaemonError) {
         flushing.lock()
         defer { flushing.unlock() }
-        let (writes, seen, lastActive) = pending.withLock { p -> ([@Sendable (Database) throws -> Void], [String: Double], Double?) in
+        let (writes, seen, lastActive, relayStates) = pending.withLock { p in
             defer {
                 p.writes.removeAll(keepingCapacity: true)
                 p.lastActive = nil
+                p.relayStates.removeAll(keepingCapacity: true)
             }
-            return (p.writes, p.seen, p.lastActive)
+            return (p.writes, p.seen, p.lastActive, p.relayStates)
         }
-        let count = writes.count + (lastActive == nil ? 0 : 1)
+        let count = writes.count + (lastActive == nil ? 0 : 1) + relayStates.count
         guard count > 0 else { return }
         // The ids committed now are on disk; one marked seen meanwhile waits for the next commit.
         defer { pending.withLock { p in for (id, at) in seen where p.seen[id] == at { p.seen[id] = nil } } }
         do {
             try pool.write { db in
                 for write in writes { try write(db) }
+                for (device, write) in relayStates { try write.write(device: device, in: db) }
                 if let lastActive { try Self.writeMeta("last_active", String(lastActive), in: db) }
             }
         } catch {
@@ -509,11 +550,3 @@ public final class StateStore: Sendable {
     }
 }
 
-extension Database {
-    /// Runs `sql` as a statement prepared once per connection and kept: the writes of every
-    /// command (history, relay state, last active) were parsed again each time, about a tenth of
-    /// a command's time.
-    func run(_ sql: String, _ arguments: StatementArguments) throws {
-        try cachedStatement(sql: sql).execute(arguments: arguments)
-    }
-}

@@ -1,0 +1,52 @@
+import GRDB
+import GRDBSQLite
+
+/// A value bound to one `?` of a statement the state store runs (`Database.run(_:_:)`).
+enum SQLValue {
+    case text(String)
+    case real(Double)
+    case integer(Int64)
+    case null
+
+    static func integer(_ value: Int) -> SQLValue { .integer(Int64(value)) }
+    static func bool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
+    static func text(_ value: String?) -> SQLValue { value.map { .text($0) } ?? .null }
+}
+
+extension Database {
+    /// Runs `sql`, a statement prepared once per connection and kept, with `values` bound straight
+    /// to SQLite's parameters. The writes of every command (history, relay state, energy edges)
+    /// went through GRDB's `StatementArguments` (a boxed value per argument, the bindings checked
+    /// against the statement's): about two thirds of a commit's time, which SQLite's own work
+    /// was a tenth of (docs/BENCHMARKS.md, "A commit without GRDB's arguments").
+    func run(_ sql: String, _ values: [SQLValue]) throws {
+        let raw = try cachedStatement(sql: sql).sqliteStatement
+        defer { sqlite3_reset(raw) }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            let rc: Int32
+            switch value {
+            case .text(let text) where text.isEmpty:
+                // A null pointer would bind NULL, not the empty text.
+                rc = sqlite3_bind_text(raw, index, "", 0, Self.transient)
+            case .text(var text):
+                rc = text.withUTF8 { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { sqlite3_bind_text(raw, index, $0.baseAddress, Int32($0.count), Self.transient) }
+                }
+            case .real(let number): rc = sqlite3_bind_double(raw, index, number)
+            case .integer(let number): rc = sqlite3_bind_int64(raw, index, number)
+            case .null: rc = sqlite3_bind_null(raw, index)
+            }
+            guard rc == SQLITE_OK else { throw failure(rc, sql) }
+        }
+        let rc = sqlite3_step(raw)
+        guard rc == SQLITE_DONE || rc == SQLITE_ROW else { throw failure(rc, sql) }
+    }
+
+    private func failure(_ rc: Int32, _ sql: String) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: rc), message: sqliteConnection.map { String(cString: sqlite3_errmsg($0)) }, sql: sql)
+    }
+
+    /// SQLite copies the text before the call returns (`SQLITE_TRANSIENT`).
+    private static let transient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+}
