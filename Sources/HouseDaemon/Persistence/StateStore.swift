@@ -230,17 +230,9 @@ public final class StateStore: Sendable {
         guard grouped else {
             return try enqueue { db in try RelayStateWrite(state: state, since: at).write(device: device, in: db) }
         }
-        let wasEmpty = pending.withLock { p in
-            defer {
-                if p.relayStates[device] == nil {
-                    p.relayStates[device] = RelayStateWrite(state: state, since: at)
-                } else {
-                    p.relayStates[device]!.add(state, at: at)
-                }
-            }
-            return p.isEmpty
+        pend { p in
+            if p.relayStates[device]?.add(state, at: at) == nil { p.relayStates[device] = RelayStateWrite(state: state, since: at) }
         }
-        if wasEmpty { writesQueued.signal() }
     }
 
     /// The last recorded state of every relay, with when it took that state.
@@ -317,11 +309,7 @@ public final class StateStore: Sendable {
     public func saveLastActive(_ date: Date) throws(DaemonError) {
         let seconds = date.timeIntervalSince1970
         guard grouped else { return try saveMeta("last_active", String(seconds)) }
-        let wasEmpty = pending.withLock { p in
-            defer { p.lastActive = seconds }
-            return p.isEmpty
-        }
-        if wasEmpty { writesQueued.signal() }
+        pend { $0.lastActive = seconds }
     }
 
     /// Where a cover stopped last (0-100), restored at the next start as an assumed position.
@@ -529,6 +517,15 @@ public final class StateStore: Sendable {
             return
         }
         queue(body)
+    }
+
+    /// Changes what waits for the next grouped commit, and wakes the recorder when nothing waited.
+    private func pend(_ change: (inout Pending) -> Void) {
+        let wasEmpty = pending.withLock { p in
+            defer { change(&p) }
+            return p.isEmpty
+        }
+        if wasEmpty { writesQueued.signal() }
     }
 
     /// Queues `body` for the next grouped commit.
