@@ -9,8 +9,12 @@ package final class BlockingWorker: @unchecked Sendable {
     private var stopping = false
 
     package init(name: String) {
-        let thread = Thread { [self] in self.runLoop() }
-        thread.name = name
+        let thread = Thread { [self] in
+            // Set on the thread itself, Foundation gives the kernel the name too (top, perf, the
+            // benchmarks' thread report); set before the start, the thread kept its creator's.
+            Thread.current.name = name
+            self.runLoop()
+        }
         thread.start()
     }
 

@@ -197,6 +197,7 @@ enum ControllerBench {
             return Samples([])
         }
         let kept = Samples(Array(s.values.dropFirst(warmup)))
+        reportOutliers(kept, label: "echo client")
         f.echoP50.append(kept.median)
         f.echoP99.append(kept.percentile(99))
         for c in [pub, sub, echo] { await c.disconnect() }
@@ -215,10 +216,22 @@ enum ControllerBench {
                 arrived: { i, m in m.string == (i % 2 == 0 ? "ON" : "OFF") })
         }
         let kept = Samples(Array(s.values.dropFirst(warmup)))
+        reportOutliers(kept, label: "controller")
         f.ourP50.append(kept.median)
         f.ourP99.append(kept.percentile(99))
         await pub.disconnect()
         await sub.disconnect()
+    }
+
+    /// With `BENCH_OUTLIERS` set: which samples of a round took more than twice its median, in
+    /// order ("index:ms"), to match the tail with what else ran then (a commit every so many
+    /// commands shows as a period).
+    private static func reportOutliers(_ samples: Samples, label: String) {
+        guard ProcessInfo.processInfo.environment["BENCH_OUTLIERS"] != nil else { return }
+        let limit = samples.median * 2
+        let slow = samples.values.enumerated().filter { $0.element > limit }
+            .map { "\($0.offset):" + String(format: "%.2f", $0.element) }
+        progress("\(label) latency, samples above \(String(format: "%.2f", limit)) ms (2x p50): \(slow.count): \(slow.joined(separator: " "))")
     }
 
     /// The bare hop: publish (QoS 1) to a subscriber (QoS 1) through the same mosquitto.

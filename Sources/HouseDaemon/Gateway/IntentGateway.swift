@@ -83,14 +83,17 @@ public actor IntentGateway {
                         requestID: String? = nil, commandID: String? = nil, ruleDepth: Int = 0) async -> IntentOutcome {
         let before = await service.modeSnapshot
         let outcome = await pipeline.process(intent, source: source, answers: answers, commandID: commandID ?? requestID)
-        // The relay has switched and its state is published: when this runs on the MQTT thread
-        // (an idle engine), that thread goes back to send the state, and the record, the events
-        // and the rules go on on a worker.
+        // The relay has switched and its state is published. The event joins it before the MQTT
+        // thread (when this runs there, an idle engine) goes back to write: the broker takes the
+        // two together, instead of the event arriving while it forwards the next command.
+        let donation = outcome.status == .done ? await service.lastDonation : nil
+        if let donation { publish(layout.events, donation.event.json, retain: false) }
+        // That thread goes back to send them; the record, the mode diff and the rules go on on
+        // a worker.
         await service.executor.leaveInlineThread()
         let now = clock.now.date
         record(outcome, at: now, requestID: requestID)
-        if outcome.status == .done, let donation = await service.lastDonation {
-            publish(layout.events, donation.event.json, retain: false)
+        if donation != nil {
             if isPrimary { energyMoved.signal() }
         } else if outcome.status != .done, !outcome.dryRun {
             switch intent {

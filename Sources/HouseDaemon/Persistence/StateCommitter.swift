@@ -5,7 +5,9 @@ import Logging
 /// hands it each batch's answers, which go out once what the batch wrote is on disk, while the
 /// bus goes on with the next commands; the state recorder's straggler commits run here too. A
 /// commit (and a WAL checkpoint's sync within it) never blocks a thread of the concurrency pool,
-/// so a relay's state goes out while the previous command's history is being written.
+/// so a relay's state goes out while the previous command's history is being written. A commit
+/// is background work: it gives its CPU up every 50 us of writes (`BackgroundPace`), so that a
+/// command's next step queued on its CPU does not wait for the whole commit.
 final class StateCommitter: Sendable {
     private let store: StateStore
     private let worker = BlockingWorker(name: "housectl-commit")
@@ -20,7 +22,8 @@ final class StateCommitter: Sendable {
     /// their `then`s run in the order they were asked for.
     func commit(then: @escaping @Sendable () -> Void) {
         worker.submit { [store, logger] in
-            do { try store.flushPending() } catch { logger.error("\(error)") }
+            var pace = BackgroundPace(clock: ContinuousClock())
+            do { try store.flushPending { pace.step() } } catch { logger.error("\(error)") }
             then()
         }
     }

@@ -31,9 +31,14 @@ public final class StateStore: Sendable {
     /// Energy edges waiting for `flushEnergyEdges()`.
     private let energyEdgeBuffer = Mutex<[EnergyEdge]>([])
 
+    /// A write waiting for the grouped commit. One that writes many rows calls `between` after
+    /// each (the committer gives its CPU up there now and then: a burst's 256 energy edges are one
+    /// write).
+    typealias Write = @Sendable (_ db: Database, _ between: () -> Void) throws -> Void
+
     /// Writes waiting for the next commit.
     private struct Pending {
-        var writes: [@Sendable (Database) throws -> Void] = []
+        var writes: [Write] = []
         /// Command ids marked seen but not committed yet.
         var seen: [String: Double] = [:]
         /// The latest `saveLastActive` (seconds since 1970), written once with the next commit.
@@ -196,14 +201,15 @@ public final class StateStore: Sendable {
             return buffer
         }
         guard !edges.isEmpty else { return }
-        try enqueue(Self.insert(edges))
+        try enqueue(rows: Self.insert(edges))
     }
 
-    private static func insert(_ edges: [EnergyEdge]) -> @Sendable (Database) throws -> Void {
-        { db in
+    private static func insert(_ edges: [EnergyEdge]) -> Write {
+        { db, between in
             for edge in edges {
                 try db.run("INSERT INTO energy_edge(device, at, is_on) VALUES (?, ?, ?)",
                            [.text(edge.device.rawValue), .real(edge.at.date.timeIntervalSince1970), .bool(edge.on)])
+                between()
             }
         }
     }
@@ -454,8 +460,9 @@ public final class StateStore: Sendable {
     // MARK: Grouped writes
 
     /// Commits every queued write in one transaction; nothing when none waits. On an error the
-    /// queued writes are dropped (the error says so); later writes go on.
-    public func flushPending() throws(DaemonError) {
+    /// queued writes are dropped (the error says so); later writes go on. `between` is called
+    /// after each write (the committer gives its CPU up there now and then: `BackgroundPace`).
+    public func flushPending(between: () -> Void = {}) throws(DaemonError) {
         flushing.lock()
         defer { flushing.unlock() }
         let (writes, seen, lastActive, relayStates) = pending.withLock { p in
@@ -472,8 +479,14 @@ public final class StateStore: Sendable {
         defer { pending.withLock { p in for (id, at) in seen where p.seen[id] == at { p.seen[id] = nil } } }
         do {
             try pool.write { db in
-                for write in writes { try write(db) }
-                for (device, write) in relayStates { try write.write(device: device, in: db) }
+                for write in writes {
+                    try write(db, between)
+                    between()
+                }
+                for (device, write) in relayStates {
+                    try write.write(device: device, in: db)
+                    between()
+                }
                 if let lastActive { try Self.writeMeta("last_active", String(lastActive), in: db) }
             }
         } catch {
@@ -508,8 +521,13 @@ public final class StateStore: Sendable {
 
     /// Queues `body` for the next grouped commit, or commits it at once when not `grouped`.
     func enqueue(_ body: @escaping @Sendable (Database) throws -> Void) throws(DaemonError) {
+        try enqueue(rows: { db, _ in try body(db) })
+    }
+
+    /// Like `enqueue(_:)`, for a write of many rows that calls `between` after each.
+    func enqueue(rows body: @escaping Write) throws(DaemonError) {
         guard grouped else {
-            try write(body)
+            try write { db in try body(db) {} }
             counters.withLock {
                 $0.commits += 1
                 $0.writes += 1
@@ -529,7 +547,7 @@ public final class StateStore: Sendable {
     }
 
     /// Queues `body` for the next grouped commit.
-    private func queue(_ body: @escaping @Sendable (Database) throws -> Void) {
+    private func queue(_ body: @escaping Write) {
         pending.withLock { $0.writes.append(body) }
         writesQueued.signal()
     }

@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+import HouseCore
+import HouseTesting
+@testable import HouseDaemon
+
+@Suite struct BackgroundPaceTests {
+    /// The work gives its CPU up once a slice of it has passed since the start or the last yield,
+    /// and not between.
+    @Test func yieldsOncePerSliceOfWork() {
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_800_000_000))
+        let yields = Counter()
+        var pace = BackgroundPace(clock: clock) { yields.add() }
+        pace.step()
+        #expect(yields.value == 0, "no time has passed")
+        clock.advance(by: .microseconds(30))
+        pace.step()
+        #expect(yields.value == 0, "30 us is less than a slice")
+        clock.advance(by: .microseconds(20))
+        pace.step()
+        #expect(yields.value == 1, "a slice since the start")
+        pace.step()
+        #expect(yields.value == 1, "the slice starts again at the yield")
+        clock.advance(by: .microseconds(49))
+        pace.step()
+        #expect(yields.value == 1)
+        clock.advance(by: .milliseconds(5))
+        pace.step()
+        pace.step()
+        #expect(yields.value == 2, "a long step is one yield, not one per slice it took")
+        #expect(pace.yields == 2)
+    }
+
+    /// A grouped commit calls the pace between its writes, and within a write of many rows (a
+    /// burst's energy edges) after each row.
+    @Test func aCommitStepsBetweenItsWrites() throws {
+        let directory = NSTemporaryDirectory() + "housectl-pace-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try StateStore(path: directory + "/state.sqlite", grouped: true)
+        let t0 = Date(timeIntervalSince1970: 1_800_000_000)
+        for i in 0..<10 {
+            try store.appendHistory(.init(at: t0 + Double(i), source: "mqtt", kind: "control", summary: "x\(i)", outcome: "done", dialog: ""))
+            try store.saveRelayState(device: i % 2 == 0 ? "fan" : "lamp", state: .on, at: t0 + Double(i))
+        }
+        for i in 0..<StateStore.energyEdgeBatch {
+            store.bufferEnergyEdge(EnergyEdge(device: "fan", on: i % 2 == 0, at: WallInstant(t0 + Double(i))))
+        }
+        var steps = 0
+        try store.flushPending { steps += 1 }
+        // Ten history rows, one row per relay, and the edges' write: a step per edge and one after it.
+        #expect(steps == 12 + StateStore.energyEdgeBatch + 1)
+        #expect(store.statistics == .init(commits: 1, writes: 13), "\(store.statistics)")
+        #expect(try store.energyEdges(since: t0).count == StateStore.energyEdgeBatch)
+        try store.close()
+    }
+
+    private final class Counter: @unchecked Sendable {
+        private(set) var value = 0
+        func add() { value += 1 }
+    }
+}
