@@ -548,8 +548,7 @@ public final class StateStore: Sendable {
 
     /// Queues `body` for the next grouped commit.
     private func queue(_ body: @escaping Write) {
-        pending.withLock { $0.writes.append(body) }
-        writesQueued.signal()
+        pend { $0.writes.append(body) }
     }
 
     // MARK: Plumbing
