@@ -9,26 +9,25 @@ import HouseTesting
     /// and not between.
     @Test func yieldsOncePerSliceOfWork() {
         let clock = ManualClock(start: Date(timeIntervalSince1970: 1_800_000_000))
-        let yields = Counter()
-        var pace = BackgroundPace(clock: clock) { yields.add() }
+        var yields = 0
+        var pace = BackgroundPace(clock: clock) { yields += 1 }
         pace.step()
-        #expect(yields.value == 0, "no time has passed")
+        #expect(yields == 0, "no time has passed")
         clock.advance(by: .microseconds(30))
         pace.step()
-        #expect(yields.value == 0, "30 us is less than a slice")
+        #expect(yields == 0, "30 us is less than a slice")
         clock.advance(by: .microseconds(20))
         pace.step()
-        #expect(yields.value == 1, "a slice since the start")
+        #expect(yields == 1, "a slice since the start")
         pace.step()
-        #expect(yields.value == 1, "the slice starts again at the yield")
+        #expect(yields == 1, "the slice starts again at the yield")
         clock.advance(by: .microseconds(49))
         pace.step()
-        #expect(yields.value == 1)
+        #expect(yields == 1)
         clock.advance(by: .milliseconds(5))
         pace.step()
         pace.step()
-        #expect(yields.value == 2, "a long step is one yield, not one per slice it took")
-        #expect(pace.yields == 2)
+        #expect(yields == 2, "a long step is one yield, not one per slice it took")
     }
 
     /// A grouped commit calls the pace between its writes, and within a write of many rows (a
@@ -52,10 +51,5 @@ import HouseTesting
         #expect(store.statistics == .init(commits: 1, writes: 13), "\(store.statistics)")
         #expect(try store.energyEdges(since: t0).count == StateStore.energyEdgeBatch)
         try store.close()
-    }
-
-    private final class Counter: @unchecked Sendable {
-        private(set) var value = 0
-        func add() { value += 1 }
     }
 }

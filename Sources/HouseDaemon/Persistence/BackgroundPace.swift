@@ -27,8 +27,6 @@ struct BackgroundPace<C: Clock> where C.Duration == Duration {
     private let clock: C
     private let yield: () -> Void
     private var since: C.Instant
-    /// How many times the work gave its CPU up.
-    private(set) var yields = 0
 
     /// A pace that starts now on `clock` and gives the CPU up with `yield`.
     init(clock: C, yield: @escaping () -> Void = { _ = sched_yield() }) {
@@ -42,7 +40,6 @@ struct BackgroundPace<C: Clock> where C.Duration == Duration {
     mutating func step() {
         guard since.duration(to: clock.now) >= Self.slice else { return }
         yield()
-        yields += 1
         since = clock.now
     }
 }
