@@ -31,7 +31,7 @@ import HouseTesting
     }
 
     /// A grouped commit calls the pace between its writes, and within a write of many rows (a
-    /// burst's energy edges) after each row.
+    /// burst's energy edges, a day's planned routine runs) after each row.
     @Test func aCommitStepsBetweenItsWrites() throws {
         let directory = NSTemporaryDirectory() + "housectl-pace-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -44,11 +44,16 @@ import HouseTesting
         for i in 0..<StateStore.energyEdgeBatch {
             store.bufferEnergyEdge(EnergyEdge(device: "fan", on: i % 2 == 0, at: WallInstant(t0 + Double(i))))
         }
+        let day = LocalDate(daysSinceEpoch: 20_000)
+        try store.recordPlannedRuns((0..<3).map {
+            ScheduledRun(routineID: "morning", day: day, nominal: t0 + Double($0) * 60, due: t0 + Double($0) * 60, window: nil, reason: .scheduled)
+        })
         var steps = 0
         try store.flushPending { steps += 1 }
-        // Ten history rows, one row per relay, and the edges' write: a step per edge and one after it.
-        #expect(steps == 12 + StateStore.energyEdgeBatch + 1)
-        #expect(store.statistics == .init(commits: 1, writes: 13), "\(store.statistics)")
+        // Ten history rows, one row per relay, and the two many-row writes: a step per row and one
+        // after each write.
+        #expect(steps == 12 + StateStore.energyEdgeBatch + 1 + 3 + 1)
+        #expect(store.statistics == .init(commits: 1, writes: 14), "\(store.statistics)")
         #expect(try store.energyEdges(since: t0).count == StateStore.energyEdgeBatch)
         try store.close()
     }

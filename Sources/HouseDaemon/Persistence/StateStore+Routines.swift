@@ -10,11 +10,12 @@ extension StateStore {
     public func recordPlannedRuns(_ runs: [ScheduledRun]) throws(DaemonError) {
         guard !runs.isEmpty else { return }
         let rows = runs.map { RoutineRunRecord(planned: $0) }
-        try enqueue { db in
+        try enqueue { db, between in
             for r in rows {
                 try db.run(
                     "INSERT INTO routine_run(routine_id, nominal, day, due) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                     [.text(r.key.routineID.rawValue), .integer(r.key.nominalSecond), .integer(r.day.daysSinceEpoch), .real(r.due.timeIntervalSince1970)])
+                between()
             }
         }
     }
@@ -22,7 +23,7 @@ extension StateStore {
     /// Marks `run` done at `date` (a catch-up marks the run it catches up).
     public func markRunDone(_ run: ScheduledRun, at date: Date) throws(DaemonError) {
         let r = RoutineRunRecord(planned: run)
-        try enqueue { db in
+        try enqueue { db, _ in
             try db.run(
                 "INSERT INTO routine_run(routine_id, nominal, day, due, done_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT(routine_id, nominal) DO UPDATE SET done_at = excluded.done_at",
                 [.text(r.key.routineID.rawValue), .integer(r.key.nominalSecond), .integer(r.day.daysSinceEpoch),

@@ -201,7 +201,7 @@ public final class StateStore: Sendable {
             return buffer
         }
         guard !edges.isEmpty else { return }
-        try enqueue(rows: Self.insert(edges))
+        try enqueue(Self.insert(edges))
     }
 
     private static func insert(_ edges: [EnergyEdge]) -> Write {
@@ -234,7 +234,7 @@ public final class StateStore: Sendable {
     public func saveRelayState(device: DeviceID, state: DeviceState, at date: Date) throws(DaemonError) {
         let at = date.timeIntervalSince1970
         guard grouped else {
-            return try enqueue { db in try RelayStateWrite(state: state, since: at).write(device: device, in: db) }
+            return try enqueue { db, _ in try RelayStateWrite(state: state, since: at).write(device: device, in: db) }
         }
         pend { p in
             if p.relayStates[device]?.add(state, at: at) == nil { p.relayStates[device] = RelayStateWrite(state: state, since: at) }
@@ -269,7 +269,7 @@ public final class StateStore: Sendable {
         } catch {
             throw .database(path: path, reason: "cannot encode the mode state: \(error)")
         }
-        try enqueue { db in
+        try enqueue { db, _ in
             try db.run(
                 "INSERT INTO mode_state(id, snapshot, changed_at) VALUES (1, ?, ?) ON CONFLICT(id) DO UPDATE SET snapshot = excluded.snapshot, changed_at = excluded.changed_at",
                 [.text(json), .real(date.timeIntervalSince1970)])
@@ -345,7 +345,7 @@ public final class StateStore: Sendable {
 
     /// Sets one value of the `meta` table (written with the next grouped commit).
     private func saveMeta(_ key: String, _ value: String) throws(DaemonError) {
-        try enqueue { db in try Self.writeMeta(key, value, in: db) }
+        try enqueue { db, _ in try Self.writeMeta(key, value, in: db) }
     }
 
     private static func writeMeta(_ key: String, _ value: String, in db: Database) throws {
@@ -385,7 +385,7 @@ public final class StateStore: Sendable {
     }
 
     public func appendHistory(_ record: HistoryRecord) throws(DaemonError) {
-        try enqueue { db in
+        try enqueue { db, _ in
             try db.run(
                 "INSERT INTO history(at, source, kind, summary, outcome, dialog, details, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [.real(record.at.timeIntervalSince1970), .text(record.source), .text(record.kind), .text(record.summary),
@@ -435,7 +435,7 @@ public final class StateStore: Sendable {
         if let committed, committed >= since.timeIntervalSince1970 { return false }
         let at = date.timeIntervalSince1970
         if grouped { pending.withLock { $0.seen[id] = at } }
-        try enqueue { db in
+        try enqueue { db, _ in
             try db.run(
                 "INSERT INTO seen_command(id, at) VALUES (?, ?) ON CONFLICT(id) DO UPDATE SET at = excluded.at",
                 [.text(id), .real(at)])
@@ -519,13 +519,9 @@ public final class StateStore: Sendable {
         writesQueued.signal()
     }
 
-    /// Queues `body` for the next grouped commit, or commits it at once when not `grouped`.
-    func enqueue(_ body: @escaping @Sendable (Database) throws -> Void) throws(DaemonError) {
-        try enqueue(rows: { db, _ in try body(db) })
-    }
-
-    /// Like `enqueue(_:)`, for a write of many rows that calls `between` after each.
-    func enqueue(rows body: @escaping Write) throws(DaemonError) {
+    /// Queues `body` for the next grouped commit, or commits it at once when not `grouped`. A
+    /// write of many rows calls its `between` after each; one of a single row leaves it to the commit.
+    func enqueue(_ body: @escaping Write) throws(DaemonError) {
         guard grouped else {
             try write { db in try body(db) {} }
             counters.withLock {
