@@ -42,7 +42,7 @@ extension MQTTClient {
     /// at least once for QoS 1/2: libmosquitto sends it again until acknowledged, after a
     /// reconnect too), `.queued` while offline. Callable from any thread, the network thread's
     /// message handlers included (see `subscribe(to:qos:onMessage:)`), where the packet is
-    /// written as soon as the handler returns, with no thread to wake.
+    /// written before `send` returns, with no thread to wake.
     ///
     /// - Throws: as `publish(_:timeToLive:)`.
     @discardableResult
@@ -77,6 +77,9 @@ extension MQTTClient {
         let ttl = timeToLive ?? configuration.offlineMessageTimeToLive
         let now = clock.now()
         let endpoint = self.endpoint
+        // On the network thread (a message handler), what was queued is written once the lock
+        // is let go: the state a command publishes leaves before the handler goes on.
+        defer { handle.writeQueued() }
         var fx = Effects()
         defer { fx.run() }
         return try state.withLock { s in

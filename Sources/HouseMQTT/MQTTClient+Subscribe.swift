@@ -27,7 +27,8 @@ extension MQTTClient {
     /// Subscribes to `filter` and calls `onMessage` with each message that matches it, on
     /// libmosquitto's network thread, in the order they came: no task to wake per message. The
     /// handler must not block for long (the connection waits for it; that is also how it slows a
-    /// sender down) and may `send` at once. The returned sequence yields no messages; it ends (or
+    /// sender down) and may `send` at once: the packet is written before `send` returns (no
+    /// libmosquitto lock is held while a handler runs). The returned sequence yields no messages; it ends (or
     /// throws `subscriptionRejected`) when the subscription does, and `unsubscribe` stops the calls.
     public func subscribe(to filter: String, qos: MQTTQoS = .atLeastOnce,
                           onMessage: @escaping @Sendable (MQTTMessage) -> Void) async throws -> MQTTSubscription {

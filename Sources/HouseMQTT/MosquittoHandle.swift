@@ -51,6 +51,7 @@ final class MosquittoHandle: @unchecked Sendable {
             throw error
         }
         mosquitto_user_data_set(raw, Unmanaged.passUnretained(self).toOpaque())
+        network.deliver = { [weak self] event in self?.client?.handle(event) }
         installCallbacks()
     }
 
@@ -65,7 +66,7 @@ final class MosquittoHandle: @unchecked Sendable {
     }
 
     private static func forward(_ userdata: UnsafeMutableRawPointer?, _ event: MosquittoEvent) {
-        from(userdata)?.client?.handle(event)
+        from(userdata)?.network.received(event)
     }
 
     /// The MQTT 5 callbacks, which libmosquitto also calls on 3.1.1 connections (with no
@@ -249,6 +250,11 @@ final class MosquittoHandle: @unchecked Sendable {
         }
         network.packetQueued()
         return (rc, mid)
+    }
+
+    /// Any thread, holding none of the client's locks: see `MosquittoNetworkThread.writeQueued`.
+    func writeQueued() {
+        network.writeQueued()
     }
 
     /// Subscribes to `filter`; on MQTT 5 with the subscription options and `identifier`, on 3.1.1

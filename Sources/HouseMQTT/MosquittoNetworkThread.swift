@@ -9,11 +9,16 @@ internal import CMosquitto
 /// subscribe) writes one byte to a socket pair that wakes that thread's `pselect`, and the thread
 /// reads the pair back one byte per `pselect` round, so N packets cost N rounds; packets queued
 /// inside a message callback go out only on the round after. Here the thread polls the socket and
-/// an eventfd of its own; it writes whatever is queued right after each read (so a state published
-/// from the message callback leaves at once), and a packet queued on another thread wakes it once
-/// however many follow before it runs (`packetQueued`). libmosquitto still writes its byte to the
-/// socket pair, which nobody reads: once the pair is full those writes fail at once (it is
-/// non-blocking) and cost nothing more.
+/// an eventfd of its own; it writes whatever is queued right after each read, and a packet queued
+/// on another thread wakes it once however many follow before it runs (`packetQueued`).
+/// libmosquitto still writes its byte to the socket pair, which nobody reads: once the pair is
+/// full those writes fail at once (it is non-blocking) and cost nothing more.
+///
+/// What libmosquitto's callbacks report on this thread is delivered once its call returns
+/// (`received`), in order, with none of its locks held (its message callback holds its callback
+/// lock): a message handler may then have libmosquitto write, and a command handled here writes
+/// its state as soon as it is published (`writeQueued`), before the rest of the command (its
+/// record, its event) runs, the way an echo client's state leaves.
 ///
 /// The thread ends when the connection does (libmosquitto has reported it lost through the
 /// disconnect callback, or a TLS handshake failed, which its log line reports) or when `stop` is
@@ -27,11 +32,19 @@ final class MosquittoNetworkThread: @unchecked Sendable {
     /// A wake-up written and not yet seen by the thread: later packets need not write another.
     private let wakePending = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
-    /// The running thread's `pthread_self()`, 0 when none: packets it queues itself (inside a
-    /// callback) are written after the callback without a wake-up.
+    /// The running thread's `pthread_self()`, 0 when none: packets it queues itself (in a
+    /// handler) are written without a wake-up (`writeQueued`, or after the handler).
     private let loopThread = Atomic<UInt>(0)
     /// Signalled when the thread has left its loop. Only touched on the worker thread.
     private var finished: DispatchSemaphore?
+    /// Where the events of libmosquitto's callbacks go (the handle's client). Set once, before
+    /// the first `start`.
+    var deliver: (MosquittoEvent) -> Void = { _ in }
+    /// Loop thread only: inside one of libmosquitto's calls, whose callbacks' events are held
+    /// (`held`) and delivered once it returns, in order, with none of its locks taken.
+    private var insideLibrary = false
+    private var held: [MosquittoEvent] = []
+    private var delivering = false
 
     /// The poll timeout: libmosquitto's keepalive (PINGREQ, PINGRESP overdue) is checked at
     /// least this often. Its own loop uses whole seconds too.
@@ -91,6 +104,44 @@ final class MosquittoNetworkThread: @unchecked Sendable {
         wake()
     }
 
+    /// Any thread, holding none of the client's locks: on the loop thread, outside libmosquitto
+    /// (a message handler that has just published), writes what is queued now instead of after
+    /// the handler, so that a command's state leaves before the rest of the command runs.
+    /// Elsewhere nothing: `packetQueued` woke the thread.
+    func writeQueued() {
+        guard loopThread.load(ordering: .relaxed) == UInt(pthread_self()), !insideLibrary, mosquitto_want_write(raw) else { return }
+        // A failure is the connection's loss, which the disconnect callback reports; the loop
+        // then ends at its next turn.
+        _ = library { mosquitto_loop_write(raw, 1) }
+    }
+
+    /// Loop thread or libmosquitto's callbacks: `event` goes to `deliver`, at once unless the
+    /// loop thread is inside a call of libmosquitto (then once it returns).
+    func received(_ event: MosquittoEvent) {
+        guard loopThread.load(ordering: .relaxed) == UInt(pthread_self()), insideLibrary else { return deliver(event) }
+        held.append(event)
+    }
+
+    /// Loop thread: runs one of libmosquitto's calls, then delivers what its callbacks reported.
+    private func library(_ call: () -> Int32) -> Int32 {
+        insideLibrary = true
+        let rc = call()
+        insideLibrary = false
+        // A call made while delivering (a handler's publish written at once) leaves its events
+        // to the delivery under way, which takes them in order.
+        guard !delivering else { return rc }
+        delivering = true
+        var next = 0
+        while next < held.count {
+            let event = held[next]
+            next += 1
+            deliver(event)
+        }
+        held.removeAll(keepingCapacity: held.count <= 64)
+        delivering = false
+        return rc
+    }
+
     private func wake() {
         guard !wakePending.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var one: UInt64 = 1
@@ -127,18 +178,18 @@ final class MosquittoNetworkThread: @unchecked Sendable {
             let events = descriptors[0].revents
             var rc = success
             if events & readable != 0 {
-                rc = mosquitto_loop_read(raw, 1)
+                rc = library { mosquitto_loop_read(raw, 1) }
             }
             if rc == success, mosquitto_want_write(raw) {
-                rc = mosquitto_loop_write(raw, 1)
+                rc = library { mosquitto_loop_write(raw, 1) }
                 // A TLS handshake that waits to write goes on only through loop_read (as
                 // libmosquitto's own loop does on a writable socket).
                 if rc == success, events & Int16(POLLOUT) != 0, events & readable == 0, mosquitto_want_write(raw) {
-                    rc = mosquitto_loop_read(raw, 1)
+                    rc = library { mosquitto_loop_read(raw, 1) }
                 }
             }
             if rc == success {
-                rc = mosquitto_loop_misc(raw)
+                rc = library { mosquitto_loop_misc(raw) }
             }
             // Lost (reported through the disconnect callback), refused or failed: the client
             // reconnects with a new thread.

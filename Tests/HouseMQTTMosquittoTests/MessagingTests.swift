@@ -59,6 +59,46 @@ struct MessagingTests {
         }
     }
 
+    /// A handler's `send` is written before `send` returns, not once the handler is done: a
+    /// command's state leaves before the rest of the command runs. Each call of the handler waits
+    /// (5 s at most) until the peer has its echo, which with the packet written after the handler
+    /// would never happen in time. QoS 0 too: its write reports back through libmosquitto's
+    /// callback lock, which a handler no longer runs under.
+    @Test(arguments: [MQTTQoS.atMostOnce, .atLeastOnce])
+    func aHandlersSendLeavesBeforeTheHandlerReturns(qos: MQTTQoS) async throws {
+        try await withMosquitto { broker in
+            try await MQTTClient.withConnection(configuration(broker, "peer")) { peer in
+                let arrived = DispatchSemaphore(value: 0)
+                let last = Mutex<[UInt8]>([])
+                let out = try await peer.subscribe(to: "early/out", qos: qos) { message in
+                    last.withLock { $0 = message.payload }
+                    arrived.signal()
+                }
+                try await MQTTClient.withConnection(configuration(broker, "echo")) { echo in
+                    let (answers, answered) = AsyncStream.makeStream(of: Bool.self)
+                    let handled = try await echo.subscribe(to: "early/in", qos: qos) { message in
+                        _ = try? echo.send(MQTTMessage(topic: "early/out", payload: message.payload, qos: qos, retain: false))
+                        let echoed = arrived.wait(timeout: .now() + 5) == .success
+                        answered.yield(echoed && last.withLock { $0 } == message.payload)
+                    }
+                    for n in 1...3 { try await peer.publish(to: "early/in", payload: "\(n)", qos: .atLeastOnce) }
+                    let seen = try await withTimeout(.seconds(30), "three handler calls") {
+                        var seen: [Bool] = []
+                        for await answer in answers {
+                            seen.append(answer)
+                            if seen.count == 3 { break }
+                        }
+                        return seen
+                    }
+                    #expect(seen == [true, true, true], "the peer had each echo while the handler still ran")
+                    #expect(echo.statistics.messagesSent == 3)
+                    try await echo.unsubscribe(handled)
+                }
+                try await peer.unsubscribe(out)
+            }
+        }
+    }
+
     /// Packets queued from many threads at once all go out, each thread's in order: the network
     /// thread is woken once for many of them (`MosquittoNetworkThread.packetQueued`), and what
     /// goes past the in-flight window leaves from inside the PUBACK callback, on that thread.
