@@ -96,8 +96,8 @@ final class MosquittoNetworkThread: @unchecked Sendable {
     }
 
     /// Any thread, after a packet was queued: wakes the thread to write it, unless the thread
-    /// queued it itself (it writes after the callback), has nothing to write (it was written
-    /// already), or a wake-up is already pending.
+    /// queued it itself (it writes it in `writeQueued` or after the handler), has nothing to
+    /// write (it was written already), or a wake-up is already pending.
     func packetQueued() {
         guard loopThread.load(ordering: .relaxed) != UInt(pthread_self()) else { return }
         guard mosquitto_want_write(raw) else { return }

@@ -18,7 +18,7 @@ import Darwin
 ///   the lane idle runs right there, on that thread, and so does what it wakes on the lane, until
 ///   the lane is idle again or the work calls `leaveInlineThread()`: a command offered while the
 ///   engine is idle switches its relay without waking another thread, and the state it publishes
-///   leaves with the network thread's next write, as an echo client's would.
+///   leaves from that thread at once, as an echo client's would.
 /// - otherwise the lane's jobs run on a thread of Swift's concurrency pool, as a default actor's would.
 public final class EngineExecutor: SerialExecutor, TaskExecutor {
     private struct State {

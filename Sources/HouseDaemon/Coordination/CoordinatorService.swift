@@ -105,11 +105,8 @@ struct CoordinatorService<C: WallClock>: Service {
             wake.signal()
         })
         subscriptions.append(try await client.subscribe(to: layout.nodeStatusFilter, qos: .atLeastOnce) { message in
-            let parts = message.topic.split(separator: "/")
-            guard parts.count >= 2, let text = message.string?.trimmedWhitespace,
-                  text == "online" || text == "offline" else { return }
-            let node = NodeID(String(parts[parts.count - 2]))
-            shared.election.withLock { $0.nodeStatus(node, online: text == "online") }
+            guard let status = layout.nodeStatus(in: message), let online = status.online else { return }
+            shared.election.withLock { $0.nodeStatus(status.node, online: online) }
             wake.signal()
         })
         subscriptions.append(try await client.subscribe(to: layout.routineRunFilter, qos: .atLeastOnce) { message in

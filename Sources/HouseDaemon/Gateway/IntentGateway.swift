@@ -83,13 +83,13 @@ public actor IntentGateway {
                         requestID: String? = nil, commandID: String? = nil, ruleDepth: Int = 0) async -> IntentOutcome {
         let before = await service.modeSnapshot
         let outcome = await pipeline.process(intent, source: source, answers: answers, commandID: commandID ?? requestID)
-        // The relay has switched and its state is published. The event joins it before the MQTT
-        // thread (when this runs there, an idle engine) goes back to write: the broker takes the
-        // two together, instead of the event arriving while it forwards the next command.
+        // The relay has switched and its state is published (on the MQTT thread, an idle engine,
+        // already written). The event follows from the same thread, before it goes back to
+        // reading, instead of arriving while the broker forwards the next command.
         let donation = outcome.status == .done ? await service.lastDonation : nil
         if let donation { publish(layout.events, donation.event.json, retain: false) }
-        // That thread goes back to send them; the record, the mode diff and the rules go on on
-        // a worker.
+        // That thread goes back to its connection; the record, the mode diff and the rules go on
+        // on a worker.
         await service.executor.leaveInlineThread()
         let now = clock.now.date
         record(outcome, at: now, requestID: requestID)

@@ -370,7 +370,7 @@ struct TopicAPIService: Service {
     /// a command refused there (too many waiting, or shutting down) is logged, and answered where
     /// `answer` says. When the engine is idle, the command is carried out right here, on the MQTT
     /// thread (`EngineExecutor.runningInline`): no other thread is woken, and the state it
-    /// publishes leaves with this thread's next write.
+    /// publishes is written as it is published (`MQTTClient.send` on the network thread).
     private func offer(_ command: HouseCommand, from message: MQTTMessage, id: String?,
                        answer: (@Sendable (IntentReply) -> Void)?) {
         // A command with a message expiry (MQTT 5) is not carried out once it has run out.
@@ -444,17 +444,14 @@ struct TopicAPIService: Service {
     /// Another node's status (retained; its birth message and last will): while it is offline,
     /// commands for its relays are refused with that reason instead of answered as done.
     private func nodeStatus(_ message: MQTTMessage) {
-        let parts = message.topic.split(separator: "/", omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts.last == "status" else { return }
-        let other = NodeID(String(parts[parts.count - 2]))
-        guard other != node, configuration.nodes.contains(where: { $0.id == other }) else { return }
-        let text = message.string?.trimmedWhitespace ?? ""
-        guard text == "online" || text == "offline" else {
-            logger.debug("node \(other): status payload \(text.prefix(40)) is neither online nor offline")
+        guard let status = layout.nodeStatus(in: message), status.node != node,
+              configuration.nodes.contains(where: { $0.id == status.node }) else { return }
+        guard let online = status.online else {
+            logger.debug("node \(status.node): status payload \(status.text.prefix(40)) is neither online nor offline")
             return
         }
-        bus.note(.nodeStatus(node: other, online: text == "online"))
-        logger.info("node \(other) is \(text)")
+        bus.note(.nodeStatus(node: status.node, online: online))
+        logger.info("node \(status.node) is \(status.text)")
     }
 
     /// A device that lives elsewhere reported its state: follow it and mirror it on our state topic.
