@@ -28,8 +28,9 @@ extension MQTTClient {
     /// libmosquitto's network thread, in the order they came: no task to wake per message. The
     /// handler must not block for long (the connection waits for it; that is also how it slows a
     /// sender down) and may `send` at once: the packet is written before `send` returns (no
-    /// libmosquitto lock is held while a handler runs). The returned sequence yields no messages; it ends (or
-    /// throws `subscriptionRejected`) when the subscription does, and `unsubscribe` stops the calls.
+    /// libmosquitto lock is held while a handler runs). The returned sequence yields no messages;
+    /// it ends (or throws `subscriptionRejected`) when the subscription does, and `unsubscribe`
+    /// stops the calls.
     public func subscribe(to filter: String, qos: MQTTQoS = .atLeastOnce,
                           onMessage: @escaping @Sendable (MQTTMessage) -> Void) async throws -> MQTTSubscription {
         try await subscribe(filter, options: MQTTSubscribeOptions(qos: qos), onMessage: .some(onMessage))
