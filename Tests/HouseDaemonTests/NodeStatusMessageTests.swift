@@ -3,13 +3,13 @@ import HouseCore
 import HouseMQTT
 @testable import HouseDaemon
 
-/// `TopicLayout.nodeStatus(in:)`, the one reader of a node's status topic (the topic API and the
-/// coordinator's election both use it).
+/// `TopicLayout.parseNodeStatus(_:)`, the one reader of a node's status topic (the topic API
+/// and the coordinator's election both use it).
 @Suite struct NodeStatusMessageTests {
     let layout = TopicLayout(base: "home/house")
 
     func read(_ topic: String, _ payload: String) -> TopicLayout.NodeStatusMessage? {
-        layout.nodeStatus(in: MQTTMessage(topic: topic, string: payload))
+        layout.parseNodeStatus(MQTTMessage(topic: topic, string: payload))
     }
 
     @Test func onlineAndOfflineWithWhitespaceAround() {

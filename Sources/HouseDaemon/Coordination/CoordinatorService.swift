@@ -105,7 +105,7 @@ struct CoordinatorService<C: WallClock>: Service {
             wake.signal()
         })
         subscriptions.append(try await client.subscribe(to: layout.nodeStatusFilter, qos: .atLeastOnce) { message in
-            guard let status = layout.nodeStatus(in: message), let online = status.online else { return }
+            guard let status = layout.parseNodeStatus(message), let online = status.online else { return }
             shared.election.withLock { $0.nodeStatus(status.node, online: online) }
             wake.signal()
         })

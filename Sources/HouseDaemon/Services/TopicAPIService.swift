@@ -444,7 +444,7 @@ struct TopicAPIService: Service {
     /// Another node's status (retained; its birth message and last will): while it is offline,
     /// commands for its relays are refused with that reason instead of answered as done.
     private func nodeStatus(_ message: MQTTMessage) {
-        guard let status = layout.nodeStatus(in: message), status.node != node,
+        guard let status = layout.parseNodeStatus(message), status.node != node,
               configuration.nodes.contains(where: { $0.id == status.node }) else { return }
         guard let online = status.online else {
             logger.debug("node \(status.node): status payload \(status.text.prefix(40)) is neither online nor offline")

@@ -14,8 +14,9 @@ extension TopicLayout {
         public let text: String
     }
 
-    /// Reads `message` as a node's status; nil when its topic is not `<base>/node/<node>/status`.
-    public func nodeStatus(in message: MQTTMessage) -> NodeStatusMessage? {
+    /// Reads `message` as a node's status; nil when its topic is not `<base>/node/<node>/status`
+    /// (a reader like `parseDeviceSet`; `nodeStatus(node:)` makes the topic).
+    public func parseNodeStatus(_ message: MQTTMessage) -> NodeStatusMessage? {
         let prefix = "\(base)/node/", suffix = "/status"
         let topic = message.topic
         guard topic.count > prefix.count + suffix.count, topic.hasPrefix(prefix), topic.hasSuffix(suffix) else { return nil }
