@@ -89,6 +89,27 @@ struct InputEndToEndTests {
         }
     }
 
+    /// A command's relay edge goes on the bus only when a rule watches the device: without one,
+    /// each command is one job of the bus (the command told the house service its state
+    /// already), and the state still goes out at the edge.
+    @Test func aCommandsRelayEdgeIsNoJobWhenNoRuleWatchesTheDevice() async throws {
+        try await withController { f in
+            #expect(!f.controller.gateway.stateWatchedDevices.contains("kitchen-light"))
+            let mqtt = try await f.mqttClient()
+            let state = try await mqtt.subscribe(to: "house/kitchen/kitchen-light/state", qos: .atLeastOnce)
+            _ = try await state.first("the kitchen light off at start") { $0.string == "OFF" }
+            let before = f.controller.bus.taken
+            for n in 0..<6 {
+                let on = try await f.client().send(.text(n % 2 == 0 ? "turn on the kitchen light" : "turn off the kitchen light"))
+                #expect(on.status == .done, "\(on.dialog)")
+            }
+            _ = try await state.first("the last command's state") { $0.string == "OFF" }
+            #expect(f.edges(of: "kitchen-light").map(\.logical) == [true, false, true, false, true, false])
+            #expect(f.controller.bus.taken - before == 6, "one job per command")
+            await mqtt.disconnect()
+        }
+    }
+
     /// A wall button must work without the network: the broker is gone (a closed port), and a
     /// press still switches the hall light, a relay of the same node.
     @Test func theWallButtonWorksWhileTheBrokerIsDown() async throws {

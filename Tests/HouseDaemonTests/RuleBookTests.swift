@@ -22,6 +22,7 @@ import Testing
         #expect(book.matching(.deviceState("garage-door", .off)).isEmpty)
         #expect(book.matching(.mode("night")).map(\.id) == ["night"])
         #expect(book.topicFilters == ["zigbee2mqtt/+/action", "zigbee2mqtt/remote"])
+        #expect(book.stateWatchedDevices == ["garage-door"], "only a device-state trigger watches a device's state")
     }
 
     @Test func topicFiltersFollowMQTT() {

@@ -64,6 +64,9 @@ final class CommandBus: Sendable {
         var waitingForRoom: [CheckedContinuation<Void, Never>] = []
         var finished = false
 
+        /// Jobs handed to the consumer since the bus was made.
+        var taken = 0
+
         var waiting: Int { jobs.count }
         /// The waiting commands from outside (what `capacity` bounds).
         var waitingBounded = 0
@@ -79,6 +82,7 @@ final class CommandBus: Sendable {
         /// `close` and an `open` crossing each other.
         mutating func pop(capacity: Int, valve: IntakeValve?) -> (job: Job, admit: [CheckedContinuation<Void, Never>])? {
             guard let job = jobs.popFirst() else { return nil }
+            taken += 1
             if job.bounded { waitingBounded -= 1 }
             if holdingBack && waitingBounded <= CommandBus.letGoAt {
                 holdingBack = false
@@ -164,7 +168,7 @@ final class CommandBus: Sendable {
     /// Queues something the house learned by itself; nobody waits for it. False when the bus has stopped.
     @discardableResult
     func note(_ command: HouseCommand) -> Bool {
-        if case .stopped = enqueue(Job(command: command) { _ in }, bounded: false) { return false }
+        if case .stopped = enqueue(Job(command: command, answer: nil), bounded: false) { return false }
         return true
     }
 
@@ -273,6 +277,9 @@ final class CommandBus: Sendable {
     /// Commands waiting now.
     var waiting: Int { state.withLock { $0.waiting } }
 
+    /// Jobs handed to the consumer so far: with the commands sent, how many jobs a command makes.
+    var taken: Int { state.withLock { $0.taken } }
+
     private enum Enqueued { case queued, full, stopped }
 
     private func enqueue(_ job: Job, bounded: Bool) -> Enqueued {
@@ -281,6 +288,7 @@ final class CommandBus: Sendable {
             if let c = s.consumer {
                 s.consumer = nil
                 s.linger = nil
+                s.taken += 1
                 return (.queued, c)
             }
             if bounded && s.waitingBounded >= capacity { return (.full, nil) }

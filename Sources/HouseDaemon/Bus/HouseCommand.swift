@@ -7,9 +7,10 @@ import HouseMQTT
 /// acts on them, one at a time, in the order they came.
 ///
 /// A burst waits on the bus as these values (10,000 commands back to back from one flow): the
-/// commands of a burst (`setDevice`) and the relay edges they cause (`stateChanged`) are held
-/// inline, the rest out of line (`indirect`), so a waiting command is one small slot of the
-/// bus's ring and no allocation of its own (`CommandBusTests` checks the size).
+/// commands of a burst (`setDevice`) and the relay edges they cause (`stateChanged`, when a rule
+/// watches the device) are held inline, the rest out of line (`indirect`), so a waiting command
+/// is one small slot of the bus's ring and no allocation of its own (`CommandBusTests` checks
+/// the size).
 enum HouseCommand: Sendable {
     /// A plain command on a device's `set` topic (ON, OFF, TOGGLE, OPEN...) from MQTT, with no id,
     /// no reply wanted and no position: the intent `DeviceSetCommand.intent(for:)` makes of it.
@@ -26,10 +27,10 @@ enum HouseCommand: Sendable {
     indirect case request(IntentRequest, source: IntentSource)
     /// A temporary mode ran out: the previous modes come back (history, events and rules see it).
     case revertExpiredMode
-    /// A device's state as the house learns it: a relay edge (of a command, or of the bank on
-    /// its own: pulse end, watchdog, interlock), another node, a remote device. `note` sets it
-    /// as the device's state (a command's own edge is known already); `rules` says whether the
-    /// device-state rules fire.
+    /// A device's state as the house learns it: a relay edge (of a command, when a rule watches
+    /// the device, or of the bank on its own: pulse end, watchdog, interlock), another node, a
+    /// remote device. `note` sets it as the device's state (a command's own edge is known
+    /// already); `rules` says whether the device-state rules fire.
     case stateChanged(device: DeviceID, state: DeviceState, note: Bool, rules: RuleFiring)
     /// A winding of a cover of this node went on or off (the relay bank's edge, at `at`): the
     /// cover starts or stops moving.

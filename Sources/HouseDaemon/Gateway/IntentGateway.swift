@@ -32,6 +32,9 @@ public actor IntentGateway {
     /// publishes the house-level state only then.
     nonisolated let coordination: Coordination
     var rules: RuleBook
+    /// The devices whose state a rule watches (`RuleBook.stateWatchedDevices`): a relay edge of
+    /// any other device is nothing for the rules.
+    nonisolated let stateWatchedDevices: Set<DeviceID>
     var modeObservers: [@Sendable (Date?) -> Void] = []
     /// The energy figure last published: an unchanged figure is not sent again (after a
     /// reconnect it is, with `force`).
@@ -65,7 +68,9 @@ public actor IntentGateway {
         self.coordination = coordination
         self.clock = clock
         self.logger = logger
-        self.rules = RuleBook(rules: configuration.rules)
+        let rules = RuleBook(rules: configuration.rules)
+        self.rules = rules
+        self.stateWatchedDevices = rules.stateWatchedDevices
     }
 
     /// Calls `observer` with the instant the next temporary mode ends whenever the modes change

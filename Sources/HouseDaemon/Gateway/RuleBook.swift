@@ -48,6 +48,13 @@ struct RuleBook: Sendable {
         return seen
     }
 
+    /// The devices whose state a rule's trigger watches.
+    var stateWatchedDevices: Set<DeviceID> {
+        Set(rules.compactMap { rule in
+            if case .deviceState(let device, _) = rule.trigger { device } else { nil }
+        })
+    }
+
     /// The rules `trigger` fires, in configuration order.
     func matching(_ trigger: Trigger) -> [Rule] {
         rules.filter { rule in

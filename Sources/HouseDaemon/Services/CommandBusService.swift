@@ -7,12 +7,12 @@ import Signals
 /// to the end before the next. Started before every source of commands and stopped after them,
 /// it finishes what was queued before it returns.
 ///
-/// Group commit: the commands waiting together (up to `batch`) are carried out one after the
-/// other, then what they wrote is committed in one transaction, and only then are they answered.
-/// An acknowledged command is on disk (a kill -9 right after the reply loses nothing), and a
-/// burst costs one commit rather than one per command. The commit runs on the committer's own
-/// thread while the bus carries on with the next commands (whose answers wait for their own
-/// commit, after this one).
+/// Group commit: the commands waiting together are carried out one after the other, then what
+/// they wrote is committed in one transaction, and only then are they answered. An acknowledged
+/// command is on disk (a kill -9 right after the reply loses nothing), and a burst costs one
+/// commit rather than one per command. The commit runs on the committer's own thread while the
+/// bus carries on with the next commands (whose answers wait for their own commit, after this
+/// one). How long a group goes on: `CommandGroup`.
 struct CommandBusService: Service {
     let bus: CommandBus
     let gateway: IntentGateway
@@ -22,10 +22,13 @@ struct CommandBusService: Service {
     let logger: Logger
     /// The most commands answered after one commit.
     static let batch = 256
-    /// Under load (the last group held more than one command), a group also takes the commands
-    /// that come within this of each other before it is committed: fewer, larger commits. A
-    /// command alone is committed at once (its answer does not wait), and no state waits for a
-    /// commit (states go out at the relay's edge).
+    /// The most commands of a group nobody waits on. Their writes wait for a commit together
+    /// (at most two groups' worth while the disk falls behind).
+    static let unansweredBatch = 1024
+    /// A group lingers (see `CommandGroup.lingers`) for the commands that come within this of
+    /// each other before it is committed: fewer, larger commits. A command alone that somebody
+    /// waits on is committed at once, and no state waits for a commit (states go out at the
+    /// relay's edge).
     static let linger: Duration = .milliseconds(2)
     /// The longest a command waits for the MQTT client's backlog to shrink (see `perform`).
     static let backlogWait: Duration = .seconds(1)
@@ -53,19 +56,19 @@ struct CommandBusService: Service {
         while let first = await bus.next() {
             // Only the replies someone waits for are kept until the commit: a flood's plain set
             // commands are answered by nobody, and 512 replies (two groups) held 0.5 MB.
-            var done = 0
+            var group = CommandGroup(answeredLimit: Self.batch, unansweredLimit: Self.unansweredBatch)
             var answers: [(answer: @Sendable (IntentReply) -> Void, reply: IntentReply)] = []
             func carryOut(_ job: CommandBus.Job) async {
                 let reply = await perform(job)
-                done += 1
+                group.carried(answered: job.answer != nil)
                 if let answer = job.answer { answers.append((answer, reply)) }
             }
             await carryOut(first)
-            while done < Self.batch, let job = bus.nextIfWaiting() { await carryOut(job) }
-            if underLoad || done > 1 {
-                while done < Self.batch, let job = await bus.next(within: Self.linger) { await carryOut(job) }
+            while group.takesMore, let job = bus.nextIfWaiting() { await carryOut(job) }
+            if group.lingers(underLoad: underLoad) {
+                while group.takesMore, let job = await bus.next(within: Self.linger) { await carryOut(job) }
             }
-            underLoad = done > 1
+            underLoad = group.count > 1
             if let inFlight { _ = await inFlight.wait() }
             let batch = answers, committed = OneShot<Void>()
             committer.commit {

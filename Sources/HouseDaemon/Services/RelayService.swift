@@ -27,7 +27,8 @@ struct RelayService<C: Clock>: Service where C.Duration == Duration {
 /// an interlock, at shutdown), called by the bank as it happens (`RelayBank.observe`): saves each
 /// state for `power_on: restore`, publishes the retained state at once (before the command that
 /// switched returns: no task to wake, no wait for the command's turn to end) and puts the change
-/// on the bus, which tells the house service and fires device-state rules in turn.
+/// on the bus, which tells the house service and fires device-state rules in turn. A command's
+/// edge goes on the bus only when a rule watches the device (the command told the service).
 struct RelayEdgeFollower: Sendable {
     let configuration: HouseConfiguration
     let gateway: IntentGateway
@@ -56,10 +57,14 @@ struct RelayEdgeFollower: Sendable {
             }
             gateway.publishState(state, of: d)
             // A command's edge is already known to the service (each command path notes the state
-            // it switched to; the change queued here comes after newer commands already queued,
-            // and noting it could undo one of them). What the bank did on its own (pulse end,
-            // watchdog, interlock, shutdown) is noted, with the house's energy figure.
-            bus.note(.stateChanged(device: device, state: state, note: cause != .command, rules: .always))
+            // it switched to, also for a switch the safety rules put off; the change queued here
+            // comes after newer commands already queued, and noting it could undo one of them):
+            // it goes on the bus only for the rules that watch the device. What the bank did on
+            // its own (pulse end, watchdog, interlock, shutdown) is noted, with the house's energy
+            // figure.
+            let note = cause != .command
+            guard note || gateway.stateWatchedDevices.contains(device) else { return }
+            bus.note(.stateChanged(device: device, state: state, note: note, rules: .always))
         case .watchdog:
             logger.warning("\(event)")
             gateway.publish(gateway.layout.events, IntentGateway.json(["event": "watchdog", "text": event.description]), retain: false)
