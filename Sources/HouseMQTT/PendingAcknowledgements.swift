@@ -14,22 +14,25 @@ struct PendingAcknowledgements: Sendable {
     subscript(mid: Int32) -> AckWaiter? {
         get { waiters[mid] }
         set {
-            if let old = waiters[mid], old.isInFlightPublish { inFlight -= 1 }
-            if let newValue, newValue.isInFlightPublish { inFlight += 1 }
-            waiters[mid] = newValue
+            if let newValue { updateValue(newValue, forKey: mid) } else { removeValue(forKey: mid) }
         }
     }
 
+    /// One lookup of the dictionary per change (a command's state and event each add a waiter
+    /// and remove it at their PUBACK).
     @discardableResult
     mutating func removeValue(forKey mid: Int32) -> AckWaiter? {
-        defer { self[mid] = nil }
-        return waiters[mid]
+        let old = waiters.removeValue(forKey: mid)
+        if let old, old.isInFlightPublish { inFlight -= 1 }
+        return old
     }
 
     @discardableResult
     mutating func updateValue(_ waiter: AckWaiter, forKey mid: Int32) -> AckWaiter? {
-        defer { self[mid] = waiter }
-        return waiters[mid]
+        let old = waiters.updateValue(waiter, forKey: mid)
+        if let old, old.isInFlightPublish { inFlight -= 1 }
+        if waiter.isInFlightPublish { inFlight += 1 }
+        return old
     }
 
     /// The id of the publish waited for under `key` (see `AckWaiter.publish`).

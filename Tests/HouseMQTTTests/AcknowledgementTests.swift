@@ -121,3 +121,23 @@ struct AcknowledgementTests {
         }
     }
 }
+
+/// The in-flight count of the pending acknowledgements (the in-flight window's measure) follows
+/// every way a waiter is added, replaced and removed.
+@Suite struct PendingAcknowledgementsTests {
+    @Test func theInFlightCountFollowsAddsReplacementsAndRemovals() {
+        var pending = PendingAcknowledgements()
+        pending[1] = .ignoreRetried
+        pending[2] = .ignore
+        #expect(pending.inFlight == 1, "a QoS 0 publish is not in flight")
+        #expect(pending.updateValue(.ignoreRetried, forKey: 2).map { if case .ignore = $0 { true } else { false } } == true)
+        #expect(pending.inFlight == 2)
+        pending[1] = .ignore
+        #expect(pending.inFlight == 1, "replaced by a waiter that is not a publish in flight")
+        #expect(pending.removeValue(forKey: 2) != nil)
+        #expect(pending.removeValue(forKey: 2) == nil, "removed once")
+        #expect(pending.inFlight == 0)
+        pending[1] = nil
+        #expect(pending.isEmpty && pending.inFlight == 0)
+    }
+}

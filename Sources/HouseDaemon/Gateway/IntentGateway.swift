@@ -92,12 +92,13 @@ public actor IntentGateway {
         // already written). The event follows from the same thread, before it goes back to
         // reading, instead of arriving while the broker forwards the next command.
         let donation = outcome.status == .done ? await service.lastDonation : nil
-        if let donation { publish(layout.events, donation.event.json, retain: false) }
+        let event = donation?.event
+        if let event { publish(layout.events, event.json, retain: false) }
         // That thread goes back to its connection; the record, the mode diff and the rules go on
         // on a worker.
         await service.executor.leaveInlineThread()
         let now = clock.now.date
-        record(outcome, at: now, requestID: requestID)
+        record(outcome, summary: event?.intent, at: now, requestID: requestID)
         if donation != nil {
             if isPrimary { energyMoved.signal() }
         } else if outcome.status != .done, !outcome.dryRun {
@@ -332,12 +333,13 @@ public actor IntentGateway {
 
     /// Records a handled intent in the history; the resolution trace (`details`) is kept for
     /// outcomes that are not done (a question, a refusal, a failure: what one looks into), a done
-    /// one has its summary and answer (and its trace on `house/events`).
-    private func record(_ outcome: IntentOutcome, at date: Date, requestID: String?) {
+    /// one has its summary and answer (and its trace on `house/events`). `summary`: the intent's
+    /// description when the event has it already.
+    private func record(_ outcome: IntentOutcome, summary: String?, at date: Date, requestID: String?) {
         let details = outcome.status == .done ? nil
             : try? SortedJSONEncoder().encode(IntentTrace(outcome))
         let record = StateStore.HistoryRecord(
-            at: date, source: outcome.source.rawValue, kind: Self.kind(outcome.intent), summary: outcome.intent.description,
+            at: date, source: outcome.source.rawValue, kind: Self.kind(outcome.intent), summary: summary ?? outcome.intent.description,
             outcome: outcome.status.rawValue, dialog: outcome.dialog, details: details, requestID: requestID)
         do {
             try store.appendHistory(record)
