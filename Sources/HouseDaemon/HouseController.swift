@@ -33,6 +33,10 @@ public final class HouseController<C: WallClock>: Sendable {
     public let gateway: IntentGateway
     /// The one serial command path (see `CommandBus`).
     let bus: CommandBus
+    /// The jobs the command bus has handed to its consumer so far (commands, and what the house
+    /// learned by itself): with the commands sent, how many jobs a command makes (`make bench`
+    /// prints it with row 7).
+    public var busJobs: Int { bus.taken }
     /// Told after every command the bus carried out: what watches the house (the page's live
     /// view) looks again.
     public let changes = ChangeFeed()

@@ -98,14 +98,14 @@ struct InputEndToEndTests {
             let mqtt = try await f.mqttClient()
             let state = try await mqtt.subscribe(to: "house/kitchen/kitchen-light/state", qos: .atLeastOnce)
             _ = try await state.first("the kitchen light off at start") { $0.string == "OFF" }
-            let before = f.controller.bus.taken
+            let before = f.controller.busJobs
             for n in 0..<6 {
                 let on = try await f.client().send(.text(n % 2 == 0 ? "turn on the kitchen light" : "turn off the kitchen light"))
                 #expect(on.status == .done, "\(on.dialog)")
             }
             _ = try await state.first("the last command's state") { $0.string == "OFF" }
             #expect(f.edges(of: "kitchen-light").map(\.logical) == [true, false, true, false, true, false])
-            #expect(f.controller.bus.taken - before == 6, "one job per command")
+            #expect(f.controller.busJobs - before == 6, "one job per command")
             await mqtt.disconnect()
         }
     }
