@@ -67,6 +67,7 @@ for round in $(seq "$REPEATS"); do
     : > "$WORK/states"
     mosquitto_sub -p "$PORT" -t "$TOPIC/state" -C $((COUNT + 1)) -W 120 > "$WORK/states" &
     SUB=$!
+    PIDS+=("$SUB")
     wait_for "$WORK/states" "O" 10
     daemon0=$(cpu "$DAEMON"); broker0=$(cpu "$MOSQUITTO"); start=$(date +%s%N)
     python3 bench/cpu/pace.py "$PORT" "$TOPIC/set" "$COUNT" "${RATE:-0}" "${QOS:-0}"
