@@ -42,14 +42,15 @@ env ${HOUSECTL_ENV:-} "$HOUSECTL" serve --config "$WORK/house.yaml" --devices-di
     --no-web --state-dir "$WORK/state" --broker "127.0.0.1:$PORT" > "$WORK/daemon.log" 2>&1 &
 DAEMON=$!
 PIDS+=("$DAEMON")
-wait_for() {  # wait_for FILE PATTERN SECONDS
+wait_for() {  # wait_for FILE PATTERN SECONDS PID: until FILE has PATTERN, while PID runs
     local deadline=$((SECONDS + $3))
     until grep -q "$2" "$1" 2> /dev/null; do
+        kill -0 "$4" 2> /dev/null || { cat "$1" >&2; echo "bench/cpu/run.sh: process $4 stopped before \"$2\" in $1" >&2; exit 1; }
         if ((SECONDS >= deadline)); then echo "bench/cpu/run.sh: no \"$2\" in $1 within $3 s" >&2; exit 1; fi
         sleep 0.05
     done
 }
-wait_for "$WORK/daemon.log" "ready" 30
+wait_for "$WORK/daemon.log" " ready: " 30 "$DAEMON"
 
 cpu() {  # nanoseconds on a CPU, every thread of PID
     local total=0 ns rest
@@ -68,7 +69,7 @@ for round in $(seq "$REPEATS"); do
     mosquitto_sub -p "$PORT" -t "$TOPIC/state" -C $((COUNT + 1)) -W 120 > "$WORK/states" &
     SUB=$!
     PIDS+=("$SUB")
-    wait_for "$WORK/states" "O" 10
+    wait_for "$WORK/states" "O" 10 "$SUB"
     daemon0=$(cpu "$DAEMON"); broker0=$(cpu "$MOSQUITTO"); start=$(date +%s%N)
     python3 bench/cpu/pace.py "$PORT" "$TOPIC/set" "$COUNT" "${RATE:-0}" "${QOS:-0}"
     wait "$SUB" || { echo "bench/cpu/run.sh: not every command's state came back" >&2; exit 1; }

@@ -7,7 +7,7 @@
 /// coming within the linger, up to `unansweredLimit`: its writes are committed by the state
 /// recorder within its interval anyway, and a stream of commands does not end a group (and
 /// commit, and wake the commit thread) every few hundred of them.
-struct CommandGroup: Equatable {
+struct CommandGroup {
     /// Commands carried out in the group.
     private(set) var count = 0
     /// Commands carried out since the first one whose answer somebody waits for (nil: none yet).
