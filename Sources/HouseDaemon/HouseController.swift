@@ -288,7 +288,7 @@ public final class HouseController<C: WallClock>: Sendable {
     }
 
     /// The services of this node, in start order (they stop in reverse order): the embedded
-    /// broker, the MQTT connection, the state recorder, the command bus, the relays, history
+    /// broker, the MQTT connection, the events' outlet, the state recorder, the command bus, the relays, history
     /// retention, energy and the routines (primary node), the topic API.
     public var services: [ServiceGroupConfiguration.ServiceConfiguration] {
         var list: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -298,6 +298,7 @@ public final class HouseController<C: WallClock>: Sendable {
         list.append(.init(service: MQTTConnectionService(client: client, statusTopic: layout.nodeStatus(node: node),
                                                          deadline: shutdownDeadline, logger: logger),
                           serviceName: "mqtt"))
+        list.append(.init(service: EventOutletService(outlet: gateway.events, logger: logger), serviceName: "events"))
         // Started before every writer, stopped after them all: the last commit.
         // The one thread that commits: the bus's batches and the recorder's stragglers.
         let committer = StateCommitter(store: store, logger: logger)

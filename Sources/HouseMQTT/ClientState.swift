@@ -23,6 +23,10 @@ enum AckWaiter: Sendable {
     /// Fire-and-forget QoS 1/2 publish (flushed queue, birth message): libmosquitto resends it
     /// after a reconnect, so it stays outstanding across a connection loss.
     case ignoreRetried
+    /// A publish whose acknowledgement's reason code goes to a callback (on the network thread),
+    /// see `MQTTClient.send(_:acknowledged:)`. Kept across a connection loss like
+    /// `ignoreRetried`; dropped uncalled when the client closes.
+    case notify(MQTTQoS, @Sendable (MQTTReasonCode) -> Void)
 
     /// The waiter for a publish at `qos` that nobody waits for: its acknowledgement is consumed
     /// quietly, and a QoS 1/2 one stays outstanding across a reconnect.
@@ -31,7 +35,7 @@ enum AckWaiter: Sendable {
     /// A QoS 1/2 publish: libmosquitto holds its message until the broker acknowledges it.
     var isInFlightPublish: Bool {
         switch self {
-        case .publish(let qos, _, _): qos != .atMostOnce
+        case .publish(let qos, _, _), .notify(let qos, _): qos != .atMostOnce
         case .ignoreRetried: true
         case .subscribe, .unsubscribe, .resubscribe, .ignore: false
         }
@@ -40,7 +44,8 @@ enum AckWaiter: Sendable {
 
 /// An acknowledgement that arrived before its waiter was registered.
 enum AckEvent: Sendable {
-    case published
+    /// With the broker's reason code (MQTT 5; `success` on 3.1.1).
+    case published(MQTTReasonCode)
     case subscribed([Int32])
     case unsubscribed
 }
@@ -224,7 +229,9 @@ struct ClientState: Sendable {
         case .publish(.atMostOnce, _, let c):
             fx.add { c.resume(throwing: lost) }
             return nil
-        case .publish, .ignoreRetried:
+        case .notify(.atMostOnce, _):
+            return nil
+        case .publish, .ignoreRetried, .notify:
             return waiter
         case .subscribe(let c):
             fx.add { c.resume(returning: nil) }
@@ -243,14 +250,20 @@ struct ClientState: Sendable {
         case .publish(_, _, let c): fx.add { c.resume(throwing: MQTTError.clientClosed) }
         case .subscribe(let c): fx.add { c.resume(returning: nil) }
         case .unsubscribe(let c): fx.add { c.resume() }
-        case .resubscribe, .ignore, .ignoreRetried: break
+        case .resubscribe, .ignore, .ignoreRetried, .notify: break
         }
     }
 
     mutating func complete(_ waiter: AckWaiter, with event: AckEvent, _ fx: inout Effects) {
         switch waiter {
         case .publish(_, _, let c):
-            fx.add { c.resume(returning: .delivered) }
+            if case .published(let reason) = event, reason.isFailure {
+                fx.add { c.resume(throwing: MQTTError.publishRefused(reason: reason)) }
+            } else {
+                fx.add { c.resume(returning: .delivered) }
+            }
+        case .notify(_, let acknowledged):
+            if case .published(let reason) = event { fx.add { acknowledged(reason) } }
         case .subscribe(let c):
             if case .subscribed(let codes) = event { fx.add { c.resume(returning: codes) } } else { fx.add { c.resume(returning: nil) } }
         case .unsubscribe(let c):

@@ -53,6 +53,20 @@ extension MQTTClient {
         }
     }
 
+    /// `send(_:timeToLive:)`, and then `acknowledged` with the broker's reason code when its
+    /// acknowledgement comes (on the network thread; do not block there). On an MQTT 5 connection
+    /// `noMatchingSubscribers` (0x10) says that nobody subscribed to the topic when the broker
+    /// took the message, a failure (0x80 and above) that the broker refused it; on 3.1.1 it is
+    /// always `success`. Not called for a message queued offline (`.queued`), nor when the client
+    /// closes before the acknowledgement; a QoS 0 message is answered `success` once written.
+    @discardableResult
+    public func send(_ message: MQTTMessage, acknowledged: @escaping @Sendable (MQTTReasonCode) -> Void) throws -> MQTTDelivery {
+        switch try hand(message, timeToLive: nil, waiter: .notify(message.qos, acknowledged)) {
+        case .done(let delivery): return delivery
+        case .waiting, .cancelled: return .sent
+        }
+    }
+
     /// What became of a message handed to the client.
     enum Handed {
         /// Its waiter is stored (with libmosquitto's message id, or with the held message) and

@@ -136,8 +136,8 @@ public final class MQTTClient: Sendable {
             for target in targets {
                 if let onMessage = target.onMessage { onMessage(message) } else { target.continuation.yield(message) }
             }
-        case .published(let mid):
-            acknowledge(mid, .published)
+        case .published(let mid, let reason):
+            acknowledge(mid, .published(MQTTReasonCode(UInt8(truncatingIfNeeded: reason))))
         case .subscribed(let mid, let granted):
             acknowledge(mid, .subscribed(granted))
         case .unsubscribed(let mid):
@@ -153,6 +153,11 @@ public final class MQTTClient: Sendable {
         var fx = Effects()
         state.withLock { s in
             if let waiter = s.pending.removeValue(forKey: mid) {
+                // Nobody waits for an unattended message's answer: a refusal (an ACL, a quota)
+                // would go unseen but for this line.
+                if case .published(let reason) = event, reason.isFailure, case .ignoreRetried = waiter {
+                    fx.add { [logger] in logger.warning("the broker refused message \(mid): \(reason)") }
+                }
                 s.complete(waiter, with: event, &fx)
                 if !s.held.isEmpty { releaseHeld(&s, &fx) }
             } else {

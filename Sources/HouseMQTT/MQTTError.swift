@@ -32,6 +32,9 @@ public enum MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The broker answered a SUBSCRIBE with a failure: 0x80 in MQTT 3.1.1 (`.unspecifiedError`),
     /// the reason code in MQTT 5 (e.g. `.notAuthorized` for a filter its ACL denies).
     case subscriptionRejected(filter: String, reason: MQTTReasonCode)
+    /// The broker answered a QoS 1/2 publish with a failure reason code (MQTT 5: 0x87 not
+    /// authorized by its ACL, 0x97 quota exceeded, ...): it did not take the message.
+    case publishRefused(reason: MQTTReasonCode)
     /// A message property that cannot be sent (see `MQTTPublishProperties`).
     case invalidProperty(topic: String, property: String, reason: String)
     /// Subscription options that cannot be sent (see `MQTTSubscribeOptions`).
@@ -64,6 +67,7 @@ public enum MQTTError: Error, Sendable, Hashable, CustomStringConvertible {
         case .connectionLost(let endpoint, let why): return "connection to MQTT broker \(endpoint) lost: \(why)"
         case .disconnectedByBroker(let endpoint, let reason): return "MQTT broker \(endpoint) closed the connection: \(reason)"
         case .subscriptionRejected(let filter, let reason): return "the broker rejected the subscription to '\(filter)': \(reason)"
+        case .publishRefused(let reason): return "the broker refused the message: \(reason)"
         case .invalidProperty(let topic, let property, let why): return "invalid MQTT 5 \(property) for '\(topic)': \(why)"
         case .invalidSubscribeOptions(let filter, let why): return "invalid subscribe options for '\(filter)': \(why)"
         case .offlineQueueFull(let capacity):

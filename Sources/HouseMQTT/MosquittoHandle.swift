@@ -9,7 +9,10 @@ enum MosquittoEvent: Sendable {
     /// `rc` is a libmosquitto error code, or on an MQTT 5 connection the reason code of the
     /// broker's DISCONNECT (0 or 0x80 and above).
     case disconnected(rc: Int32, errno: Int32)
-    case published(mid: Int32)
+    /// A publish was acknowledged (QoS 1/2) or written (QoS 0): `reason` is the broker's PUBACK
+    /// or PUBCOMP reason code on an MQTT 5 connection (0x10: nobody subscribes; 0x80 and above:
+    /// refused), 0 otherwise.
+    case published(mid: Int32, reason: Int32)
     case subscribed(mid: Int32, granted: [Int32])
     case unsubscribed(mid: Int32)
     /// A message, with the subscriptions it is for.
@@ -81,8 +84,8 @@ final class MosquittoHandle: @unchecked Sendable {
             let savedErrno = errno
             MosquittoHandle.forward(userdata, .disconnected(rc: rc, errno: savedErrno))
         }
-        mosquitto_publish_v5_callback_set(raw) { _, userdata, mid, _, _ in
-            MosquittoHandle.forward(userdata, .published(mid: mid))
+        mosquitto_publish_v5_callback_set(raw) { _, userdata, mid, reason, _ in
+            MosquittoHandle.forward(userdata, .published(mid: mid, reason: reason))
         }
         mosquitto_subscribe_v5_callback_set(raw) { _, userdata, mid, count, granted, _ in
             let codes = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []

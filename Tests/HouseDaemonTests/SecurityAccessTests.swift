@@ -54,12 +54,15 @@ import Testing
                 try await nodered.publish(to: "house/kitchen/kitchen-light/set", payload: #"{"id":"acl-1","state":"ON"}"#, qos: .atLeastOnce)
                 _ = try await state.first("the kitchen light on") { $0.string == "ON" }
                 #expect(f.edges(of: "kitchen-light").count == 1)
-                // Forged state, node status, discovery and peer relay commands are dropped.
+                // Forged state, node status, discovery and peer relay commands are dropped, and
+                // the sender hears so (PUBACK "not authorized").
                 let deniedBefore = await broker.snapshot().statistics.publishesDenied
                 for topic in ["house/kitchen/kitchen-light/state", "house/node/pi-main/status",
                               "homeassistant/switch/pi-main/kitchen_light/config", "house/node/pi-main/relay",
                               "house/mode/state"] {
-                    try await nodered.publish(to: topic, payload: "OFF", qos: .atLeastOnce, retain: true)
+                    await #expect(throws: MQTTError.publishRefused(reason: .notAuthorized)) {
+                        try await nodered.publish(to: topic, payload: "OFF", qos: .atLeastOnce, retain: true)
+                    }
                 }
                 let snapshot = await broker.snapshot()
                 #expect(snapshot.statistics.publishesDenied - deniedBefore == 5)

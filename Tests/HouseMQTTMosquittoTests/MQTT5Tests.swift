@@ -206,6 +206,39 @@ struct MQTT5Tests {
         }
     }
 
+    /// The broker's answer to a QoS 1 publish reaches `send(_:acknowledged:)`: on MQTT 5 "no
+    /// matching subscribers" while nobody subscribes and success once somebody does (the events
+    /// topic is held back on that), and a publish the ACL refuses is an error with the reason, not
+    /// a delivery. MQTT 3.1.1 has no reason codes: success, whatever became of the message.
+    @Test(arguments: MQTTProtocolVersion.allCases)
+    func thePubackSaysWhetherAnybodySubscribesAndARefusalIsAnError(version: MQTTProtocolVersion) async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try await withMosquitto(configLines: try dynamicSecurityLines(in: directory)) { broker in
+            try await MQTTClient.withConnection(configuration(broker, "acks", version)) { client in
+                let (answers, answered) = AsyncStream<MQTTReasonCode>.makeStream()
+                func answer(_ topic: String) async throws -> MQTTReasonCode? {
+                    try client.send(MQTTMessage(topic: topic, string: "x", qos: .atLeastOnce)) { answered.yield($0) }
+                    return try await withTimeout(.seconds(10), "the PUBACK of \(topic)") {
+                        for await reason in answers { return reason }
+                        return nil
+                    }
+                }
+                #expect(try await answer("open/nobody") == (version == .v5 ? .noMatchingSubscribers : .success))
+                let subscription = try await client.subscribe(to: "open/somebody")
+                #expect(try await answer("open/somebody") == .success)
+                _ = try await next(subscription)
+                do {
+                    let delivery = try await client.publish(to: "closed/door", payload: "open", qos: .atLeastOnce)
+                    #expect(version == .v311 && delivery == .delivered, "a refused publish on MQTT 5 is no delivery")
+                } catch let error as MQTTError {
+                    #expect(version == .v5 && error == .publishRefused(reason: .notAuthorized), "\(error)")
+                    #expect("\(error)".contains("not authorized (0x87)"), "\(error)")
+                }
+            }
+        }
+    }
+
     /// MQTT 5 keeps a session only with a session expiry interval: with clean session off, a
     /// QoS 1 message sent while the client was away waits for it (the CONNECT properties arrive).
     @Test func aPersistentSessionKeepsMessagesWhileAway() async throws {

@@ -63,7 +63,8 @@ func temporaryDirectory() throws -> URL {
 }
 
 /// mosquitto configuration lines for its dynamic security plugin (shipped with it), with its
-/// file in `directory`. Anonymous clients may subscribe to `open/#` and to nothing else (SUBACK
+/// file in `directory`. Anonymous clients may publish anywhere but to `closed/#`, and subscribe
+/// to `open/#` and to nothing else (SUBACK
 /// "not authorized": mosquitto 2.0.11's own ACL file never refuses a SUBSCRIBE), and may send
 /// the plugin's commands (`setAnonymousGroup` disconnects every anonymous client with the MQTT 5
 /// reason "administrative action").
@@ -80,6 +81,7 @@ func dynamicSecurityLines(in directory: URL) throws -> [String] {
           "clients": [],
           "roles": [{"rolename": "open", "acls": [
             {"acltype": "subscribePattern", "topic": "open/#", "allow": true},
+            {"acltype": "publishClientSend", "topic": "closed/#", "allow": false},
             {"acltype": "publishClientSend", "topic": "$CONTROL/dynamic-security/#", "allow": true}]}],
           "groups": [{"groupname": "anonymous", "roles": [{"rolename": "open"}]}],
           "anonymousGroup": "anonymous"

@@ -50,7 +50,7 @@ struct AcknowledgementTests {
     @Test func aPubackThatCameBeforeTheRegistrationAndALossStillCompletesThePublish() async {
         var s = connectedState()
         let ticket = s.ticket
-        s.noteEarly(7, .published)       // PUBACK on libmosquitto's thread...
+        s.noteEarly(7, .published(.success))       // PUBACK on libmosquitto's thread...
         lose(&s)                        // ...then the connection drops...
         // ...and only then does the publishing task register its waiter.
         #expect(await registerPublish(&s, mid: 7, qos: .atLeastOnce, ticket: ticket) == "delivered")
@@ -59,7 +59,7 @@ struct AcknowledgementTests {
 
     @Test func aStaleEarlyAcknowledgementWithTheSameIdIsNotTakenForANewPublish() async {
         var s = connectedState()
-        s.noteEarly(9, .published)  // a duplicate PUBACK for an old use of id 9
+        s.noteEarly(9, .published(.success))  // a duplicate PUBACK for an old use of id 9
         let ticket = s.ticket       // a new publish that got id 9 again
         #expect(await registerPublish(&s, mid: 9, qos: .atLeastOnce, ticket: ticket) == "waiting")
     }
@@ -93,7 +93,7 @@ struct AcknowledgementTests {
 
     @Test func earlyAcknowledgementsNobodyTakesAreBounded() {
         var s = connectedState()
-        for mid in 1...2_000 { s.noteEarly(Int32(mid), .published) }
+        for mid in 1...2_000 { s.noteEarly(Int32(mid), .published(.success)) }
         #expect(s.early.count <= 257)
         #expect(s.early[2_000] != nil)
     }

@@ -79,7 +79,7 @@ extension IntentGateway {
                 guard state == .obstructed else { continue }
                 let text = "The \(configuration.label(for: cover)) did not reach its end within \(DurationParser.format(cover.opener!.deadline)) of the press: it may be obstructed."
                 logger.warning("\(cover.id): \(text)")
-                publish(layout.events, Self.json(["event": "obstructed", "device": cover.id.rawValue, "text": text]), retain: false)
+                events.publish(.json(Self.json(["event": "obstructed", "device": cover.id.rawValue, "text": text])))
             }
             openerWake.signal()
         case .openerReport(let device, let state):
@@ -204,7 +204,7 @@ extension IntentGateway {
         } catch {
             logger.error("\(error)")
         }
-        publish(layout.events, Self.json(["event": "mode-reverted", "text": response.dialog]), retain: false)
+        events.publish(.json(Self.json(["event": "mode-reverted", "text": response.dialog])))
         await modesChanged(from: before, at: now, ruleDepth: 0)
     }
 

@@ -23,6 +23,8 @@ public actor IntentGateway {
     let pipeline: IntentPipeline
     nonisolated let store: StateStore
     nonisolated let client: MQTTClient
+    /// Where the house's events go out (`<base>/events`), held back while nobody listens.
+    public nonisolated let events: EventOutlet
     nonisolated let clock: any WallClock
     nonisolated let logger: Logger
     let matcher: PhraseMatcher?
@@ -61,6 +63,7 @@ public actor IntentGateway {
         self.pipeline = IntentPipeline(service: service)
         self.store = store
         self.client = client
+        self.events = EventOutlet(topic: layout.events, client: client, logger: logger)
         self.layout = layout
         self.stateTopics = Dictionary(configuration.devices.map { ($0.id, layout.deviceState(room: $0.room, device: $0.id)) }) { a, _ in a }
         self.matcher = matcher
@@ -92,13 +95,12 @@ public actor IntentGateway {
         // already written). The event follows from the same thread, before it goes back to
         // reading, instead of arriving while the broker forwards the next command.
         let donation = outcome.status == .done ? await service.lastDonation : nil
-        let event = donation?.event
-        if let event { publish(layout.events, event.json, retain: false) }
+        if let donation { events.publish(.donation(donation)) }
         // That thread goes back to its connection; the record, the mode diff and the rules go on
         // on a worker.
         await service.executor.leaveInlineThread()
         let now = clock.now.date
-        record(outcome, summary: event?.intent, at: now, requestID: requestID)
+        record(outcome, at: now, requestID: requestID)
         if donation != nil {
             if isPrimary { energyMoved.signal() }
         } else if outcome.status != .done, !outcome.dryRun {
@@ -320,7 +322,7 @@ public actor IntentGateway {
             publishState(state, of: device)
         }
         if outcome.status == .refused {
-            publish(layout.events, outcome.refusalEvent(at: WallInstant(now)).json, retain: false)
+            events.publish(.json(outcome.refusalEvent(at: WallInstant(now)).json))
         }
     }
 
@@ -333,13 +335,12 @@ public actor IntentGateway {
 
     /// Records a handled intent in the history; the resolution trace (`details`) is kept for
     /// outcomes that are not done (a question, a refusal, a failure: what one looks into), a done
-    /// one has its summary and answer (and its trace on `house/events`). `summary`: the intent's
-    /// description when the event has it already.
-    private func record(_ outcome: IntentOutcome, summary: String?, at date: Date, requestID: String?) {
+    /// one has its summary and answer (and its trace on `house/events`).
+    private func record(_ outcome: IntentOutcome, at date: Date, requestID: String?) {
         let details = outcome.status == .done ? nil
             : try? SortedJSONEncoder().encode(IntentTrace(outcome))
         let record = StateStore.HistoryRecord(
-            at: date, source: outcome.source.rawValue, kind: Self.kind(outcome.intent), summary: summary ?? outcome.intent.description,
+            at: date, source: outcome.source.rawValue, kind: Self.kind(outcome.intent), summary: outcome.intent.description,
             outcome: outcome.status.rawValue, dialog: outcome.dialog, details: details, requestID: requestID)
         do {
             try store.appendHistory(record)

@@ -67,7 +67,7 @@ struct RelayEdgeFollower: Sendable {
             bus.note(.stateChanged(device: device, state: state, note: note, rules: .always))
         case .watchdog:
             logger.warning("\(event)")
-            gateway.publish(gateway.layout.events, IntentGateway.json(["event": "watchdog", "text": event.description]), retain: false)
+            gateway.events.publish(.json(IntentGateway.json(["event": "watchdog", "text": event.description])))
         case .cancelled(let device, _, _):
             // The service expected the cancelled switch: give it the state the relay kept.
             if let current { bus.note(.stateChanged(device: device, state: current, note: true, rules: .never)) }

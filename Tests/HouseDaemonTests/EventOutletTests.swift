@@ -1,0 +1,138 @@
+import Foundation
+import HouseBroker
+import HouseMQTT
+import HouseTesting
+import Logging
+import Testing
+@testable import HouseDaemon
+
+/// `<base>/events` while nobody listens: the broker's "no matching subscribers" (PUBACK 0x10)
+/// stops the events, a probe finds a new subscriber, and a subscriber gets every event from its
+/// subscription on, in order. Against the embedded broker; the daemon's own tests of the events
+/// topic (end to end, mosquitto) go through the outlet too.
+@Suite("The events outlet holds back what nobody hears", .timeLimit(.minutes(1)))
+struct EventOutletTests {
+    static let topic = "house/events"
+
+    func client(_ broker: HouseBroker, _ id: String, _ version: HouseMQTT.MQTTProtocolVersion = .v5) throws -> MQTTClient {
+        var configuration = MQTTConfiguration(host: "127.0.0.1", port: broker.port, clientID: id)
+        configuration.protocolVersion = version
+        return try MQTTClient(configuration: configuration)
+    }
+
+    /// Waits (bounded) until `condition` holds, woken by the outlet's answers.
+    func waitFor(_ outlet: EventOutlet, _ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
+        try await withTimeout(.seconds(10), what) {
+            await outlet.changes.watch { signal in
+                while !condition() && !Task.isCancelled { await signal.wait() }
+            }
+        }
+    }
+
+    @Test func eventsNobodyHearsAreLetGoAndASubscriberGetsEveryOneFromItsSubscriptionOnInOrder() async throws {
+        try await withTestBroker { broker in
+            let publisher = try client(broker, "outlet")
+            try await publisher.connect()
+            let outlet = EventOutlet(topic: Self.topic, client: publisher, logger: Logger(label: "test"))
+
+            // Nobody listens: the first event goes out, its answer stops the rest.
+            outlet.publish(.json(#"{"n":0}"#))
+            try await waitFor(outlet, "the broker's 0x10") { outlet.isHoldingBack }
+            outlet.publish(.json(#"{"n":1}"#))
+            outlet.publish(.json(#"{"n":2}"#))
+            #expect(outlet.counts.sent == 1, "held, not sent")
+            // The probe (the oldest kept) is answered 0x10 again: the other one is let go.
+            outlet.probe()
+            try await waitFor(outlet, "the probe's answer") { outlet.counts.unheard == 1 }
+            #expect(outlet.counts == EventOutlet.Counts(sent: 2, unheard: 1, probes: 1))
+            #expect(outlet.isHoldingBack)
+
+            // Somebody subscribes; what happens from then on reaches it, in order.
+            let listener = try client(broker, "listener")
+            try await listener.connect()
+            let events = try await listener.subscribe(to: Self.topic, qos: .atLeastOnce)
+            outlet.publish(.json(#"{"n":3}"#))
+            outlet.publish(.json(#"{"n":4}"#))
+            #expect(outlet.counts.sent == 2, "still held until the next probe")
+            outlet.probe()
+            try await waitFor(outlet, "the probe to find the listener") { !outlet.isHoldingBack }
+            outlet.publish(.json(#"{"n":5}"#))
+            var received: [String] = []
+            for _ in 0..<3 { received.append(try await events.next("an event").string ?? "") }
+            #expect(received == [#"{"n":3}"#, #"{"n":4}"#, #"{"n":5}"#])
+            #expect(outlet.counts == EventOutlet.Counts(sent: 5, unheard: 1, probes: 2))
+
+            // The listener leaves: the next event's answer stops them again.
+            try await listener.unsubscribe(events)
+            outlet.publish(.json(#"{"n":6}"#))
+            try await waitFor(outlet, "the 0x10 after the listener left") { outlet.isHoldingBack }
+            // A shutdown sends whatever is kept.
+            let late = try client(broker, "late")
+            try await late.connect()
+            let lateEvents = try await late.subscribe(to: Self.topic, qos: .atLeastOnce)
+            outlet.publish(.json(#"{"n":7}"#))
+            outlet.flush()
+            #expect(try await lateEvents.next("the kept event").string == #"{"n":7}"#)
+            #expect(!outlet.isHoldingBack)
+            await late.disconnect()
+            await listener.disconnect()
+            await publisher.disconnect()
+        }
+    }
+
+    /// The controller: once its events are held back (nobody subscribed), a client that
+    /// subscribes and at once sends a command gets that command's event.
+    @Test func aSubscriberThatComesWhileTheControllerHoldsEventsBackGetsTheNextCommandsEvent() async throws {
+        try await withController { f in
+            let outlet = f.controller.gateway.events
+            let mqtt = try await f.mqttClient()
+            try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: "ON", qos: .atLeastOnce)
+            try await waitFor(outlet, "the controller to hold its events back") { outlet.isHoldingBack }
+            let events = try await mqtt.subscribe(to: Self.topic, qos: .atLeastOnce)
+            try await mqtt.publish(to: "house/kitchen/kitchen-light/set", payload: "OFF", qos: .atLeastOnce)
+            let event = try await events.first("the OFF command's event") { $0.string?.contains(#""action":"off""#) == true }
+            #expect(event.string?.contains(#""source":"mqtt""#) == true)
+            #expect(outlet.counts.probes >= 1)
+            await mqtt.disconnect()
+        }
+    }
+
+    /// An MQTT 3.1.1 connection has no reason codes: every event goes out.
+    @Test func onMQTT311EveryEventGoesOut() async throws {
+        try await withTestBroker { broker in
+            let publisher = try client(broker, "outlet-311", .v311)
+            try await publisher.connect()
+            let outlet = EventOutlet(topic: Self.topic, client: publisher, logger: Logger(label: "test"))
+            for n in 0..<3 { outlet.publish(.json("{\"n\":\(n)}")) }
+            // The third event's answer came after the first two's: nothing stopped them.
+            let answered = try await publisher.publish(MQTTMessage(topic: "house/other", string: "x", qos: .atLeastOnce))
+            #expect(answered == .delivered)
+            outlet.publish(.json(#"{"n":3}"#))
+            #expect(outlet.counts.sent == 4)
+            #expect(!outlet.isHoldingBack)
+            await publisher.disconnect()
+        }
+    }
+
+    /// A probe that cannot be answered (the client is offline, the message queued) decides
+    /// nothing: the events go out again as they happen.
+    @Test func aProbeThatCannotBeAnsweredSendsEverythingKept() async throws {
+        try await withTestBroker { broker in
+            let publisher = try client(broker, "outlet-offline")
+            try await publisher.connect()
+            let outlet = EventOutlet(topic: Self.topic, client: publisher, logger: Logger(label: "test"))
+            outlet.publish(.json(#"{"n":0}"#))
+            try await waitFor(outlet, "the broker's 0x10") { outlet.isHoldingBack }
+            outlet.publish(.json(#"{"n":1}"#))
+            outlet.publish(.json(#"{"n":2}"#))
+            await broker.shutdown()
+            try await withTimeout(.seconds(10), "the client to notice the broker is gone") {
+                for await state in publisher.connectionStates() where !state.isConnected { return }
+            }
+            outlet.probe()
+            #expect(!outlet.isHoldingBack)
+            #expect(outlet.counts.sent == 3, "the probe and the other kept event, queued offline")
+            await publisher.disconnect()
+        }
+    }
+}
