@@ -97,7 +97,7 @@ import HouseCore
         try store.saveModes(.init(timelines: ["kitchen": ModeTimeline(base: "night")]), at: t0)
         try store.close()
         let reopened = try StateStore(path: path)
-        #expect(try reopened.history().count == 50)
+        #expect(try reopened.history().map(\.summary) == (0..<50).map { "x\($0)" }, "in order, across multi-row statements")
         #expect(try reopened.relayStates() == ["fan": .off])
         #expect(try reopened.modes()?.roomModes == ["kitchen": "night"], "closing committed the last writes")
         try reopened.close()
@@ -194,6 +194,20 @@ import HouseCore
             #expect(row?["r"] as Double? == 0.5)
             #expect(row?["i"] as Int64? == Int64.min)
             #expect(row?["n"] as String? == nil)
+            // Multi-row statements of up to 16 rows: every row, in order, whatever the count.
+            for n in [0, 1, Database.rowsPerStatement, Database.rowsPerStatement + 1, 40] {
+                try db.run("DELETE FROM kinds", [])
+                var statements = 0
+                try db.insert(into: "kinds(t, r, i, n)", columns: 4, 0..<n, values: { i, values in
+                    values += [.text("t\(i)"), .real(Double(i) / 2), .integer(i), .null]
+                }, between: { statements += 1 })
+                let rows = try Row.fetchAll(db, sql: "SELECT t, r, i, n FROM kinds ORDER BY rowid")
+                #expect(rows.map { $0["t"] as String } == (0..<n).map { "t\($0)" })
+                #expect(rows.map { $0["r"] as Double } == (0..<n).map { Double($0) / 2 })
+                #expect(rows.map { $0["i"] as Int } == Array(0..<n))
+                #expect(rows.allSatisfy { $0["n"] as String? == nil })
+                #expect(statements == (n + Database.rowsPerStatement - 1) / Database.rowsPerStatement)
+            }
         }
     }
 

@@ -20,7 +20,36 @@ extension Database {
     /// against the statement's): about two thirds of a commit's time, which SQLite's own work
     /// was a tenth of (docs/BENCHMARKS.md, "A commit without GRDB's arguments").
     func run(_ sql: String, _ values: [SQLValue]) throws {
-        let raw = try cachedStatement(sql: sql).sqliteStatement
+        try run(try cachedStatement(sql: sql).sqliteStatement, values, sql)
+    }
+
+    /// Inserts `rows` into `table` (`"history(at, source, ...)"`, `columns` of them) with
+    /// multi-row statements (`VALUES (?, ?), (?, ?), ...`) of up to `rowsPerStatement` rows, each
+    /// shape prepared once per connection and kept; `values` appends one row's values, `between`
+    /// is called after each statement. A statement per row cost a commit of a burst's history and
+    /// energy edges about twice as much (docs/BENCHMARKS.md, session 38).
+    func insert<Rows: Collection>(into table: String, columns: Int, _ rows: Rows,
+                                  values: (Rows.Element, inout [SQLValue]) -> Void, between: () -> Void = {}) throws {
+        var start = rows.startIndex
+        var bound: [SQLValue] = []
+        bound.reserveCapacity(columns * Self.rowsPerStatement)
+        while start != rows.endIndex {
+            let end = rows.index(start, offsetBy: Self.rowsPerStatement, limitedBy: rows.endIndex) ?? rows.endIndex
+            bound.removeAll(keepingCapacity: true)
+            for row in rows[start..<end] { values(row, &bound) }
+            let count = bound.count / columns
+            let tuple = "(" + repeatElement("?", count: columns).joined(separator: ", ") + ")"
+            let sql = "INSERT INTO \(table) VALUES " + repeatElement(tuple, count: count).joined(separator: ", ")
+            try run(try cachedStatement(sql: sql).sqliteStatement, bound, sql)
+            between()
+            start = end
+        }
+    }
+
+    /// Rows a multi-row INSERT holds at most (`insert(into:columns:_:values:between:)`).
+    static let rowsPerStatement = 16
+
+    private func run(_ raw: OpaquePointer, _ values: [SQLValue], _ sql: String) throws {
         defer { sqlite3_reset(raw) }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)

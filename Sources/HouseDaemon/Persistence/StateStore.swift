@@ -46,9 +46,11 @@ public final class StateStore: Sendable {
         /// Each relay's state to record with the next commit: one row write per relay however
         /// many edges the commit holds (a burst of 128 commands on one light wrote 128).
         var relayStates: [DeviceID: RelayStateWrite] = [:]
+        /// History records, in order (one per command: written with multi-row statements).
+        var history: [HistoryRecord] = []
         var stopped = false
 
-        var isEmpty: Bool { writes.isEmpty && lastActive == nil && relayStates.isEmpty }
+        var isEmpty: Bool { writes.isEmpty && lastActive == nil && relayStates.isEmpty && history.isEmpty }
     }
 
     /// A relay's edges since the last commit, as the one row write they come to: the last state,
@@ -206,11 +208,11 @@ public final class StateStore: Sendable {
 
     private static func insert(_ edges: [EnergyEdge]) -> Write {
         { db, between in
-            for edge in edges {
-                try db.run("INSERT INTO energy_edge(device, at, is_on) VALUES (?, ?, ?)",
-                           [.text(edge.device.rawValue), .real(edge.at.date.timeIntervalSince1970), .bool(edge.on)])
-                between()
-            }
+            try db.insert(into: "energy_edge(device, at, is_on)", columns: 3, edges, values: { edge, values in
+                values.append(.text(edge.device.rawValue))
+                values.append(.real(edge.at.date.timeIntervalSince1970))
+                values.append(.bool(edge.on))
+            }, between: between)
         }
     }
 
@@ -385,12 +387,24 @@ public final class StateStore: Sendable {
     }
 
     public func appendHistory(_ record: HistoryRecord) throws(DaemonError) {
-        try enqueue { db, _ in
-            try db.run(
-                "INSERT INTO history(at, source, kind, summary, outcome, dialog, details, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                [.real(record.at.timeIntervalSince1970), .text(record.source), .text(record.kind), .text(record.summary),
-                 .text(record.outcome), .text(record.dialog), .text(record.details), .text(record.requestID)])
+        guard grouped else {
+            try write { db in try Self.insert([record], in: db) }
+            return
         }
+        pend { $0.history.append(record) }
+    }
+
+    private static func insert(_ records: [HistoryRecord], in db: Database, between: () -> Void = {}) throws {
+        try db.insert(into: "history(at, source, kind, summary, outcome, dialog, details, request_id)", columns: 8, records, values: { r, values in
+            values.append(.real(r.at.timeIntervalSince1970))
+            values.append(.text(r.source))
+            values.append(.text(r.kind))
+            values.append(.text(r.summary))
+            values.append(.text(r.outcome))
+            values.append(.text(r.dialog))
+            values.append(.text(r.details))
+            values.append(.text(r.requestID))
+        }, between: between)
     }
 
     /// History from `since` (all when nil), oldest first, at most `limit` records (the newest ones).
@@ -465,20 +479,22 @@ public final class StateStore: Sendable {
     public func flushPending(between: () -> Void = {}) throws(DaemonError) {
         flushing.lock()
         defer { flushing.unlock() }
-        let (writes, seen, lastActive, relayStates) = pending.withLock { p in
+        let (writes, seen, lastActive, relayStates, history) = pending.withLock { p in
             defer {
                 p.writes.removeAll(keepingCapacity: true)
                 p.lastActive = nil
                 p.relayStates.removeAll(keepingCapacity: true)
+                p.history.removeAll(keepingCapacity: true)
             }
-            return (p.writes, p.seen, p.lastActive, p.relayStates)
+            return (p.writes, p.seen, p.lastActive, p.relayStates, p.history)
         }
-        let count = writes.count + (lastActive == nil ? 0 : 1) + relayStates.count
+        let count = writes.count + (lastActive == nil ? 0 : 1) + relayStates.count + history.count
         guard count > 0 else { return }
         // The ids committed now are on disk; one marked seen meanwhile waits for the next commit.
         defer { pending.withLock { p in for (id, at) in seen where p.seen[id] == at { p.seen[id] = nil } } }
         do {
             try pool.write { db in
+                try Self.insert(history, in: db, between: between)
                 for write in writes {
                     try write(db, between)
                     between()
