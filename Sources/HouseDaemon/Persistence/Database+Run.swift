@@ -23,23 +23,24 @@ extension Database {
         try run(try cachedStatement(sql: sql).sqliteStatement, values, sql)
     }
 
-    /// Inserts `rows` into `table` (`"history(at, source, ...)"`, `columns` of them) with
-    /// multi-row statements (`VALUES (?, ?), (?, ?), ...`) of up to `rowsPerStatement` rows, each
-    /// shape prepared once per connection and kept; `values` appends one row's values, `between`
-    /// is called after each statement. A statement per row cost a commit of a burst's history and
-    /// energy edges about twice as much (docs/BENCHMARKS.md, session 38).
+    /// Inserts `rows` into `table` (`"history(at, source, ...)"`, `columns` of them): a
+    /// multi-row statement (`VALUES (?, ?), (?, ?), ...`) for each `rowsPerStatement` rows, a
+    /// one-row statement for each row left over (two statements per table, prepared once per
+    /// connection and kept); `values` appends one row's values, `between` is called after each
+    /// statement. A statement per row cost a commit's history and energy edges about a fifth more
+    /// of the commit thread's time in a flood (docs/BENCHMARKS.md, session 38).
     func insert<Rows: Collection>(into table: String, columns: Int, _ rows: Rows,
                                   values: (Rows.Element, inout [SQLValue]) -> Void, between: () -> Void = {}) throws {
+        let tuple = "(" + repeatElement("?", count: columns).joined(separator: ", ") + ")"
         var start = rows.startIndex
         var bound: [SQLValue] = []
         bound.reserveCapacity(columns * Self.rowsPerStatement)
         while start != rows.endIndex {
-            let end = rows.index(start, offsetBy: Self.rowsPerStatement, limitedBy: rows.endIndex) ?? rows.endIndex
+            let full = rows.index(start, offsetBy: Self.rowsPerStatement, limitedBy: rows.endIndex)
+            let end = full ?? rows.index(after: start)
             bound.removeAll(keepingCapacity: true)
             for row in rows[start..<end] { values(row, &bound) }
-            let count = bound.count / columns
-            let tuple = "(" + repeatElement("?", count: columns).joined(separator: ", ") + ")"
-            let sql = "INSERT INTO \(table) VALUES " + repeatElement(tuple, count: count).joined(separator: ", ")
+            let sql = "INSERT INTO \(table) VALUES " + repeatElement(tuple, count: full == nil ? 1 : Self.rowsPerStatement).joined(separator: ", ")
             try run(try cachedStatement(sql: sql).sqliteStatement, bound, sql)
             between()
             start = end
