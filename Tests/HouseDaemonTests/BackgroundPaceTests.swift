@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 import HouseCore
 import HouseTesting
@@ -31,7 +32,7 @@ import HouseTesting
     }
 
     /// A grouped commit calls the pace between its writes, and within a write of many rows (a
-    /// burst's energy edges, a day's planned routine runs) after each row.
+    /// burst's energy edges, a day's planned routine runs) after each statement.
     @Test func aCommitStepsBetweenItsWrites() throws {
         let directory = NSTemporaryDirectory() + "housectl-pace-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -50,9 +51,10 @@ import HouseTesting
         })
         var steps = 0
         try store.flushPending { steps += 1 }
-        // Ten history rows, one row per relay, and the two many-row writes: a step per row and one
-        // after each write.
-        #expect(steps == 12 + StateStore.energyEdgeBatch + 1 + 3 + 1)
+        // Ten history rows (fewer than a multi-row statement holds: one statement each), one row
+        // per relay, the energy edges 16 rows a statement and a step after that write, the
+        // planned runs a step per row and one after the write.
+        #expect(steps == 10 + 2 + StateStore.energyEdgeBatch / Database.rowsPerStatement + 1 + 3 + 1)
         #expect(store.statistics == .init(commits: 1, writes: 14), "\(store.statistics)")
         #expect(try store.energyEdges(since: t0).count == StateStore.energyEdgeBatch)
         try store.close()

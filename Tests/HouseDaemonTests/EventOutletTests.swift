@@ -97,6 +97,28 @@ struct EventOutletTests {
         }
     }
 
+    /// A probe the broker does not answer (it stopped reading) leaves at most `mostKept` events
+    /// kept: then they go out, and the next ones as they happen.
+    @Test func atMostMostKeptEventsWaitForAProbesAnswer() async throws {
+        try await withTestBroker { broker in
+            let publisher = try client(broker, "outlet-stalled")
+            try await publisher.connect()
+            let outlet = EventOutlet(topic: Self.topic, client: publisher, logger: Logger(label: "test"))
+            outlet.publish(.json(#"{"n":0}"#))
+            try await waitFor(outlet, "the broker's 0x10") { outlet.isHoldingBack }
+            await broker.pauseReading()
+            outlet.publish(.json(#"{"n":1}"#))
+            outlet.probe()
+            for n in 2...EventOutlet.mostKept { outlet.publish(.json("{\"n\":\(n)}")) }
+            #expect(outlet.isHoldingBack, "\(EventOutlet.mostKept - 1) kept")
+            outlet.publish(.json("{\"n\":\(EventOutlet.mostKept + 1)}"))
+            #expect(!outlet.isHoldingBack)
+            #expect(outlet.counts.sent == EventOutlet.mostKept + 2, "the first, the probe and every kept one")
+            await broker.resumeReading()
+            await publisher.disconnect()
+        }
+    }
+
     /// An MQTT 3.1.1 connection has no reason codes: every event goes out.
     @Test func onMQTT311EveryEventGoesOut() async throws {
         try await withTestBroker { broker in

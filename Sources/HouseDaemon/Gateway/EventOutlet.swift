@@ -94,6 +94,9 @@ public final class EventOutlet: Sendable {
     /// keeps at most about this many (each kept event is a donation's few hundred bytes, and
     /// `make bench` row 5's peak grew 0.7 MB with 1,024).
     static let probeAt = 256
+    /// The most events kept, for a probe whose answer is slow to come (a broker that stopped
+    /// reading): then they all go out, as after `probeTimeout`. Bounds the memory they hold.
+    static let mostKept = 4_096
     /// A probe unanswered this long (the connection went, and the broker lost the session):
     /// every kept event goes out.
     static let probeTimeout: Duration = .seconds(5)
@@ -108,18 +111,25 @@ public final class EventOutlet: Sendable {
 
     /// Publishes `event`, or keeps it while nobody listens.
     public func publish(_ event: Event) {
-        let number: UInt64? = state.withLock { s in
+        enum Step { case send(UInt64), kept, flush }
+        let step: Step = state.withLock { s in
             let number = s.next
             s.next += 1
             guard s.phase == .live else {
                 s.held.append(event)
                 if s.held.count == 1 || s.held.count == Self.probeAt { probeDue.signal() }
-                return nil
+                return s.held.count >= Self.mostKept && s.phase == .quiet ? .flush : .kept
             }
             s.counts.sent += 1
-            return number
+            return .send(number)
         }
-        if let number { send(event, number: number, probe: false) }
+        switch step {
+        case .send(let number): send(event, number: number, probe: false)
+        case .kept: break
+        case .flush:
+            logger.warning("\(Self.mostKept) events kept on \(topic) with no answer to the probe: they go out, and the next ones as they happen")
+            flush()
+        }
     }
 
     /// What the outlet did so far.
