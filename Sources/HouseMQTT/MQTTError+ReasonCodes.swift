@@ -1,12 +1,12 @@
 extension MQTTError {
     /// The MQTT 5 reason code behind this error: a refused CONNACK of an MQTT 5 connection, the
-    /// broker's DISCONNECT, a rejected subscription. Nil for everything else (and for MQTT 3.1.1
-    /// CONNACK codes, which are no reason codes).
+    /// broker's DISCONNECT, a rejected subscription, a refused publish. Nil for everything else
+    /// (and for MQTT 3.1.1 CONNACK codes, which are no reason codes).
     public var reasonCode: MQTTReasonCode? {
         switch self {
         case .authenticationFailed(_, let code, _), .connectionRefused(_, let code, _):
             return code >= 0x80 && code <= 0xFF ? MQTTReasonCode(UInt8(code)) : nil
-        case .disconnectedByBroker(_, let reason), .subscriptionRejected(_, let reason):
+        case .disconnectedByBroker(_, let reason), .subscriptionRejected(_, let reason), .publishRefused(let reason):
             return reason
         default:
             return nil

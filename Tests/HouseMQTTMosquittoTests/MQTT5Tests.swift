@@ -233,6 +233,7 @@ struct MQTT5Tests {
                     #expect(version == .v311 && delivery == .delivered, "a refused publish on MQTT 5 is no delivery")
                 } catch let error as MQTTError {
                     #expect(version == .v5 && error == .publishRefused(reason: .notAuthorized), "\(error)")
+                    #expect(error.reasonCode == .notAuthorized)
                     #expect("\(error)".contains("not authorized (0x87)"), "\(error)")
                 }
             }
