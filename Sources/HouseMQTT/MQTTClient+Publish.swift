@@ -57,8 +57,10 @@ extension MQTTClient {
     /// acknowledgement comes (on the network thread; do not block there). On an MQTT 5 connection
     /// `noMatchingSubscribers` (0x10) says that nobody subscribed to the topic when the broker
     /// took the message, a failure (0x80 and above) that the broker refused it; on 3.1.1 it is
-    /// always `success`. Not called for a message queued offline (`.queued`), nor when the client
-    /// closes before the acknowledgement; a QoS 0 message is answered `success` once written.
+    /// always `success`. Not called for a message the client queued offline, nor when the client
+    /// closes before the acknowledgement (a QoS 1/2 message libmosquitto keeps to resend after a
+    /// reconnect, also returned as `.queued`, is answered after the resend); a QoS 0 message is
+    /// answered `success` once written.
     @discardableResult
     public func send(_ message: MQTTMessage, acknowledged: @escaping @Sendable (MQTTReasonCode) -> Void) throws -> MQTTDelivery {
         switch try hand(message, timeToLive: nil, waiter: .notify(message.qos, acknowledged)) {
@@ -155,7 +157,12 @@ extension MQTTClient {
         // the next CONNACK: queuing a copy here too would deliver it twice (a pulse or a toggle
         // would then act twice).
         s.statistics.messagesQueued += 1
-        s.register(mid, .ignoreRetried, sentWith: ticket, &fx)
+        // Its acknowledgement comes under the same id after the resend: a callback still hears it.
+        if case .notify = waiter {
+            s.register(mid, waiter, sentWith: ticket, &fx)
+        } else {
+            s.register(mid, .ignoreRetried, sentWith: ticket, &fx)
+        }
         return .queued
     }
 

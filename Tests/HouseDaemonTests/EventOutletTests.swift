@@ -97,6 +97,39 @@ struct EventOutletTests {
         }
     }
 
+    /// Events sent live before nobody listened, then events kept while a probe waits for its
+    /// answer: the probe's 0x10 lets go only what was kept before it left, and the events after
+    /// it reach the next subscriber.
+    @Test func aProbesAnswerLetsGoOnlyWhatWasKeptBeforeIt() async throws {
+        try await withTestBroker { broker in
+            let publisher = try client(broker, "outlet-window")
+            try await publisher.connect()
+            let outlet = EventOutlet(topic: Self.topic, client: publisher, logger: Logger(label: "test"))
+            // Some events go out live (nobody listens) until the first 0x10 comes back.
+            for n in 0..<5 { outlet.publish(.json("{\"n\":\(n)}")) }
+            try await waitFor(outlet, "the broker's 0x10") { outlet.isHoldingBack }
+            let live = outlet.counts.sent
+            outlet.publish(.json(#"{"n":"before"}"#))
+            await broker.pauseReading()
+            outlet.probe()
+            outlet.publish(.json(#"{"n":"after-1"}"#))
+            outlet.publish(.json(#"{"n":"after-2"}"#))
+            await broker.resumeReading()
+            // One connection's acknowledgements come in order: the probe's came before this one's.
+            _ = try await publisher.publish(MQTTMessage(topic: "house/other", string: "x", qos: .atLeastOnce))
+            #expect(outlet.counts == EventOutlet.Counts(sent: live + 1, unheard: 0, probes: 1), "the two after the probe are kept")
+            let listener = try client(broker, "listener-window")
+            try await listener.connect()
+            let events = try await listener.subscribe(to: Self.topic, qos: .atLeastOnce)
+            outlet.probe()
+            var received: [String] = []
+            for _ in 0..<2 { received.append(try await events.next("a kept event").string ?? "") }
+            #expect(received == [#"{"n":"after-1"}"#, #"{"n":"after-2"}"#])
+            await listener.disconnect()
+            await publisher.disconnect()
+        }
+    }
+
     /// A probe the broker does not answer (it stopped reading) leaves at most `mostKept` events
     /// kept: then they go out, and the next ones as they happen.
     @Test func atMostMostKeptEventsWaitForAProbesAnswer() async throws {

@@ -47,7 +47,7 @@ public final class EventOutlet: Sendable {
         public var sent = 0
         /// Events let go, never sent, because a probe found that nobody subscribed.
         public var unheard = 0
-        /// Probes sent while nobody listened.
+        /// Probes sent (each one of the kept events, to ask whether somebody listens now).
         public var probes = 0
     }
 
@@ -70,7 +70,8 @@ public final class EventOutlet: Sendable {
 
     private struct State {
         var phase = Phase.live
-        /// Kept events; `held[0]` is numbered `firstHeld`.
+        /// Kept events; `held[0]` is numbered `firstHeld`, and while not live
+        /// `firstHeld + held.count == next`.
         var held = Deque<Event>()
         var firstHeld: UInt64 = 0
         /// The number the next event gets.
@@ -82,6 +83,8 @@ public final class EventOutlet: Sendable {
         var flushing = false
         var lastProbe: ContinuousClock.Instant
         var counts = Counts()
+        /// Whether a refusal of an event (a failure reason code) was logged.
+        var refusalLogged = false
     }
 
     private let state: Mutex<State>
@@ -159,7 +162,6 @@ public final class EventOutlet: Sendable {
         let step: Step = state.withLock { s in
             if let probe = s.probe {
                 guard now >= probe.sentAt + Self.probeTimeout else { return .none }
-                logger.warning("no answer to the probe on \(topic) within \(Self.probeTimeout): events go out again as they happen")
                 s.probe = nil
                 s.phase = .flushing
                 return .flush
@@ -176,7 +178,9 @@ public final class EventOutlet: Sendable {
         switch step {
         case .none: break
         case .send(let event, let number): send(event, number: number, probe: true)
-        case .flush: flush()
+        case .flush:
+            logger.warning("no answer to the probe on \(topic) within \(Self.probeTimeout): events go out again as they happen")
+            flush()
         }
     }
 
@@ -207,11 +211,21 @@ public final class EventOutlet: Sendable {
                 return batch
             }
             guard let batch else { return }
-            for (event, number) in batch { send(event, number: number, probe: false) }
+            for (i, (event, number)) in batch.enumerated() where !send(event, number: number, probe: false) {
+                // The client is closed (a shutdown that did not wait): the rest cannot go either.
+                let dropped = state.withLock { s in
+                    defer { s.held.removeAll(); s.phase = .live; s.flushing = false }
+                    return batch.count - i - 1 + s.held.count
+                }
+                if dropped > 0 { logger.warning("the MQTT client is closed: \(dropped) more events on \(topic) not sent") }
+                return
+            }
         }
     }
 
-    private func send(_ event: Event, number: UInt64, probe: Bool) {
+    /// Hands `event` to the client; false when the client is closed.
+    @discardableResult
+    private func send(_ event: Event, number: UInt64, probe: Bool) -> Bool {
         let message = MQTTMessage(topic: topic, string: event.payload, qos: .atLeastOnce, retain: false)
         do {
             let delivery = try client.send(message) { [self] reason in
@@ -219,26 +233,45 @@ public final class EventOutlet: Sendable {
             }
             // Queued offline: no answer will come, so the probe decides nothing.
             if probe, delivery == .queued { probeAnswered(number, .success) }
+        } catch MQTTError.clientClosed {
+            if probe { probeAnswered(number, .success) }
+            return false
         } catch {
             logger.warning("publish \(topic) failed: \(error)")
             if probe { probeAnswered(number, .success) }
         }
+        return true
     }
 
     /// An event that went out as it happened was answered.
     private func answered(_ number: UInt64, _ reason: MQTTReasonCode) {
-        guard reason == .noMatchingSubscribers else { return }
+        guard reason == .noMatchingSubscribers else {
+            if reason.isFailure { noteRefusal(reason) }
+            return
+        }
         let stopped: Bool = state.withLock { s in
             guard s.phase == .live, number >= s.liveSince else { return false }
             s.phase = .quiet
+            // Nothing is kept while live: the next event kept is the next one numbered.
+            s.firstHeld = s.next
             s.lastProbe = .now
             return true
         }
         if stopped { changes.changed() }
     }
 
+    /// The broker refused an event (its ACL, say): logged once, not at every event.
+    private func noteRefusal(_ reason: MQTTReasonCode) {
+        let first: Bool = state.withLock { s in
+            defer { s.refusalLogged = true }
+            return !s.refusalLogged
+        }
+        if first { logger.warning("the broker refuses the events on \(topic): \(reason)") }
+    }
+
     /// The probe numbered `number` was answered (or, with `success`, cannot be).
     private func probeAnswered(_ number: UInt64, _ reason: MQTTReasonCode) {
+        if reason.isFailure { noteRefusal(reason) }
         let listening: Bool = state.withLock { s in
             guard let probe = s.probe, probe.number == number else { return false }
             s.probe = nil

@@ -40,6 +40,7 @@ extension Database {
             let end = full ?? rows.index(after: start)
             bound.removeAll(keepingCapacity: true)
             for row in rows[start..<end] { values(row, &bound) }
+            precondition(bound.count == columns * rows.distance(from: start, to: end), "\(table): \(bound.count) values for \(rows.distance(from: start, to: end)) rows of \(columns)")
             let sql = "INSERT INTO \(table) VALUES " + repeatElement(tuple, count: full == nil ? 1 : Self.rowsPerStatement).joined(separator: ", ")
             try run(try cachedStatement(sql: sql).sqliteStatement, bound, sql)
             between()

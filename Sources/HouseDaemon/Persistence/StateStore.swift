@@ -388,7 +388,7 @@ public final class StateStore: Sendable {
 
     public func appendHistory(_ record: HistoryRecord) throws(DaemonError) {
         guard grouped else {
-            try write { db in try Self.insert([record], in: db) }
+            try enqueue { db, _ in try Self.insert([record], in: db) }
             return
         }
         pend { $0.history.append(record) }
