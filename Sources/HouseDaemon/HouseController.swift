@@ -288,8 +288,8 @@ public final class HouseController<C: WallClock>: Sendable {
     }
 
     /// The services of this node, in start order (they stop in reverse order): the embedded
-    /// broker, the MQTT connection, the events' outlet, the state recorder, the command bus, the relays, history
-    /// retention, energy and the routines (primary node), the topic API.
+    /// broker, the MQTT connection, the events' outlet, the state recorder, the command bus, the
+    /// relays, history retention, energy and the routines (primary node), the topic API.
     public var services: [ServiceGroupConfiguration.ServiceConfiguration] {
         var list: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let broker {

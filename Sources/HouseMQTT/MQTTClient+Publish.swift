@@ -47,10 +47,7 @@ extension MQTTClient {
     /// - Throws: as `publish(_:timeToLive:)`.
     @discardableResult
     public func send(_ message: MQTTMessage, timeToLive: Duration? = nil) throws -> MQTTDelivery {
-        switch try hand(message, timeToLive: timeToLive, waiter: .unattended(message.qos)) {
-        case .done(let delivery): return delivery
-        case .waiting, .cancelled: return .sent
-        }
+        try send(message, timeToLive: timeToLive, waiter: .unattended(message.qos))
     }
 
     /// `send(_:timeToLive:)`, and then `acknowledged` with the broker's reason code when its
@@ -63,7 +60,12 @@ extension MQTTClient {
     /// answered `success` once written.
     @discardableResult
     public func send(_ message: MQTTMessage, acknowledged: @escaping @Sendable (MQTTReasonCode) -> Void) throws -> MQTTDelivery {
-        switch try hand(message, timeToLive: nil, waiter: .notify(message.qos, acknowledged)) {
+        try send(message, timeToLive: nil, waiter: .notify(message.qos, acknowledged))
+    }
+
+    /// Both `send`s: hands `message` over with `waiter` and returns without waiting.
+    private func send(_ message: MQTTMessage, timeToLive: Duration?, waiter: AckWaiter) throws -> MQTTDelivery {
+        switch try hand(message, timeToLive: timeToLive, waiter: waiter) {
         case .done(let delivery): return delivery
         case .waiting, .cancelled: return .sent
         }

@@ -20,6 +20,21 @@ struct EventOutletTests {
         return try MQTTClient(configuration: configuration)
     }
 
+    /// A connected client `id` and an outlet publishing through it.
+    func outlet(_ broker: HouseBroker, _ id: String, _ version: HouseMQTT.MQTTProtocolVersion = .v5) async throws -> (MQTTClient, EventOutlet) {
+        let publisher = try client(broker, id, version)
+        try await publisher.connect()
+        return (publisher, EventOutlet(topic: Self.topic, client: publisher, logger: Logger(label: "test")))
+    }
+
+    /// `outlet(_:_:)`, once its first event (`{"n":0}`, nobody listening) was answered 0x10.
+    func holdingOutlet(_ broker: HouseBroker, _ id: String) async throws -> (MQTTClient, EventOutlet) {
+        let (publisher, outlet) = try await outlet(broker, id)
+        outlet.publish(.json(#"{"n":0}"#))
+        try await waitFor(outlet, "the broker's 0x10") { outlet.isHoldingBack }
+        return (publisher, outlet)
+    }
+
     /// Waits (bounded) until `condition` holds, woken by the outlet's answers.
     func waitFor(_ outlet: EventOutlet, _ what: String, _ condition: @escaping @Sendable () -> Bool) async throws {
         try await withTimeout(.seconds(10), what) {
@@ -31,13 +46,8 @@ struct EventOutletTests {
 
     @Test func eventsNobodyHearsAreLetGoAndASubscriberGetsEveryOneFromItsSubscriptionOnInOrder() async throws {
         try await withTestBroker { broker in
-            let publisher = try client(broker, "outlet")
-            try await publisher.connect()
-            let outlet = EventOutlet(topic: Self.topic, client: publisher, logger: Logger(label: "test"))
-
             // Nobody listens: the first event goes out, its answer stops the rest.
-            outlet.publish(.json(#"{"n":0}"#))
-            try await waitFor(outlet, "the broker's 0x10") { outlet.isHoldingBack }
+            let (publisher, outlet) = try await holdingOutlet(broker, "outlet")
             outlet.publish(.json(#"{"n":1}"#))
             outlet.publish(.json(#"{"n":2}"#))
             #expect(outlet.counts.sent == 1, "held, not sent")
@@ -112,9 +122,7 @@ struct EventOutletTests {
     /// it reach the next subscriber.
     @Test func aProbesAnswerLetsGoOnlyWhatWasKeptBeforeIt() async throws {
         try await withTestBroker { broker in
-            let publisher = try client(broker, "outlet-window")
-            try await publisher.connect()
-            let outlet = EventOutlet(topic: Self.topic, client: publisher, logger: Logger(label: "test"))
+            let (publisher, outlet) = try await outlet(broker, "outlet-window")
             // Some events go out live (nobody listens) until the first 0x10 comes back.
             for n in 0..<5 { outlet.publish(.json("{\"n\":\(n)}")) }
             try await waitFor(outlet, "the broker's 0x10") { outlet.isHoldingBack }
@@ -144,11 +152,7 @@ struct EventOutletTests {
     /// kept: then they go out, and the next ones as they happen.
     @Test func atMostMostKeptEventsWaitForAProbesAnswer() async throws {
         try await withTestBroker { broker in
-            let publisher = try client(broker, "outlet-stalled")
-            try await publisher.connect()
-            let outlet = EventOutlet(topic: Self.topic, client: publisher, logger: Logger(label: "test"))
-            outlet.publish(.json(#"{"n":0}"#))
-            try await waitFor(outlet, "the broker's 0x10") { outlet.isHoldingBack }
+            let (publisher, outlet) = try await holdingOutlet(broker, "outlet-stalled")
             await broker.pauseReading()
             outlet.publish(.json(#"{"n":1}"#))
             outlet.probe()
@@ -165,9 +169,7 @@ struct EventOutletTests {
     /// An MQTT 3.1.1 connection has no reason codes: every event goes out.
     @Test func onMQTT311EveryEventGoesOut() async throws {
         try await withTestBroker { broker in
-            let publisher = try client(broker, "outlet-311", .v311)
-            try await publisher.connect()
-            let outlet = EventOutlet(topic: Self.topic, client: publisher, logger: Logger(label: "test"))
+            let (publisher, outlet) = try await outlet(broker, "outlet-311", .v311)
             for n in 0..<3 { outlet.publish(.json("{\"n\":\(n)}")) }
             // The third event's answer came after the first two's: nothing stopped them.
             let answered = try await publisher.publish(MQTTMessage(topic: "house/other", string: "x", qos: .atLeastOnce))
@@ -183,11 +185,7 @@ struct EventOutletTests {
     /// nothing: the events go out again as they happen.
     @Test func aProbeThatCannotBeAnsweredSendsEverythingKept() async throws {
         try await withTestBroker { broker in
-            let publisher = try client(broker, "outlet-offline")
-            try await publisher.connect()
-            let outlet = EventOutlet(topic: Self.topic, client: publisher, logger: Logger(label: "test"))
-            outlet.publish(.json(#"{"n":0}"#))
-            try await waitFor(outlet, "the broker's 0x10") { outlet.isHoldingBack }
+            let (publisher, outlet) = try await holdingOutlet(broker, "outlet-offline")
             outlet.publish(.json(#"{"n":1}"#))
             outlet.publish(.json(#"{"n":2}"#))
             await broker.shutdown()

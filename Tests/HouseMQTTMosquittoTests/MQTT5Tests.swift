@@ -186,9 +186,7 @@ struct MQTT5Tests {
     /// MQTT 5, 0x80 on 3.1.1 (mosquitto's dynamic security plugin refuses the filter).
     @Test(arguments: MQTTProtocolVersion.allCases)
     func aRefusedSubscriptionSaysWhy(version: MQTTProtocolVersion) async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await withMosquitto(configLines: try dynamicSecurityLines(in: directory)) { broker in
+        try await withDynamicSecurityMosquitto { broker in
             try await MQTTClient.withConnection(configuration(broker, "acl", version)) { client in
                 let open = try await client.subscribe(to: "open/#")
                 #expect(open.grantedQoS == .atLeastOnce)
@@ -212,9 +210,7 @@ struct MQTT5Tests {
     /// a delivery. MQTT 3.1.1 has no reason codes: success, whatever became of the message.
     @Test(arguments: MQTTProtocolVersion.allCases)
     func thePubackSaysWhetherAnybodySubscribesAndARefusalIsAnError(version: MQTTProtocolVersion) async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await withMosquitto(configLines: try dynamicSecurityLines(in: directory)) { broker in
+        try await withDynamicSecurityMosquitto { broker in
             try await MQTTClient.withConnection(configuration(broker, "acks", version)) { client in
                 let (answers, answered) = AsyncStream<MQTTReasonCode>.makeStream()
                 func answer(_ topic: String) async throws -> MQTTReasonCode? {
@@ -267,9 +263,7 @@ struct MQTT5Tests {
     /// The broker's DISCONNECT reason reaches the connection state (mosquitto's dynamic security
     /// plugin disconnects the anonymous clients for "administrative action" when told to).
     @Test func aBrokerDisconnectSaysWhy() async throws {
-        let directory = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await withMosquitto(configLines: try dynamicSecurityLines(in: directory)) { broker in
+        try await withDynamicSecurityMosquitto { broker in
             try await MQTTClient.withConnection(configuration(broker, "kicked")) { client in
                 let states = client.connectionStates()
                 try await MQTTClient.withConnection(configuration(broker, "admin", .v311)) { admin in

@@ -90,6 +90,14 @@ func dynamicSecurityLines(in directory: URL) throws -> [String] {
     return ["plugin \(plugin)", "plugin_opt_config_file \(file.path)", "allow_anonymous true"]
 }
 
+/// Runs `body` with a mosquitto that has the dynamic security plugin (`dynamicSecurityLines`),
+/// its file in a temporary directory removed afterwards.
+func withDynamicSecurityMosquitto<Result: Sendable>(_ body: (MosquittoBroker) async throws -> Result) async throws -> Result {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await withMosquitto(configLines: try dynamicSecurityLines(in: directory), body)
+}
+
 struct PluginMissing: Error, CustomStringConvertible {
     let description: String
 }
