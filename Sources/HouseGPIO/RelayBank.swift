@@ -57,14 +57,28 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         var cause: SwitchCause
     }
 
-    struct Slot {
+    /// One relay: its configuration, found once, and its state. A class, so that a command reads
+    /// and changes it in place (the bank's isolation keeps it to one thread at a time); as a
+    /// struct with the channel in it, each command copied it four or five times.
+    final class Slot {
         let channel: RelayLayout.Channel
+        /// The channel's interlock group, if any.
+        let group: RelayLayout.InterlockGroup?
         var isOn: Bool
         var lastEdge: C.Instant
         var lastOff: C.Instant?
         var onSince: C.Instant?
         var pending: Pending?
         var autoOff: AutoOff?
+
+        init(channel: RelayLayout.Channel, group: RelayLayout.InterlockGroup?, isOn: Bool, lastEdge: C.Instant, lastOff: C.Instant?, onSince: C.Instant?) {
+            self.channel = channel
+            self.group = group
+            self.isOn = isOn
+            self.lastEdge = lastEdge
+            self.lastOff = lastOff
+            self.onSince = onSince
+        }
     }
 
     /// Requests every relay line of `layout` on `chip` with its power-on state and starts enforcing
@@ -134,7 +148,8 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
                 throw error
             }
             requested.append(c.line)
-            var slot = Slot(channel: c, isOn: initial, lastEdge: now, lastOff: initial ? nil : now, onSince: initial ? now : nil)
+            let slot = Slot(channel: c, group: layout.group(of: c.device), isOn: initial, lastEdge: now,
+                            lastOff: initial ? nil : now, onSince: initial ? now : nil)
             if initial, let left = pulseLeft[c.device] {
                 slot.autoOff = AutoOff(at: now.advanced(by: left), cause: .pulseEnd)
             } else if initial, let maxOn = c.maxOn {
@@ -204,20 +219,20 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         // with a pulse of its own (a door opener's button) is never held longer than that.
         if case .pulse = command, slot.isOn, c.pulse == nil, let pulse {
             if let p = slot.pending {
-                slots[device]?.pending = nil
+                slot.pending = nil
                 emit(.cancelled(device: device, wanted: DeviceState(isOn: p.target), reason: "asked to pulse ON, which it is"))
             }
             var auto = AutoOff(at: now.advanced(by: pulse), cause: .pulseEnd)
             if let maxOn = c.maxOn, let since = slot.onSince, since.advanced(by: maxOn) < auto.at {
                 auto = AutoOff(at: since.advanced(by: maxOn), cause: .watchdog)
             }
-            slots[device]?.autoOff = auto
+            slot.autoOff = auto
             return .retimed(offAfter: now.duration(to: auto.at))
         }
 
         if target == slot.isOn {
             if let p = slot.pending {
-                slots[device]?.pending = nil
+                slot.pending = nil
                 emit(.cancelled(device: device, wanted: DeviceState(isOn: p.target), reason: "asked \(wanted.rawValue), which it already is"))
             }
             return .unchanged(wanted)
@@ -229,7 +244,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             if let mi = c.minInterval, slot.lastEdge.advanced(by: mi) > now {
                 return .refused(.tooSoon(remaining: now.duration(to: slot.lastEdge.advanced(by: mi)), minInterval: mi))
             }
-            if target, let group = layout.group(of: device) {
+            if target, let group = slot.group {
                 for m in group.members where m != device {
                     guard let other = slots[m], other.isOn, let mi = other.channel.minInterval else { continue }
                     let ready = other.lastEdge.advanced(by: mi)
@@ -237,16 +252,16 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
                 }
             }
         }
-        if target, let group = layout.group(of: device) {
+        if target, let group = slot.group {
             for m in group.members where m != device {
-                if let p = slots[m]?.pending, p.target {
-                    slots[m]?.pending = nil
+                if let other = slots[m], let p = other.pending, p.target {
+                    other.pending = nil
                     emit(.cancelled(device: m, wanted: .on, reason: "\"\(device)\" of interlock group \"\(group.id)\" was asked ON"))
                 }
             }
         }
-        slots[device]?.pending = Pending(target: target, pulse: pulse, due: now, eta: now)
-        return settle(device, now: now)
+        slot.pending = Pending(target: target, pulse: pulse, due: now, eta: now)
+        return settle(slot, now: now)
     }
 
     /// Switches a relay on or off.
@@ -276,14 +291,14 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
                 guard let slot = slots[device], let auto = slot.autoOff else { continue }
                 let onFor = slot.onSince.map { $0.duration(to: now) } ?? .zero
                 do {
-                    try edge(device, on: false, cause: auto.cause, now: now)
+                    try edge(slot, on: false, cause: auto.cause, now: now)
                     if auto.cause == .watchdog { emit(.watchdog(device: device, after: onFor)) }
                 } catch {
-                    slots[device]?.autoOff = nil
+                    slot.autoOff = nil
                     emit(.failed(device: device, error: error))
                 }
-            } else {
-                if case .refused(.hardware(let error)) = settle(device, now: now) {
+            } else if let slot = slots[device] {
+                if case .refused(.hardware(let error)) = settle(slot, now: now) {
                     emit(.failed(device: device, error: error))
                 }
             }
@@ -319,12 +334,12 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         for c in layout.channels {
             guard let slot = slots[c.device] else { continue }
             if let p = slot.pending {
-                slots[c.device]?.pending = nil
+                slot.pending = nil
                 emit(.cancelled(device: c.device, wanted: DeviceState(isOn: p.target), reason: "shutting down"))
             }
             if slot.isOn && c.shutdown == .off {
                 do {
-                    try edge(c.device, on: false, cause: .shutdown, now: now)
+                    try edge(slot, on: false, cause: .shutdown, now: now)
                     outcomes.append(RelayOutcome(device: c.device, result: .switched(.off)))
                 } catch {
                     outcomes.append(RelayOutcome(device: c.device, result: .refused(.hardware(error))))
@@ -414,10 +429,9 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     }
 
     /// Makes a pending switch happen now if every rule allows, or sets the time it may happen.
-    private func settle(_ device: DeviceID, now: C.Instant) -> RelayResult {
-        guard let slot = slots[device], let p = slot.pending else {
-            return .unchanged(DeviceState(isOn: slots[device]?.isOn ?? false))
-        }
+    private func settle(_ slot: Slot, now: C.Instant) -> RelayResult {
+        let device = slot.channel.device
+        guard let p = slot.pending else { return .unchanged(DeviceState(isOn: slot.isOn)) }
         let wanted = DeviceState(isOn: p.target)
         var due = now
         var reason: RelayWaitReason? = nil
@@ -426,14 +440,14 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             let t = slot.lastEdge.advanced(by: mi)
             if t > due { due = t; reason = .minInterval(mi) }
         }
-        if p.target, let group = layout.group(of: device) {
+        if p.target, let group = slot.group {
             for m in group.members where m != device {
                 guard let other = slots[m] else { continue }
                 if other.isOn {
                     let ready = other.channel.minInterval.map { other.lastEdge.advanced(by: $0) } ?? now
                     if ready <= now {
-                        do { try edge(m, on: false, cause: .interlock(for: device), now: now) } catch {
-                            slots[device]?.pending = nil
+                        do { try edge(other, on: false, cause: .interlock(for: device), now: now) } catch {
+                            slot.pending = nil
                             return .refused(.hardware(error))
                         }
                     } else {
@@ -444,21 +458,21 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
                         continue
                     }
                 }
-                if let off = slots[m]?.lastOff {
+                if let off = other.lastOff {
                     let t = off.advanced(by: group.deadTime)
                     if t > due { due = t; reason = .deadTime(group: group.id, group.deadTime) }
                 }
             }
         }
         if due > now, let reason {
-            slots[device]?.pending?.due = retry ?? due
-            slots[device]?.pending?.eta = due
+            slot.pending?.due = retry ?? due
+            slot.pending?.eta = due
             return .scheduled(wanted, after: now.duration(to: due), because: reason)
         }
         do {
-            try edge(device, on: p.target, cause: .command, now: now)
+            try edge(slot, on: p.target, cause: .command, now: now)
         } catch {
-            slots[device]?.pending = nil
+            slot.pending = nil
             return .refused(.hardware(error))
         }
         if p.target {
@@ -468,14 +482,13 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             if let maxOn = c.maxOn, auto == nil || now.advanced(by: maxOn) < auto!.at {
                 auto = AutoOff(at: now.advanced(by: maxOn), cause: .watchdog)
             }
-            slots[device]?.autoOff = auto
+            slot.autoOff = auto
         }
         return .switched(wanted)
     }
 
     /// One edge: writes the line and updates the bookkeeping.
-    private func edge(_ device: DeviceID, on: Bool, cause: SwitchCause, now: C.Instant) throws(GPIOError) {
-        guard var slot = slots[device] else { return }
+    private func edge(_ slot: Slot, on: Bool, cause: SwitchCause, now: C.Instant) throws(GPIOError) {
         try chip.setValue(line: slot.channel.line, to: on)
         slot.isOn = on
         slot.lastEdge = now
@@ -487,7 +500,6 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             slot.autoOff = nil
         }
         if let p = slot.pending, p.target == on { slot.pending = nil }
-        slots[device] = slot
-        emit(.switched(device: device, to: DeviceState(isOn: on), cause: cause))
+        emit(.switched(device: slot.channel.device, to: DeviceState(isOn: on), cause: cause))
     }
 }
