@@ -217,3 +217,9 @@ let package = Package(
 for target in package.targets where ["Signals", "HouseCore", "HouseGPIO", "HouseDaemon"].contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
 }
+
+// Debug links with lld too (as release ones do): the test bundle, two hundred megabytes with its
+// debug information, links in 5 s instead of 20 with the default linker, at every `swift build`.
+for target in package.targets where target.type == .test || target.type == .executable {
+    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"], .when(platforms: [.linux], configuration: .debug))]
+}
