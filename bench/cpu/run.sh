@@ -35,7 +35,9 @@ printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\nmax_q
 mosquitto -c "$WORK/mosquitto.conf" > "$WORK/mosquitto.log" 2>&1 &
 MOSQUITTO=$!
 PIDS+=("$MOSQUITTO")
-cp config/house.yaml "$WORK/house.yaml"
+# The example house without its routines: "good morning" is relevant 06:00-09:00 on weekdays and
+# caught up at start, and would switch the kitchen light while the rounds count its states.
+awk '/^routines:/ { skip = 1; next } /^[^ #]/ { skip = 0 } !skip' config/house.yaml > "$WORK/house.yaml"
 mkdir "$WORK/state"
 # shellcheck disable=SC2086
 env ${HOUSECTL_ENV:-} "$HOUSECTL" serve --config "$WORK/house.yaml" --devices-dir devices --node pi-main --gpio sim \
