@@ -15,13 +15,16 @@ build: deps
 # Every test: the Swift tests (unit, in-process end to end, real mosquitto, short fault
 # scenarios, the release-build broker under hostile clients), the page in a real browser
 # (headless chromium), each libFuzzer target briefly on its committed seeds, then the libgpiod
-# backend against a kernel gpio-sim chip in a VM (about 2 minutes from a cold cache).
+# backend against a kernel gpio-sim chip in a VM (about 2 minutes from a cold cache), the last two
+# at once (the VM's output follows the fuzzers').
 test: deps
 	SWIFT=$(SWIFT) ./scripts/release-build.sh --product housectl
 	SWIFT=$(SWIFT) ./scripts/swift-test.sh
 	@./Tests/Browser/run.sh
-	fuzz/run.sh 10 --ci
-	@./Tests/VM/run.sh
+	@./Tests/VM/run.sh > .build/test-vm.log 2>&1 & vm=$$!; \
+	fuzz/run.sh 10 --ci; fuzz=$$?; \
+	wait $$vm; vm=$$?; cat .build/test-vm.log; \
+	[ $$fuzz -eq 0 ] && [ $$vm -eq 0 ]
 
 # The page at phone and desktop width, each tab, into docs/screenshots (README shows one).
 .PHONY: screenshots

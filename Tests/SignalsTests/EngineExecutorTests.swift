@@ -54,12 +54,16 @@ private actor Waiter {
     func markParked() { parked.fulfill(()) }
 }
 
-/// Runs `body` on a thread of its own (not one of Swift's) and returns that thread's id.
-private func onOwnThread(_ body: @escaping @Sendable () -> Void) async -> UInt {
+/// Runs `body` on a thread of its own (not one of Swift's) and returns that thread's id. With
+/// `alive`, the thread stays until it is signalled: a thread started after one has ended can get
+/// the same id, so a test that expects another thread than this one keeps it alive until it has
+/// compared.
+private func onOwnThread(alive: DispatchSemaphore? = nil, _ body: @escaping @Sendable () -> Void) async -> UInt {
     let done = OneShot<UInt>()
     let thread = Thread {
         body()
         done.fulfill(UInt(pthread_self()))
+        alive?.wait()
     }
     thread.start()
     return await done.wait() ?? 0
@@ -91,10 +95,12 @@ struct EngineExecutorTests {
     @Test func afterLeaveInlineThreadTheRestGoesOnOnAWorker() async {
         let lane = EngineExecutor()
         let waiter = Waiter(executor: lane)
+        let alive = DispatchSemaphore(value: 0)
+        defer { alive.signal() }
         let (value, before, after, waker) = await withTaskExecutorPreference(lane) {
             async let result = waiter.nextThenLeave()
             _ = await waiter.parked.wait()
-            let waker = await onOwnThread { whenIdle(lane) { waiter.hand(9) } }
+            let waker = await onOwnThread(alive: alive) { whenIdle(lane) { waiter.hand(9) } }
             let (value, before, after) = await result
             return (value, before, after, waker)
         }
@@ -106,9 +112,11 @@ struct EngineExecutorTests {
     @Test func aTaskWokenOutsideRunningInlineGoesOnOnAnotherThread() async {
         let lane = EngineExecutor()
         let waiter = Waiter(executor: lane)
+        let alive = DispatchSemaphore(value: 0)
+        defer { alive.signal() }
         async let result = waiter.next()
         _ = await waiter.parked.wait()
-        let waker = await onOwnThread { waiter.hand(8) }
+        let waker = await onOwnThread(alive: alive) { waiter.hand(8) }
         let (value, thread) = await result
         #expect(value == 8)
         #expect(thread != waker)
