@@ -79,10 +79,10 @@ def main():
     output = os.path.join(out_dir, target)
     command = [args[0]] + cleaned + sources + [os.path.join(ROOT, "fuzz", "targets", entry)] + objects + [
         "-sanitize=fuzzer", "-Onone", "-o", output, "-lmosquitto", "-lgpiod", "-lsqlite3",
-        # One frontend for the whole module, its code generated on every core: without it the
+        # One frontend for the whole module, its code generated on every core it may use: without it the
         # driver starts a frontend per file, each parsing the whole module again (HouseDaemon's
         # hundred files took most of a minute a target).
-        "-wmo", "-num-threads", str(os.cpu_count() or 1), "-use-ld=lld"]
+        "-wmo", "-num-threads", str(len(os.sched_getaffinity(0))), "-use-ld=lld"]
     print("fuzz: building %s (%s instrumented, %d objects linked)" % (target, module, len(objects)), flush=True)
     if subprocess.run(command).returncode != 0:
         sys.exit("fuzz: building %s failed" % target)

@@ -49,7 +49,7 @@ export SECONDS_EACH MODE
 status=0
 rm -f fuzz/.build/*.summary
 # shellcheck disable=SC2086
-printf '%s\n' $TARGETS | xargs -P "$(nproc)" -I{} bash -c 'run_target {}' || status=1
+printf '%s\n' $TARGETS | xargs -P "$(nproc)" -I{} bash -c 'run_target "$1"' _ {} || status=1
 echo
 for t in $TARGETS; do cat "fuzz/.build/$t.summary" 2> /dev/null || { echo "fuzz $t: did not run"; status=1; }; done
 exit $status

@@ -106,8 +106,11 @@ def read_hot_list(script):
         elif START_UP_END in line or entry == "}":
             target = None
         elif target is not None and line.startswith("    ") and not entry.startswith(". ="):
-            pattern, _, sections = entry.partition("(")
-            target.extend(f"{pattern}({section})" for section in sections.rstrip(")").split())
+            pattern, paren, sections = entry.partition("(")
+            if not paren or not sections.endswith(")"):
+                target.append(entry)  # not a "file(sections)" description: kept as it is
+                continue
+            target.extend(f"{pattern}({section})" for section in sections[:-1].split())
     return hot
 
 
@@ -118,9 +121,14 @@ def grouped(entries):
     the sections in the file's order, not the list's; a part still holds the same sections."""
     files = {}
     for entry in entries:
-        pattern, _, section = entry.partition("(")
-        files.setdefault(pattern, []).append(section.rstrip(")"))
-    return [f"{pattern}({' '.join(sections)})" for pattern, sections in files.items()]
+        pattern, paren, section = entry.partition("(")
+        if not paren or not section.endswith(")"):
+            files.setdefault(entry, None)  # not a "file(section)" entry: written as it is
+            continue
+        if files.setdefault(pattern, []) is None:
+            files[pattern] = []
+        files[pattern].append(section[:-1])
+    return [pattern if sections is None else f"{pattern}({' '.join(sections)})" for pattern, sections in files.items()]
 
 
 def hot_list_script(hot):

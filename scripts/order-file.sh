@@ -152,4 +152,4 @@ done
 
 # SwiftPM does not relink for a new script: the next release build links again without these.
 rm -f "$BIN" "$(dirname "$BIN")/housectl-bench"
-echo "order-file: linker/housectl-hot.ld lists $(python3 -c 'import sys; sys.path.insert(0, "scripts"); import linkmap; print(sum(map(len, linkmap.read_hot_list(open("linker/housectl-hot.ld").read()))))') sections" >&2
+echo "order-file: linker/housectl-hot.ld lists $(python3 -B -c 'import sys; sys.path.insert(0, "scripts"); import linkmap; print(sum(map(len, linkmap.read_hot_list(open("linker/housectl-hot.ld").read()))))') sections" >&2

@@ -17,7 +17,8 @@ struct HousectlBench: AsyncParsableCommand {
 /// (progress on stderr). Run it from the repository root (`make bench` / bench/run.sh).
 ///
 /// Environment: `BENCH_ROUNDS` (default 5), `BENCH_ONLY` (e.g. "1,4": rows to run),
-/// `BENCH_SAMPLES` and `BENCH_COMMANDS` (rows 1 and 2 per round: default 2,000 and 10,000),
+/// `BENCH_SAMPLES` and `BENCH_COMMANDS` (rows 1 and 2 per round: default 2,000 and 10,000, at
+/// least 100 each; the commands an even count, ON/OFF pairs),
 /// `HOUSECTL` (the release `housectl` binary; default: next to this executable),
 /// `BENCH_VENV` (default bench/.venv, with hassil and amqtt).
 struct TableCommand: AsyncParsableCommand {
