@@ -119,16 +119,14 @@ def grouped(entries):
     order of their first entry. lld matches every input section against every description in
     turn: one a section (12,600 of them) took its link three minutes. Within a file lld places
     the sections in the file's order, not the list's; a part still holds the same sections."""
-    files = {}
+    files = {}  # (file pattern, whether it is one) -> its sections
     for entry in entries:
         pattern, paren, section = entry.partition("(")
-        if not paren or not section.endswith(")"):
-            files.setdefault(entry, None)  # not a "file(section)" entry: written as it is
-            continue
-        if files.setdefault(pattern, []) is None:
-            files[pattern] = []
-        files[pattern].append(section[:-1])
-    return [pattern if sections is None else f"{pattern}({' '.join(sections)})" for pattern, sections in files.items()]
+        if paren and section.endswith(")"):
+            files.setdefault((pattern, True), []).append(section[:-1])
+        else:
+            files.setdefault((entry, False), [])  # not a "file(section)" entry: written as it is
+    return [f"{pattern}({' '.join(sections)})" if isFile else pattern for (pattern, isFile), sections in files.items()]
 
 
 def hot_list_script(hot):

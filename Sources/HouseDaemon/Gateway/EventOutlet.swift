@@ -211,7 +211,8 @@ public final class EventOutlet: Sendable {
                 return batch
             }
             guard let batch else { return }
-            for (i, (event, number)) in batch.enumerated() where !send(event, number: number, probe: false) {
+            for (i, (event, number)) in batch.enumerated() {
+                if send(event, number: number, probe: false) { continue }
                 // The client is closed (a shutdown that did not wait): the rest cannot go either.
                 let dropped = state.withLock { s in
                     defer { s.held.removeAll(); s.phase = .live; s.flushing = false }
