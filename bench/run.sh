@@ -6,6 +6,7 @@
 #   BENCH_ROUNDS=3 BENCH_ONLY=1,4 bench/run.sh
 #
 # Env: BENCH_ROUNDS (default 5), BENCH_ONLY (rows, e.g. "1,2,5"), PYTHON (default python3),
+#      BENCH_SAMPLES, BENCH_COMMANDS (rows 1 and 2 per round: default 2000 and 10000),
 #      BENCH_OUT (also write the table here; default .build/bench-last-run.md),
 #      BENCH_THREADS=1 (row 2: each round also prints the CPU per command of every thread of the
 #      bench process, the controller's and the echo client's, on stderr).
