@@ -302,6 +302,11 @@ public final class HouseController<C: WallClock>: Sendable {
         // Started before every writer, stopped after them all: the last commit.
         // The one thread that commits: the bus's batches and the recorder's stragglers.
         let committer = StateCommitter(store: store, logger: logger)
+        if committer.priority.available {
+            logger.debug("commits nobody waits for run in the idle scheduling class")
+        } else {
+            logger.debug("commits run in the normal scheduling class: this process may not leave the idle one again (no CAP_SYS_NICE, RLIMIT_NICE below 20)")
+        }
         list.append(.init(service: StateRecorderService(store: store, committer: committer), serviceName: "state-recorder"))
         // Started before every source of commands, stopped after them all.
         list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, committer: committer, changes: changes, logger: logger), serviceName: "command-bus"))

@@ -6,32 +6,51 @@ import Logging
 /// bus goes on with the next commands; the state recorder's straggler commits run here too. A
 /// commit (and a WAL checkpoint's sync within it) never blocks a thread of the concurrency pool,
 /// so a relay's state goes out while the previous command's history is being written. A commit
-/// is background work: it gives its CPU up every 50 us of writes (`BackgroundPace`), so that a
-/// command's next step queued on its CPU does not wait for the whole commit.
+/// is background work: one that nobody waits for runs in the idle scheduling class
+/// (`CommitPriority`), and every commit gives its CPU up every 50 us of writes
+/// (`BackgroundPace`), so that a command's next step queued on its CPU does not wait for the
+/// whole commit.
 final class StateCommitter: Sendable {
     private let store: StateStore
     private let worker = BlockingWorker(name: "housectl-commit")
     private let logger: Logger
+    /// The commit thread's scheduling class.
+    let priority: CommitPriority
 
-    init(store: StateStore, logger: Logger) {
+    init(store: StateStore, logger: Logger, priority: CommitPriority = CommitPriority()) {
         self.store = store
         self.logger = logger
+        self.priority = priority
+        // A read that waits for the commit in progress waits for this thread.
+        store.onFlushContended { [priority] in priority.raise() }
     }
 
     /// Commits everything queued so far, then calls `then` (on the commit thread). Commits and
-    /// their `then`s run in the order they were asked for.
-    func commit(then: @escaping @Sendable () -> Void) {
-        worker.submit { [store, logger] in
+    /// their `then`s run in the order they were asked for. `urgent`: somebody waits for it (an
+    /// answer goes out in `then`); otherwise the commit runs in the idle class until somebody
+    /// does (`hurry`).
+    func commit(urgent: Bool, then: @escaping @Sendable () -> Void) {
+        priority.submitted()
+        worker.submit { [store, logger, priority] in
+            priority.begin(urgent: urgent)
             var pace = BackgroundPace(clock: ContinuousClock())
             do { try store.flushPending { pace.step() } } catch { logger.error("\(error)") }
+            priority.finished()
             then()
         }
     }
 
     /// Commits everything queued so far and returns once it is on disk (and every commit asked
     /// for before it is done).
-    func commit() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in commit { done.resume() } }
+    func commit(urgent: Bool) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            commit(urgent: urgent) { done.resume() }
+        }
+    }
+
+    /// Somebody now waits for the commits asked for so far: they run in the normal class.
+    func hurry() {
+        priority.raise()
     }
 
     /// Ends the commit thread once the commits asked for are done.

@@ -25,6 +25,8 @@ public final class StateStore: Sendable {
     /// Held for a whole flush (taking the queued writes and committing them), so that a read's
     /// flush waits for a commit in progress elsewhere instead of reading before it.
     private let flushing = NSLock()
+    /// Called when a flush has to wait for another one in progress (`onFlushContended`).
+    private let flushContended = Mutex<(@Sendable () -> Void)?>(nil)
     private let counters = Mutex(Statistics())
     /// Signalled when a write is queued or the store stops taking writes.
     private let writesQueued = WakeSignal()
@@ -477,7 +479,10 @@ public final class StateStore: Sendable {
     /// queued writes are dropped (the error says so); later writes go on. `between` is called
     /// after each write (the committer gives its CPU up there now and then: `BackgroundPace`).
     public func flushPending(between: () -> Void = {}) throws(DaemonError) {
-        flushing.lock()
+        if !flushing.try() {
+            flushContended.withLock { $0 }?()
+            flushing.lock()
+        }
         defer { flushing.unlock() }
         let (writes, seen, lastActive, relayStates, history) = pending.withLock { p in
             defer {
@@ -512,6 +517,12 @@ public final class StateStore: Sendable {
             $0.commits += 1
             $0.writes += count
         }
+    }
+
+    /// Calls `body` whenever a flush (a read's, a commit's) has to wait for another one in
+    /// progress: the committer then hurries the commit thread (`CommitPriority`).
+    func onFlushContended(_ body: @escaping @Sendable () -> Void) {
+        flushContended.withLock { $0 = body }
     }
 
     /// Waits until a write is queued (true), or the store stops taking writes or the waiting

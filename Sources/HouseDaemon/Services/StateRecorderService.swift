@@ -16,12 +16,13 @@ struct StateRecorderService: Service {
             while await store.waitForWrites() {
                 // Real time, not the house's clock: this batches disk writes, it is no time logic.
                 try? await Task.sleep(for: Self.interval)
-                await committer.commit()
+                await committer.commit(urgent: false)
             }
         } onGracefulShutdown: {
             store.stopWaiting()
         }
-        await committer.commit()
+        // The last one: the shutdown waits for it.
+        await committer.commit(urgent: true)
         committer.stop()
     }
 }

@@ -1,0 +1,169 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Logging
+import Synchronization
+import Testing
+@testable import HouseDaemon
+
+/// The commit thread runs a commit nobody waits for in the idle scheduling class, and goes back
+/// to the normal class as soon as somebody waits (`CommitPriority`).
+@Suite struct CommitPriorityTests {
+    /// <sched.h>'s SCHED_OTHER and SCHED_IDLE.
+    static let normalPolicy: Int32 = 0
+    static let idlePolicy: Int32 = 5
+
+    /// A grouped store in a directory of its own, removed by `close`.
+    final class Fixture: Sendable {
+        let directory = NSTemporaryDirectory() + "housectl-priority-\(UUID().uuidString)"
+        let store: StateStore
+        let committer: StateCommitter
+
+        init() throws {
+            store = try StateStore(path: directory + "/state.sqlite", grouped: true)
+            committer = StateCommitter(store: store, logger: Logger(label: "test"))
+        }
+
+        /// The policy the commit thread runs `commit(urgent:)`'s `then` in.
+        func policyOfCommit(urgent: Bool) async -> Int32 {
+            await withCheckedContinuation { (c: CheckedContinuation<Int32, Never>) in
+                committer.commit(urgent: urgent) { c.resume(returning: sched_getscheduler(0)) }
+            }
+        }
+
+        func close() throws {
+            committer.stop()
+            try store.close()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+    }
+
+    /// The policy `thread` runs in now, as the kernel has it.
+    static func policy(of thread: pthread_t) -> Int32 {
+        var policy: Int32 = -1
+        var parameters = sched_param()
+        _ = pthread_getschedparam(thread, &policy, &parameters)
+        return policy
+    }
+
+    /// Whether the kernel lets this process put a thread back into the normal class after the
+    /// idle one: CAP_SYS_NICE in its effective set, or an RLIMIT_NICE that allows nice 0.
+    static var kernelLetsUsLeaveIdle: Bool {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let effective = status.split(separator: "\n").first { $0.hasPrefix("CapEff:") }
+            .flatMap { UInt64($0.dropFirst("CapEff:".count).trimmingCharacters(in: .whitespaces), radix: 16) } ?? 0
+        var limit = rlimit()
+        getrlimit(__rlimit_resource_t(13), &limit)  // RLIMIT_NICE (not imported into Swift)
+        return effective & (1 << 23) != 0 || limit.rlim_cur >= 20
+    }
+
+    /// The probe finds what the kernel allows: the idle class is used exactly where the thread
+    /// can come back from it.
+    @Test func theProbeMatchesWhatTheKernelAllows() {
+        #expect(CommitPriority.mayLeaveIdle == Self.kernelLetsUsLeaveIdle)
+        #expect(CommitPriority().available == CommitPriority.mayLeaveIdle)
+    }
+
+    /// A commit nobody waits for runs idle, an urgent one (an answer waits for it) normal, and
+    /// the next unwaited one idle again. Where the process may not come back from the idle
+    /// class, every commit runs normal.
+    @Test func anUnwaitedCommitRunsIdleAndAnUrgentOneNormal() async throws {
+        let fixture = try Fixture()
+        var seen: [Int32] = []
+        for urgent in [false, true, false] { seen.append(await fixture.policyOfCommit(urgent: urgent)) }
+        if fixture.committer.priority.available {
+            #expect(seen == [Self.idlePolicy, Self.normalPolicy, Self.idlePolicy])
+        } else {
+            #expect(seen == [Self.normalPolicy, Self.normalPolicy, Self.normalPolicy])
+        }
+        try fixture.close()
+    }
+
+    /// `hurry` puts a commit that runs idle into the normal class at once, and every commit
+    /// queued behind it runs normal too; once none is queued, an unwaited commit runs idle again.
+    @Test func hurryRaisesTheRunningCommitAndTheQueuedOnes() async throws {
+        let fixture = try Fixture()
+        guard fixture.committer.priority.available else {
+            #expect(await fixture.policyOfCommit(urgent: false) == Self.normalPolicy)
+            try fixture.close()
+            return
+        }
+        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
+        let thread = Mutex<pthread_t?>(nil)
+        try fixture.store.enqueue { _, _ in
+            thread.withLock { $0 = pthread_self() }
+            started.signal()
+            gate.wait()
+        }
+        let first = OneShotBox(), second = OneShotBox()
+        fixture.committer.commit(urgent: false) { first.set(sched_getscheduler(0)) }
+        fixture.committer.commit(urgent: false) { second.set(sched_getscheduler(0)) }
+        #expect(started.wait(timeout: .now() + 10) == .success, "the commit never ran its write")
+        let commitThread = try #require(thread.withLock { $0 })
+        #expect(Self.policy(of: commitThread) == Self.idlePolicy, "nobody waits yet")
+        #expect(fixture.committer.priority.level == .idle)
+
+        fixture.committer.hurry()
+        #expect(Self.policy(of: commitThread) == Self.normalPolicy, "raised while its write still runs")
+        gate.signal()
+        #expect(first.wait() == Self.normalPolicy)
+        #expect(second.wait() == Self.normalPolicy, "queued behind the hurried commit")
+        #expect(await fixture.policyOfCommit(urgent: false) == Self.idlePolicy, "nobody waits any more")
+        try fixture.close()
+    }
+
+    /// A flush that finds another in progress (a read while the commit thread writes) says so,
+    /// before it waits: the committer hurries the commit thread then.
+    @Test func aContendedFlushCallsItsHookBeforeItWaits() throws {
+        let directory = NSTemporaryDirectory() + "housectl-priority-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try StateStore(path: directory + "/state.sqlite", grouped: true)
+        let contended = DispatchSemaphore(value: 0)
+        let calls = Mutex(0)
+        store.onFlushContended {
+            calls.withLock { $0 += 1 }
+            contended.signal()
+        }
+        try store.flushPending()
+        #expect(calls.withLock { $0 } == 0, "nothing in progress: no wait, no call")
+
+        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        try store.enqueue { _, _ in
+            started.signal()
+            gate.wait()
+        }
+        Thread {
+            try? store.flushPending()
+            done.signal()
+        }.start()
+        #expect(started.wait(timeout: .now() + 10) == .success)
+        Thread {
+            try? store.flushPending()
+            done.signal()
+        }.start()
+        #expect(contended.wait(timeout: .now() + 10) == .success, "the second flush waited without a word")
+        gate.signal()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(calls.withLock { $0 } == 1)
+        try store.close()
+    }
+}
+
+/// A policy set once on the commit thread and waited for on the test's.
+private final class OneShotBox: Sendable {
+    private let value = Mutex<Int32?>(nil)
+    private let ready = DispatchSemaphore(value: 0)
+
+    func set(_ policy: Int32) {
+        value.withLock { $0 = policy }
+        ready.signal()
+    }
+
+    /// The policy, or -1 when none came within 10 s.
+    func wait() -> Int32 {
+        guard ready.wait(timeout: .now() + 10) == .success else { return -1 }
+        return value.withLock { $0 ?? -1 }
+    }
+}
