@@ -113,6 +113,28 @@ import Testing
         try fixture.close()
     }
 
+    /// A commit that the idle class has not finished within its patience (here: one that cannot
+    /// finish until it runs in the normal class, as on a machine that other work keeps busy) is
+    /// hurried: the state recorder's writes reach the disk however busy the machine is.
+    @Test func aCommitNotDoneWithinItsPatienceIsHurried() async throws {
+        let fixture = try Fixture()
+        let sawNormal = Mutex(false)
+        try fixture.store.enqueue { _, _ in
+            // The kernel tells nobody when a thread's class changes: the write looks, every
+            // millisecond, for at most 10 s.
+            let deadline = DispatchTime.now() + 10
+            while sched_getscheduler(0) != Self.normalPolicy, DispatchTime.now() < deadline { usleep(1_000) }
+            sawNormal.withLock { $0 = sched_getscheduler(0) == Self.normalPolicy }
+        }
+        await fixture.committer.commit(hurryingAfter: .milliseconds(20))
+        #expect(sawNormal.withLock { $0 }, "the commit was never hurried")
+        #expect(fixture.store.statistics.commits == 1)
+        if fixture.committer.priority.available {
+            #expect(await fixture.policyOfCommit(urgent: false) == Self.idlePolicy, "hurried for that commit only")
+        }
+        try fixture.close()
+    }
+
     /// A flush that finds another in progress (a read while the commit thread writes) says so,
     /// before it waits: the committer hurries the commit thread then.
     @Test func aContendedFlushCallsItsHookBeforeItWaits() throws {

@@ -1,4 +1,5 @@
 import HouseMQTT
+import Signals
 import Logging
 
 /// The one thread that commits the state store's grouped writes (SQLite, WAL): the command bus
@@ -46,6 +47,24 @@ final class StateCommitter: Sendable {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             commit(urgent: urgent) { done.resume() }
         }
+    }
+
+    /// Commits everything queued so far in the idle class, and returns once it is on disk; one
+    /// that the idle class has not finished within `patience` (a machine kept busy by other
+    /// work) is hurried then: what the state recorder queues is on disk within about its
+    /// interval and this, however busy the machine.
+    func commit(hurryingAfter patience: Duration) async {
+        let done = OneShot<Void>()
+        commit(urgent: false) { done.fulfill(()) }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { try? await Task.sleep(for: patience) }
+            group.addTask { _ = await done.wait() }
+            await group.next()
+            group.cancelAll()
+        }
+        guard !done.isFulfilled else { return }
+        hurry()
+        _ = await done.wait()
     }
 
     /// Somebody now waits for the commits asked for so far: they run in the normal class.
