@@ -151,6 +151,25 @@ struct EventOutletTests {
         }
     }
 
+    /// With `probeAt` events kept the probe goes from `publish` itself, on the publisher's thread
+    /// (no probe service runs here), and its 0x10 lets the others go.
+    @Test func withProbeAtKeptTheProbeGoesFromPublish() async throws {
+        try await withTestBroker { broker in
+            let (publisher, outlet) = try await holdingOutlet(broker, "outlet-probe-at")
+            for n in 1..<EventOutlet.probeAt { outlet.publish(.json("{\"n\":\(n)}")) }
+            #expect(outlet.counts.probes == 0, "\(EventOutlet.probeAt - 1) kept, no probe yet")
+            outlet.publish(.json("{\"n\":\(EventOutlet.probeAt)}"))
+            #expect(outlet.counts.probes == 1, "the oldest kept went as a probe at once")
+            try await waitFor(outlet, "the probe's answer") { outlet.counts.unheard == EventOutlet.probeAt - 1 }
+            #expect(outlet.counts == EventOutlet.Counts(sent: 2, unheard: EventOutlet.probeAt - 1, probes: 1))
+            #expect(outlet.isHoldingBack)
+            // Kept again from the next one on, and the let-go ones freed by it.
+            outlet.publish(.json(#"{"n":"next"}"#))
+            #expect(outlet.counts.sent == 2)
+            await publisher.disconnect()
+        }
+    }
+
     /// A probe the broker does not answer (it stopped reading) leaves at most `mostKept` events
     /// kept: then they go out, and the next ones as they happen.
     @Test func atMostMostKeptEventsWaitForAProbesAnswer() async throws {

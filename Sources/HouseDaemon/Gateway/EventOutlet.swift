@@ -10,7 +10,7 @@ import Synchronization
 /// An MQTT 5 broker answers a QoS 1 publish that no subscription matches with PUBACK reason
 /// 0x10 (mosquitto 2 and the embedded broker do). After such an answer the outlet stops sending
 /// events and keeps them, oldest first; at most every `EventOutletService.interval` (or sooner
-/// when `probeAt` are waiting) it sends the oldest one as a probe:
+/// when `probeAt` are waiting: then `publish` sends it itself) it sends the oldest one as a probe:
 /// - answered 0x10 again: nobody subscribed when the broker took the probe, which was after every
 ///   event kept when it left, so those are let go (nobody they were for);
 /// - answered otherwise (someone subscribes now, or a 3.1.1 connection, or a refusal): the rest go
@@ -85,6 +85,10 @@ public final class EventOutlet: Sendable {
         var counts = Counts()
         /// Whether a refusal of an event (a failure reason code) was logged.
         var refusalLogged = false
+        /// Events a probe let go, freed by the next `publish` or `probe` outside the lock: not
+        /// on the MQTT network thread that got the answer, where freeing `probeAt` of them
+        /// held up the next command.
+        var letGo: [Deque<Event>] = []
     }
 
     private let state: Mutex<State>
@@ -114,21 +118,31 @@ public final class EventOutlet: Sendable {
 
     /// Publishes `event`, or keeps it while nobody listens.
     public func publish(_ event: Event) {
-        enum Step { case send(UInt64), kept, flush }
-        let step: Step = state.withLock { s in
+        enum Step { case send(UInt64), kept, probe, flush }
+        let (step, letGo): (Step, [Deque<Event>]) = state.withLock { s in
+            var letGo: [Deque<Event>] = []
+            swap(&letGo, &s.letGo)
             let number = s.next
             s.next += 1
             guard s.phase == .live else {
                 s.held.append(event)
-                if s.held.count == 1 || s.held.count == Self.probeAt { probeDue.signal() }
-                return s.held.count >= Self.mostKept && s.phase == .quiet ? .flush : .kept
+                if s.held.count == 1 { probeDue.signal() }
+                if s.held.count >= Self.mostKept && s.phase == .quiet { return (.flush, letGo) }
+                // With `probeAt` kept the probe goes from here, as the event would have: on the
+                // thread of the command that published it, which writes it at once when that
+                // is the MQTT thread (waking the probe service and then the MQTT thread for it
+                // made a command every `probeAt` a slow one).
+                return (s.held.count == Self.probeAt && s.phase == .quiet && s.probe == nil ? .probe : .kept, letGo)
             }
             s.counts.sent += 1
-            return .send(number)
+            return (.send(number), letGo)
         }
+        // Freed here, outside the lock, after the command's state went out.
+        _ = consume letGo
         switch step {
         case .send(let number): send(event, number: number, probe: false)
         case .kept: break
+        case .probe: probe()
         case .flush:
             logger.warning("\(Self.mostKept) events kept on \(topic) with no answer to the probe: they go out, and the next ones as they happen")
             flush()
@@ -158,23 +172,12 @@ public final class EventOutlet: Sendable {
     /// unanswered for `probeTimeout` and sends everything kept.
     func probe() {
         let now = ContinuousClock.now
-        enum Step { case none, send(Event, UInt64), flush }
-        let step: Step = state.withLock { s in
-            if let probe = s.probe {
-                guard now >= probe.sentAt + Self.probeTimeout else { return .none }
-                s.probe = nil
-                s.phase = .flushing
-                return .flush
-            }
-            guard s.phase == .quiet, let first = s.held.popFirst() else { return .none }
-            let number = s.firstHeld
-            s.firstHeld += 1
-            s.probe = Probe(number: number, covers: s.next, sentAt: now)
-            s.lastProbe = now
-            s.counts.sent += 1
-            s.counts.probes += 1
-            return .send(first, number)
+        let (step, letGo): (ProbeStep, [Deque<Event>]) = state.withLock { s in
+            var letGo: [Deque<Event>] = []
+            swap(&letGo, &s.letGo)
+            return (Self.probeStep(&s, now: now), letGo)
         }
+        _ = consume letGo
         switch step {
         case .none: break
         case .send(let event, let number): send(event, number: number, probe: true)
@@ -182,6 +185,27 @@ public final class EventOutlet: Sendable {
             logger.warning("no answer to the probe on \(topic) within \(Self.probeTimeout): events go out again as they happen")
             flush()
         }
+    }
+
+    private enum ProbeStep { case none, send(Event, UInt64), flush }
+
+    /// What `probe` does, decided under the lock: nothing, send the oldest kept event as a
+    /// probe, or give up on a probe unanswered for `probeTimeout`.
+    private static func probeStep(_ s: inout State, now: ContinuousClock.Instant) -> ProbeStep {
+        if let probe = s.probe {
+            guard now >= probe.sentAt + probeTimeout else { return .none }
+            s.probe = nil
+            s.phase = .flushing
+            return .flush
+        }
+        guard s.phase == .quiet, let first = s.held.popFirst() else { return .none }
+        let number = s.firstHeld
+        s.firstHeld += 1
+        s.probe = Probe(number: number, covers: s.next, sentAt: now)
+        s.lastProbe = now
+        s.counts.sent += 1
+        s.counts.probes += 1
+        return .send(first, number)
     }
 
     /// Sends everything kept, the events that come meanwhile too, then goes live (on a shutdown,
@@ -282,7 +306,14 @@ public final class EventOutlet: Sendable {
                 return true
             }
             let unheard = min(Int(probe.covers - s.firstHeld), s.held.count)
-            s.held.removeFirst(unheard)
+            // Moved out whole (the few kept since the probe left are copied back) for the next
+            // `publish` or `probe` to free (`State.letGo`).
+            if unheard > 0 {
+                var gone = Deque<Event>()
+                swap(&gone, &s.held)
+                s.held.append(contentsOf: gone[unheard...])
+                s.letGo.append(gone)
+            }
             s.firstHeld += UInt64(unheard)
             s.counts.unheard += unheard
             if !s.held.isEmpty { probeDue.signal() }

@@ -2,9 +2,9 @@ import Logging
 import ServiceLifecycle
 
 /// Sends `EventOutlet`'s probes: while nobody listens on `<base>/events`, the oldest kept event
-/// at most every `interval` (sooner with `EventOutlet.probeAt` kept). Started right after the MQTT
-/// connection, so it stops right before it, once every other part has stopped: then whatever
-/// is kept goes out.
+/// at most every `interval` (with `EventOutlet.probeAt` kept, `EventOutlet.publish` sends one
+/// itself). Started right after the MQTT connection, so it stops right before it, once every
+/// other part has stopped: then whatever is kept goes out.
 struct EventOutletService: Service {
     let outlet: EventOutlet
     let logger: Logger
