@@ -127,14 +127,21 @@ public enum DeviceKind: String, Sendable, CaseIterable, Codable {
     /// Actions this kind of device can do.
     public var supportedActions: Set<HouseAction> {
         switch self {
-        case .door: [.open, .close, .toggle]
-        // Off is stop, the safe state (as Tasmota's shutters take POWER OFF); there is no on.
-        case .cover: [.open, .close, .stop, .off, .position, .toggle]
-        case .valve: [.on, .off, .toggle, .open, .close]
+        case .door: Self.doorActions
+        case .cover: Self.coverActions
+        case .valve: Self.valveActions
         case .sensor, .button, .contact, .motion: []
-        default: [.on, .off, .toggle]
+        default: Self.switchActions
         }
     }
+
+    // Built once: a command asks two or three times, and a set built from a literal each time
+    // was a hashed allocation each.
+    private static let doorActions: Set<HouseAction> = [.open, .close, .toggle]
+    // Off is stop, the safe state (as Tasmota's shutters take POWER OFF); there is no on.
+    private static let coverActions: Set<HouseAction> = [.open, .close, .stop, .off, .position, .toggle]
+    private static let valveActions: Set<HouseAction> = [.on, .off, .toggle, .open, .close]
+    private static let switchActions: Set<HouseAction> = [.on, .off, .toggle]
 
     /// The words (singular) every device of this kind answers to without listing them in its
     /// `names`, the kind's own name first: "the lights" are the lights, the lamps among them;
