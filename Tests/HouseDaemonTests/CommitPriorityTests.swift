@@ -1,6 +1,5 @@
-#if canImport(Glibc)
+#if os(Linux)
 import Glibc
-#endif
 import Foundation
 import Logging
 import Synchronization
@@ -10,9 +9,8 @@ import Testing
 /// The commit thread runs a commit nobody waits for in the idle scheduling class, and goes back
 /// to the normal class as soon as somebody waits (`CommitPriority`).
 @Suite struct CommitPriorityTests {
-    /// <sched.h>'s SCHED_OTHER and SCHED_IDLE.
-    static let normalPolicy: Int32 = 0
-    static let idlePolicy: Int32 = 5
+    static let normalPolicy = CommitPriority.Level.normal.policy
+    static let idlePolicy = CommitPriority.Level.idle.policy
 
     /// A grouped store in a directory of its own, removed by `close`.
     final class Fixture: Sendable {
@@ -20,9 +18,9 @@ import Testing
         let store: StateStore
         let committer: StateCommitter
 
-        init() throws {
+        init(priority: CommitPriority = CommitPriority()) throws {
             store = try StateStore(path: directory + "/state.sqlite", grouped: true)
-            committer = StateCommitter(store: store, logger: Logger(label: "test"))
+            committer = StateCommitter(store: store, logger: Logger(label: "test"), priority: priority)
         }
 
         /// The policy the commit thread runs `commit(urgent:)`'s `then` in.
@@ -90,6 +88,11 @@ import Testing
             return
         }
         let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
+        // Whatever fails below, the commit thread is let go and the files removed.
+        defer {
+            gate.signal()
+            try? fixture.close()
+        }
         let thread = Mutex<pthread_t?>(nil)
         try fixture.store.enqueue { _, _ in
             thread.withLock { $0 = pthread_self() }
@@ -110,7 +113,69 @@ import Testing
         #expect(first.wait() == Self.normalPolicy)
         #expect(second.wait() == Self.normalPolicy, "queued behind the hurried commit")
         #expect(await fixture.policyOfCommit(urgent: false) == Self.idlePolicy, "nobody waits any more")
-        try fixture.close()
+    }
+
+    /// What a priority asked of the kernel, and for which thread (whatever the process may do:
+    /// these tests check the order of the changes, not the kernel).
+    final class Recorder: Sendable {
+        private let calls = Mutex<[(CommitPriority.Level, pthread_t)]>([])
+        var levels: [CommitPriority.Level] { calls.withLock { $0.map(\.0) } }
+        var priority: CommitPriority {
+            CommitPriority(available: true) { [self] level, thread in
+                calls.withLock { $0.append((level, thread)) }
+                return true
+            }
+        }
+    }
+
+    /// An urgent commit (an answer waits for it) queued behind one that runs idle raises the
+    /// thread when it is asked for, not when it starts: the one before it holds it up.
+    @Test func anUrgentCommitRaisesTheIdleOneBeforeIt() async throws {
+        let recorder = Recorder()
+        let fixture = try Fixture(priority: recorder.priority)
+        let started = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0)
+        defer {
+            gate.signal()
+            try? fixture.close()
+        }
+        try fixture.store.enqueue { _, _ in
+            started.signal()
+            gate.wait()
+        }
+        let first = OneShotBox(), second = OneShotBox()
+        fixture.committer.commit(urgent: false) { first.set(0) }
+        #expect(started.wait(timeout: .now() + 10) == .success, "the commit never ran its write")
+        #expect(recorder.levels == [.idle])
+        fixture.committer.commit(urgent: true) { second.set(0) }
+        #expect(recorder.levels == [.idle, .normal], "raised while the idle commit still runs")
+        gate.signal()
+        #expect(first.wait() == 0)
+        #expect(second.wait() == 0)
+        #expect(recorder.levels == [.idle, .normal], "the urgent one ran in the class it was raised to")
+    }
+
+    /// A hurry that comes while a commit's answers go out (its `then`) still raises it: the job
+    /// counts as queued until they are out.
+    @Test func aHurryWhileTheAnswersGoOutRaisesTheThread() async throws {
+        let recorder = Recorder()
+        let fixture = try Fixture(priority: recorder.priority)
+        let inThen = DispatchSemaphore(value: 0), gate = DispatchSemaphore(value: 0), done = OneShotBox()
+        defer {
+            gate.signal()
+            try? fixture.close()
+        }
+        fixture.committer.commit(urgent: false) {
+            inThen.signal()
+            gate.wait()
+            done.set(0)
+        }
+        #expect(inThen.wait(timeout: .now() + 10) == .success)
+        fixture.committer.hurry()
+        #expect(recorder.levels == [.idle, .normal])
+        gate.signal()
+        #expect(done.wait() == 0)
+        fixture.committer.hurry()
+        #expect(recorder.levels == [.idle, .normal], "nothing queued: nothing to raise")
     }
 
     /// A commit that the idle class has not finished within its patience (here: one that cannot
@@ -189,3 +254,4 @@ private final class OneShotBox: Sendable {
         return value.withLock { $0 ?? -1 }
     }
 }
+#endif

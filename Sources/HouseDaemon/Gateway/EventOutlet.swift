@@ -22,8 +22,9 @@ import Synchronization
 /// event. The history keeps every event either way.
 ///
 /// Thread-safe: events come from the house's lane (and the relay bank's watchdog), answers on the
-/// MQTT network thread, probes from `EventOutletService`. No lock is held while the client is
-/// called (its answer may come on the calling thread).
+/// MQTT network thread (or on the publishing thread: an offline client's), probes from
+/// `EventOutletService` and from `publish` (with `probeAt` kept). No lock is held while the
+/// client is called (its answer may come on the calling thread).
 public final class EventOutlet: Sendable {
     /// An event as it waits: a donation's JSON is written only if it goes out.
     public enum Event: Sendable {
@@ -87,8 +88,16 @@ public final class EventOutlet: Sendable {
         var refusalLogged = false
         /// Events a probe let go, freed by the next `publish` or `probe` outside the lock: not
         /// on the MQTT network thread that got the answer, where freeing `probeAt` of them
-        /// held up the next command.
+        /// held up the next command. In a house that goes quiet they wait for its next event
+        /// (at most as many as were kept).
         var letGo: [Deque<Event>] = []
+
+        /// `letGo`, for the caller to free once the lock is released.
+        mutating func takeLetGo() -> [Deque<Event>] {
+            var taken: [Deque<Event>] = []
+            swap(&taken, &letGo)
+            return taken
+        }
     }
 
     private let state: Mutex<State>
@@ -120,8 +129,7 @@ public final class EventOutlet: Sendable {
     public func publish(_ event: Event) {
         enum Step { case send(UInt64), kept, probe, flush }
         let (step, letGo): (Step, [Deque<Event>]) = state.withLock { s in
-            var letGo: [Deque<Event>] = []
-            swap(&letGo, &s.letGo)
+            let letGo = s.takeLetGo()
             let number = s.next
             s.next += 1
             guard s.phase == .live else {
@@ -173,9 +181,7 @@ public final class EventOutlet: Sendable {
     func probe() {
         let now = ContinuousClock.now
         let (step, letGo): (ProbeStep, [Deque<Event>]) = state.withLock { s in
-            var letGo: [Deque<Event>] = []
-            swap(&letGo, &s.letGo)
-            return (Self.probeStep(&s, now: now), letGo)
+            (Self.probeStep(&s, now: now), s.takeLetGo())
         }
         _ = consume letGo
         switch step {

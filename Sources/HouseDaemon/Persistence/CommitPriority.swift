@@ -27,8 +27,13 @@ import Synchronization
 /// the thread (`available` is false): the commit thread stays in the normal class, with the
 /// pace's yields as before.
 ///
-/// Thread-safe: `begin` and `finished` come from the commit thread, `submitted` and `raise` from
-/// any thread. The thread is only changed from elsewhere while a job is queued, so it is alive.
+/// Jobs are numbered as they are submitted; a job runs in the normal class when it is urgent or
+/// somebody waits for it or a later one (`raise`): it is raised through that number. Raising
+/// also moves the thread at once, whatever job it runs or waits for.
+///
+/// Thread-safe: `begin` and `finished` come from the commit thread, `submit` and `raise` from any
+/// thread. The thread is changed from elsewhere only while a job is queued and before `ended`,
+/// so it is alive.
 final class CommitPriority: Sendable {
     /// A scheduling class the thread can be in.
     enum Level: Sendable, Equatable {
@@ -36,64 +41,88 @@ final class CommitPriority: Sendable {
         case idle
         /// `SCHED_OTHER` at nice 0, as every other thread of the daemon.
         case normal
+
+        /// The policy's number in <sched.h> (SCHED_IDLE is not imported into Swift).
+        var policy: Int32 { self == .idle ? 5 : 0 }
     }
 
+    /// Puts a thread into a class; false when the kernel refuses.
+    typealias Apply = @Sendable (Level, pthread_t) -> Bool
+
     private struct State {
-        /// The commit thread, once it ran a job.
+        /// The commit thread, once it ran a job (nil again once it ended).
         var thread: pthread_t?
+        /// The thread ends (`ended`): it is never changed again.
+        var ending = false
         var level = Level.normal
+        /// The number of the last job submitted.
+        var submitted: UInt64 = 0
         /// Jobs submitted and not finished.
         var queued = 0
-        /// Somebody waits for a queued job: every job runs in the normal class until none is queued.
-        var raised = false
+        /// Jobs numbered up to this run in the normal class.
+        var raisedThrough: UInt64 = 0
     }
 
     private let state = Mutex(State())
+    private let apply: Apply
     /// Whether the thread is ever lowered (see the type's doc).
     let available: Bool
 
-    /// - Parameter available: whether to use the idle class at all; by default, whether this
-    ///   process may leave it again (`mayLeaveIdle`).
-    init(available: Bool = CommitPriority.mayLeaveIdle) {
+    /// - Parameters:
+    ///   - available: whether to use the idle class at all; by default, whether this process may
+    ///     leave it again (`mayLeaveIdle`).
+    ///   - apply: how a thread changes class (a test's records instead).
+    init(available: Bool = CommitPriority.mayLeaveIdle, apply: @escaping Apply = CommitPriority.apply) {
         self.available = available
+        self.apply = apply
     }
 
     /// The class the commit thread is in now.
     var level: Level { state.withLock { $0.level } }
 
-    /// A job was handed to the commit thread.
-    func submitted() {
-        state.withLock { $0.queued += 1 }
-    }
-
-    /// On the commit thread, as a job starts: the idle class unless `urgent` (somebody waits for
-    /// this job) or somebody waits for a job queued now.
-    func begin(urgent: Bool) {
+    /// Numbers a job and calls `enqueue` with that number, under the lock (so that the numbers
+    /// follow the thread's queue); an `urgent` one (somebody waits for it) raises the thread now.
+    func submit(urgent: Bool, _ enqueue: (UInt64) -> Void) {
         state.withLock { s in
-            if s.thread == nil { s.thread = pthread_self() }
-            let wanted: Level = urgent || s.raised || !available ? .normal : .idle
-            if wanted != s.level, Self.apply(wanted, to: pthread_self()) { s.level = wanted }
+            s.submitted += 1
+            s.queued += 1
+            enqueue(s.submitted)
+            if urgent { raise(through: s.submitted, &s) }
         }
     }
 
-    /// On the commit thread, as a job ends.
+    /// On the commit thread, as job `number` starts: the idle class unless it was raised.
+    func begin(_ number: UInt64) {
+        state.withLock { s in
+            if s.thread == nil, !s.ending { s.thread = pthread_self() }
+            let wanted: Level = number <= s.raisedThrough || !available ? .normal : .idle
+            if wanted != s.level, apply(wanted, pthread_self()) { s.level = wanted }
+        }
+    }
+
+    /// On the commit thread, as a job ends (after everything it does, its answers too).
     func finished() {
+        state.withLock { $0.queued -= 1 }
+    }
+
+    /// On the commit thread, as its last job: it is never changed from elsewhere again.
+    func ended() {
         state.withLock { s in
-            s.queued -= 1
-            if s.queued == 0 { s.raised = false }
+            s.ending = true
+            s.thread = nil
         }
     }
 
-    /// Somebody waits for a queued job (the bus for its batch's commit, a read for the commit in
-    /// progress): the thread goes back to the normal class now, and stays there until no job is
-    /// queued. Nothing when none is queued.
+    /// Somebody waits for the jobs submitted so far (the bus for its batch's commit, a read for
+    /// the commit in progress): they run in the normal class, the one running now too.
     func raise() {
-        state.withLock { s in
-            guard s.queued > 0 else { return }
-            s.raised = true
-            guard s.level == .idle, let thread = s.thread else { return }
-            if Self.apply(.normal, to: thread) { s.level = .normal }
-        }
+        state.withLock { s in raise(through: s.submitted, &s) }
+    }
+
+    private func raise(through number: UInt64, _ s: inout State) {
+        s.raisedThrough = max(s.raisedThrough, number)
+        guard s.queued > 0, s.level == .idle, let thread = s.thread else { return }
+        if apply(.normal, thread) { s.level = .normal }
     }
 
     /// Whether this process may put a thread back into the normal class after `SCHED_IDLE`: tried
@@ -104,7 +133,7 @@ final class CommitPriority: Sendable {
         let done = DispatchSemaphore(value: 0)
         let probe = Thread {
             let me = pthread_self()
-            let ok = apply(.idle, to: me) && apply(.normal, to: me)
+            let ok = CommitPriority.apply(.idle, me) && CommitPriority.apply(.normal, me)
             result.withLock { $0 = ok }
             done.signal()
         }
@@ -117,12 +146,10 @@ final class CommitPriority: Sendable {
     }()
 
     /// Puts `thread` into `level`'s class; false when the kernel refuses.
-    private static func apply(_ level: Level, to thread: pthread_t) -> Bool {
+    static let apply: Apply = { level, thread in
         #if os(Linux)
-        // <sched.h>'s SCHED_OTHER and SCHED_IDLE (the latter is not imported into Swift).
-        let policy: Int32 = level == .idle ? 5 : 0
         var parameters = sched_param()
-        return pthread_setschedparam(thread, policy, &parameters) == 0
+        return pthread_setschedparam(thread, level.policy, &parameters) == 0
         #else
         return false
         #endif

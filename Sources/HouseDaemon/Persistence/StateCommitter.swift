@@ -29,15 +29,16 @@ final class StateCommitter: Sendable {
     /// Commits everything queued so far, then calls `then` (on the commit thread). Commits and
     /// their `then`s run in the order they were asked for. `urgent`: somebody waits for it (an
     /// answer goes out in `then`); otherwise the commit runs in the idle class until somebody
-    /// does (`hurry`).
+    /// does (`wait(for:)`, `hurry`).
     func commit(urgent: Bool, then: @escaping @Sendable () -> Void) {
-        priority.submitted()
-        worker.submit { [store, logger, priority] in
-            priority.begin(urgent: urgent)
-            var pace = BackgroundPace(clock: ContinuousClock())
-            do { try store.flushPending { pace.step() } } catch { logger.error("\(error)") }
-            priority.finished()
-            then()
+        priority.submit(urgent: urgent) { number in
+            worker.submit { [store, logger, priority] in
+                priority.begin(number)
+                var pace = BackgroundPace(clock: ContinuousClock())
+                do { try store.flushPending { pace.step() } } catch { logger.error("\(error)") }
+                then()
+                priority.finished()
+            }
         }
     }
 
@@ -62,6 +63,12 @@ final class StateCommitter: Sendable {
             await group.next()
             group.cancelAll()
         }
+        await wait(for: done)
+    }
+
+    /// Waits for a commit whose `then` fulfils `done`, hurrying it (and the ones before it)
+    /// unless it is done already.
+    func wait(for done: OneShot<Void>) async {
         guard !done.isFulfilled else { return }
         hurry()
         _ = await done.wait()
@@ -74,6 +81,8 @@ final class StateCommitter: Sendable {
 
     /// Ends the commit thread once the commits asked for are done.
     func stop() {
+        // Its last job: from then on nothing changes the thread's class from elsewhere.
+        worker.submit { [priority] in priority.ended() }
         worker.stop()
     }
 }

@@ -23,7 +23,8 @@ public final class StateStore: Sendable {
     public let grouped: Bool
     private let pending = Mutex(Pending())
     /// Held for a whole flush (taking the queued writes and committing them), so that a read's
-    /// flush waits for a commit in progress elsewhere instead of reading before it.
+    /// flush waits for a commit in progress elsewhere instead of reading before it; and for a
+    /// write of its own, which waits for the commit anyway (the database's one writer).
     private let flushing = NSLock()
     /// Called when a flush has to wait for another one in progress (`onFlushContended`).
     private let flushContended = Mutex<(@Sendable () -> Void)?>(nil)
@@ -479,10 +480,7 @@ public final class StateStore: Sendable {
     /// queued writes are dropped (the error says so); later writes go on. `between` is called
     /// after each write (the committer gives its CPU up there now and then: `BackgroundPace`).
     public func flushPending(between: () -> Void = {}) throws(DaemonError) {
-        if !flushing.try() {
-            flushContended.withLock { $0 }?()
-            flushing.lock()
-        }
+        lockFlushing()
         defer { flushing.unlock() }
         let (writes, seen, lastActive, relayStates, history) = pending.withLock { p in
             defer {
@@ -519,10 +517,18 @@ public final class StateStore: Sendable {
         }
     }
 
-    /// Calls `body` whenever a flush (a read's, a commit's) has to wait for another one in
-    /// progress: the committer then hurries the commit thread (`CommitPriority`).
+    /// Calls `body` whenever a thread has to wait for a commit in progress (a read's flush, a
+    /// write of its own, a queued write while the commit takes or clears what is queued): the
+    /// committer then hurries the commit thread (`CommitPriority`), which may be in the idle class.
     func onFlushContended(_ body: @escaping @Sendable () -> Void) {
         flushContended.withLock { $0 = body }
+    }
+
+    /// Takes `flushing`, saying so first when it has to wait.
+    private func lockFlushing() {
+        guard !flushing.try() else { return }
+        flushContended.withLock { $0 }?()
+        flushing.lock()
     }
 
     /// Waits until a write is queued (true), or the store stops taking writes or the waiting
@@ -562,11 +568,19 @@ public final class StateStore: Sendable {
 
     /// Changes what waits for the next grouped commit, and wakes the recorder when nothing waited.
     private func pend(_ change: (inout Pending) -> Void) {
-        let wasEmpty = pending.withLock { p in
+        let wasEmpty = withPending { p in
             defer { change(&p) }
             return p.isEmpty
         }
         if wasEmpty { writesQueued.signal() }
+    }
+
+    /// `pending.withLock(body)`, saying first when it has to wait: the commit thread holds the
+    /// lock a moment at the start and the end of a commit.
+    private func withPending<T: Sendable>(_ body: (inout Pending) -> T) -> T {
+        if let result = pending.withLockIfAvailable({ body(&$0) }) { return result }
+        flushContended.withLock { $0 }?()
+        return pending.withLock { body(&$0) }
     }
 
     /// Queues `body` for the next grouped commit.
@@ -577,6 +591,9 @@ public final class StateStore: Sendable {
     // MARK: Plumbing
 
     private func write<T>(_ body: (Database) throws -> T) throws(DaemonError) -> T {
+        // After any commit in progress (which holds the database's writer meanwhile).
+        lockFlushing()
+        defer { flushing.unlock() }
         do { return try pool.write(body) } catch { throw .database(path: path, reason: String(describing: error)) }
     }
 

@@ -69,10 +69,7 @@ struct CommandBusService: Service {
                 while group.takesMore, let job = await bus.next(within: Self.linger) { await carryOut(job) }
             }
             underLoad = group.count > 1
-            if let inFlight, !inFlight.isFulfilled {
-                committer.hurry()
-                _ = await inFlight.wait()
-            }
+            if let inFlight { await committer.wait(for: inFlight) }
             let batch = answers, committed = OneShot<Void>()
             committer.commit(urgent: !batch.isEmpty) {
                 for (answer, reply) in batch { answer(reply) }
@@ -81,10 +78,7 @@ struct CommandBusService: Service {
             inFlight = committed
         }
         // The answers of the last batch go out before the bus is done.
-        if let inFlight {
-            committer.hurry()
-            _ = await inFlight.wait()
-        }
+        if let inFlight { await committer.wait(for: inFlight) }
     }
 
     private func perform(_ job: CommandBus.Job) async -> IntentReply {
