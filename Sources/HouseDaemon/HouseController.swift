@@ -287,6 +287,24 @@ public final class HouseController<C: WallClock>: Sendable {
         shutdownDeadline = ShutdownDeadline(budget: s.shutdownBudget, logger: logger)
     }
 
+    /// The one thread that commits: the bus's batches and the recorder's stragglers. Made with
+    /// the services, once however often they are asked for (the store has one contention hook).
+    private let madeCommitter = Mutex<StateCommitter?>(nil)
+
+    private var committer: StateCommitter {
+        madeCommitter.withLock { made in
+            if let made { return made }
+            let committer = StateCommitter(store: store, logger: logger)
+            if committer.priority.available {
+                logger.debug("commits nobody waits for run in the idle scheduling class")
+            } else {
+                logger.debug("commits run in the normal scheduling class: this process may not leave the idle one again (no CAP_SYS_NICE, RLIMIT_NICE below 20)")
+            }
+            made = committer
+            return committer
+        }
+    }
+
     /// The services of this node, in start order (they stop in reverse order): the embedded
     /// broker, the MQTT connection, the events' outlet, the state recorder, the command bus, the
     /// relays, history retention, energy and the routines (primary node), the topic API.
@@ -300,13 +318,6 @@ public final class HouseController<C: WallClock>: Sendable {
                           serviceName: "mqtt"))
         list.append(.init(service: EventOutletService(outlet: gateway.events, logger: logger), serviceName: "events"))
         // Started before every writer, stopped after them all: the last commit.
-        // The one thread that commits: the bus's batches and the recorder's stragglers.
-        let committer = StateCommitter(store: store, logger: logger)
-        if committer.priority.available {
-            logger.debug("commits nobody waits for run in the idle scheduling class")
-        } else {
-            logger.debug("commits run in the normal scheduling class: this process may not leave the idle one again (no CAP_SYS_NICE, RLIMIT_NICE below 20)")
-        }
         list.append(.init(service: StateRecorderService(store: store, committer: committer), serviceName: "state-recorder"))
         // Started before every source of commands, stopped after them all.
         list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, committer: committer, changes: changes, logger: logger), serviceName: "command-bus"))
