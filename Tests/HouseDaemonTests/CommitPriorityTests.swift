@@ -208,7 +208,7 @@ import Testing
         let store = try StateStore(path: directory + "/state.sqlite", grouped: true)
         let contended = DispatchSemaphore(value: 0)
         let calls = Mutex(0)
-        store.onFlushContended {
+        store.onCommitContended {
             calls.withLock { $0 += 1 }
             contended.signal()
         }

@@ -22,8 +22,8 @@ final class StateCommitter: Sendable {
         self.store = store
         self.logger = logger
         self.priority = priority
-        // A read that waits for the commit in progress waits for this thread.
-        store.onFlushContended { [priority] in priority.raise() }
+        // A thread that waits for the commit in progress (a read's flush, a write) waits for this one.
+        store.onCommitContended { [priority] in priority.raise() }
     }
 
     /// Commits everything queued so far, then calls `then` (on the commit thread). Commits and

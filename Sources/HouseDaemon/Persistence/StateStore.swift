@@ -26,8 +26,8 @@ public final class StateStore: Sendable {
     /// flush waits for a commit in progress elsewhere instead of reading before it; and for a
     /// write of its own, which waits for the commit anyway (the database's one writer).
     private let flushing = NSLock()
-    /// Called when a flush has to wait for another one in progress (`onFlushContended`).
-    private let flushContended = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Called when a thread has to wait for a commit in progress (`onCommitContended`).
+    private let commitContended = Mutex<(@Sendable () -> Void)?>(nil)
     private let counters = Mutex(Statistics())
     /// Signalled when a write is queued or the store stops taking writes.
     private let writesQueued = WakeSignal()
@@ -520,14 +520,19 @@ public final class StateStore: Sendable {
     /// Calls `body` whenever a thread has to wait for a commit in progress (a read's flush, a
     /// write of its own, a queued write while the commit takes or clears what is queued): the
     /// committer then hurries the commit thread (`CommitPriority`), which may be in the idle class.
-    func onFlushContended(_ body: @escaping @Sendable () -> Void) {
-        flushContended.withLock { $0 = body }
+    func onCommitContended(_ body: @escaping @Sendable () -> Void) {
+        commitContended.withLock { $0 = body }
+    }
+
+    /// Says that this thread is about to wait for a commit in progress (`onCommitContended`).
+    private func sayCommitContended() {
+        commitContended.withLock { $0 }?()
     }
 
     /// Takes `flushing`, saying so first when it has to wait.
     private func lockFlushing() {
         guard !flushing.try() else { return }
-        flushContended.withLock { $0 }?()
+        sayCommitContended()
         flushing.lock()
     }
 
@@ -579,7 +584,7 @@ public final class StateStore: Sendable {
     /// lock a moment at the start and the end of a commit.
     private func withPending<T: Sendable>(_ body: (inout Pending) -> T) -> T {
         if let result = pending.withLockIfAvailable({ body(&$0) }) { return result }
-        flushContended.withLock { $0 }?()
+        sayCommitContended()
         return pending.withLock { body(&$0) }
     }
 
