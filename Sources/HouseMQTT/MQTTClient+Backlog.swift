@@ -17,8 +17,11 @@ extension MQTTClient {
     /// connection dropping yet), it returns at once until the backlog is down to `backlogLow`
     /// or the connection changes, so a stuck broker never slows the producer to one message per
     /// `limit`. Returns false when it waited and the time ran out.
+    ///
+    /// It runs on the caller's executor (`nonisolated(nonsending)`): the bus asks before every
+    /// command, and nearly always returns at once, without two hops to the global executor.
     @discardableResult
-    public func waitForRoom(atMost limit: Duration) async -> Bool {
+    nonisolated(nonsending) public func waitForRoom(atMost limit: Duration) async -> Bool {
         let room: OneShot<Void>? = state.withLock { s in
             guard s.phase == .connected, !s.backlogStalled, s.held.count > Self.backlogHigh else { return nil }
             if let waiting = s.backlogRoom { return waiting }

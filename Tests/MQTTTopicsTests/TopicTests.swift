@@ -1,5 +1,5 @@
 import Testing
-import MQTTTopics
+@testable import MQTTTopics
 
 @Suite("MQTT topic names and filters")
 struct TopicTests {
@@ -93,6 +93,41 @@ struct TopicTests {
     ])
     func covers(pattern: String, filter: String, expected: Bool) {
         #expect(MQTTTopic.covers(pattern: pattern, filter: filter) == expected)
+    }
+
+    /// The byte walk `matches` runs on native strings agrees with the level-by-level reference on
+    /// every pair of topics and valid filters built from a few levels (empty levels, `$`,
+    /// prefixes of each other, wildcards anywhere they are allowed).
+    @Test func theByteWalkAgreesWithTheLevelWalk() {
+        let levels = ["", "a", "ab", "b", "$SYS"]
+        var topics: [String] = []
+        func grow(_ prefix: [String], depth: Int) {
+            if !prefix.isEmpty { topics.append(prefix.joined(separator: "/")) }
+            guard depth > 0 else { return }
+            for level in levels where !(level == "$SYS" && !prefix.isEmpty) { grow(prefix + [level], depth: depth - 1) }
+        }
+        grow([], depth: 3)
+        var filters = Set(topics)
+        for topic in topics {
+            let parts = topic.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+            for i in parts.indices {
+                var plus = parts
+                plus[i] = "+"
+                filters.insert(plus.joined(separator: "/"))
+                filters.insert((parts[..<i] + ["#"]).joined(separator: "/"))
+                filters.insert((plus[...i] + ["#"]).joined(separator: "/"))
+            }
+        }
+        var compared = 0, matched = 0
+        for filter in filters where MQTTTopic.isValidFilter(filter) {
+            for topic in topics where MQTTTopic.topicNameProblem(topic) == nil {
+                let fast = MQTTTopic.matches(topic: topic, filter: filter)
+                #expect(fast == MQTTTopic.matchesByLevels(topic: topic, filter: filter), "\(topic) against \(filter)")
+                compared += 1
+                if fast { matched += 1 }
+            }
+        }
+        #expect(compared > 10_000 && matched > 500)
     }
 
     @Test("topic limits count levels and bytes")

@@ -26,12 +26,11 @@ public struct IntentPipeline: Sendable {
         switch resolved {
         case .control(let devices, let action, _):
             for d in devices {
-                let label = configuration.label(for: d)
                 if grant.denyDevices.contains(d.id) {
-                    return .failureRequiresPermission(prompt: HouseDialog.notAllowed(device: label, source: source))
+                    return .failureRequiresPermission(prompt: HouseDialog.notAllowed(device: configuration.label(for: d), source: source))
                 }
                 if d.needsConfirmation(for: action) && !grant.allowConfirmDevices {
-                    return .failureRequiresPermission(prompt: HouseDialog.confirmNotAllowed(device: label, source: source))
+                    return .failureRequiresPermission(prompt: HouseDialog.confirmNotAllowed(device: configuration.label(for: d), source: source))
                 }
             }
             for d in devices where await service.isBusy(d.id) {

@@ -22,17 +22,20 @@ extension HouseService {
         var commands = plan(targets)
         for d in pulses { commands += pulseCommand(d) }
         commands += coverMoves.flatMap(\.commands)
-        let labels = devices.filter { $0.motor == nil && $0.opener == nil }.map(configuration.label(for:))
-        let said = ([targets.isEmpty && pulses.isEmpty ? nil : dialog(targets: targets, pulses: pulses, action: action, labels: labels)]
-            + coverMoves.map(\.dialog)).compactMap { $0 }.joined(separator: " ")
+        // What is said is made after the switch: the relay's state goes out first.
+        func said() -> String {
+            let labels = devices.filter { $0.motor == nil && $0.opener == nil }.map(configuration.label(for:))
+            return ([targets.isEmpty && pulses.isEmpty ? nil : dialog(targets: targets, pulses: pulses, action: action, labels: labels)]
+                + coverMoves.map(\.dialog)).compactMap { $0 }.joined(separator: " ")
+        }
         if dryRun {
-            return HouseResponse(dialog: said, commands: commands, devices: statuses(targets))
+            return HouseResponse(dialog: said(), commands: commands, devices: statuses(targets))
         }
         let execution = await execute(commands)
         if let failure = execution.failure {
             return HouseResponse(code: .failure, dialog: HouseDialog.failed(failure), commands: commands)
         }
-        return HouseResponse(dialog: execution.answer(said), commands: commands, devices: statuses(targets))
+        return HouseResponse(dialog: execution.answer(said()), commands: commands, devices: statuses(targets))
     }
 
     private func dialog(targets: [(Device, DeviceState)], pulses: [Device], action: HouseAction, labels: [String]) -> String {
@@ -124,8 +127,12 @@ extension HouseService {
     /// partner off and waits the dead time, whoever asks; the partner's edge reaches the service
     /// as a note like every edge the bank makes on its own.
     func plan(_ targets: [(Device, DeviceState)]) -> [DeviceCommand] {
-        targets.filter { $0.1 == .off }.flatMap { switchCommand($0.0, .off) }
-            + targets.filter { $0.1 == .on }.flatMap { switchCommand($0.0, .on) }
+        var commands: [DeviceCommand] = []
+        commands.reserveCapacity(targets.count)
+        for state in [DeviceState.off, .on] {
+            for (device, target) in targets where target == state { commands += switchCommand(device, state) }
+        }
+        return commands
     }
 
     func switchCommand(_ d: Device, _ s: DeviceState) -> [DeviceCommand] {
