@@ -137,6 +137,7 @@ public struct IntentPipeline: Sendable {
 
     private func record(_ intent: HouseIntent, resolution: IntentResolution, source: IntentSource, response: HouseResponse?) async {
         var params: [String: String] = [:]
+        params.reserveCapacity(resolution.parameters.count)
         for p in resolution.parameters where !p.values.isEmpty {
             params[p.parameter] = p.values.map(\.id).joined(separator: ",")
         }
