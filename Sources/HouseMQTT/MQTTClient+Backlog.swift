@@ -19,7 +19,8 @@ extension MQTTClient {
     /// `limit`. Returns false when it waited and the time ran out.
     ///
     /// It runs on the caller's executor (`nonisolated(nonsending)`): the bus asks before every
-    /// command, and nearly always returns at once, without two hops to the global executor.
+    /// command, and it nearly always returns at once. As a `@concurrent` function it left the
+    /// caller's actor and came back, two more jobs on the engine's lane per command.
     @discardableResult
     nonisolated(nonsending) public func waitForRoom(atMost limit: Duration) async -> Bool {
         let room: OneShot<Void>? = state.withLock { s in

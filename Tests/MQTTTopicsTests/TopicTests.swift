@@ -97,7 +97,7 @@ struct TopicTests {
 
     /// The byte walk `matches` runs on native strings agrees with the level-by-level reference on
     /// every pair of topics and valid filters built from a few levels (empty levels, `$`,
-    /// prefixes of each other, wildcards anywhere they are allowed).
+    /// prefixes of each other, one level of a topic made `+`, `#` after any level).
     @Test func theByteWalkAgreesWithTheLevelWalk() {
         let levels = ["", "a", "ab", "b", "$SYS"]
         var topics: [String] = []
