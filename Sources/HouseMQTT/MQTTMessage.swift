@@ -21,8 +21,9 @@ public struct MQTTMessage: Sendable, Hashable, CustomStringConvertible {
         set { storedProperties = newValue.isEmpty ? nil : PropertyStorage(newValue) }
     }
 
-    /// Whether any property is set (without building an empty `MQTTPublishProperties`).
-    var hasProperties: Bool { storedProperties != nil }
+    /// Whether any property is set, without building an empty `MQTTPublishProperties` (what
+    /// `properties` does for a message without any: most of them, every one over MQTT 3.1.1).
+    public var hasProperties: Bool { storedProperties != nil }
 
     public init(topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false,
                 properties: MQTTPublishProperties = MQTTPublishProperties()) {
