@@ -158,6 +158,7 @@ public struct IntentResolver: Sendable {
             }
         }
         var params = [ParameterResolution(parameter: "room", result: room) { [Self.option($0)] }]
+        params.reserveCapacity(5)  // room, floor, device, action, position
         var scope = DeviceScope.house
         switch room {
         case .success(let r): scope = DeviceScope(room: r)
