@@ -25,49 +25,31 @@ done
 ((COUNT > 0 && COUNT % 2 == 0)) || { echo "bench/cpu/callgrind.sh: COUNT must be even (ON, OFF, ...)" >&2; exit 1; }
 [[ -x "$HOUSECTL" ]] || { echo "bench/cpu/callgrind.sh: no housectl at $HOUSECTL (make bench builds it)" >&2; exit 1; }
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/housectl-cpu.XXXXXX")
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill -9 "$pid" 2> /dev/null || true; done
-    wait 2> /dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+# shellcheck source=bench/cpu/common.sh
+source bench/cpu/common.sh
 mkdir -p "$OUT"
 rm -f "$OUT"/callgrind.out*
 strip -g -o "$WORK/housectl" "$HOUSECTL"
-
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\nmax_queued_messages 100000\n' "$PORT" > "$WORK/mosquitto.conf"
-mosquitto -c "$WORK/mosquitto.conf" > "$WORK/mosquitto.log" 2>&1 &
-PIDS+=("$!")
-# The example house without its routines (see bench/cpu/run.sh).
-awk '/^routines:/ { skip = 1; next } /^[^ #]/ { skip = 0 } !skip' config/house.yaml > "$WORK/house.yaml"
-mkdir "$WORK/state"
-valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes --callgrind-out-file="$OUT/callgrind.out" \
-    --vgdb-prefix="$WORK/vgdb" "$WORK/housectl" serve --config "$WORK/house.yaml" --devices-dir devices \
-    --node pi-main --gpio sim --no-web --state-dir "$WORK/state" --broker "127.0.0.1:$PORT" > "$WORK/daemon.log" 2>&1 &
-DAEMON=$!
-PIDS+=("$DAEMON")
-deadline=$((SECONDS + 120))
-until grep -q " ready: " "$WORK/daemon.log"; do
-    kill -0 "$DAEMON" 2> /dev/null || { cat "$WORK/daemon.log" >&2; exit 1; }
-    ((SECONDS < deadline)) || { echo "bench/cpu/callgrind.sh: the daemon was not ready within 120 s" >&2; exit 1; }
-    sleep 0.1
-done
+start_daemon 120 valgrind --tool=callgrind --instr-atstart=no --separate-threads=yes \
+    --callgrind-out-file="$OUT/callgrind.out" --vgdb-prefix="$WORK/vgdb" "$WORK/housectl"
 
 TOPIC=house/kitchen/kitchen-light
-# states: COMMANDS commands' states after the retained one, within 600 s.
-states() { mosquitto_sub -p "$PORT" -t "$TOPIC/state" -C $(($1 + 1)) -W 600 > /dev/null; }
-states 20 & SUB=$!; PIDS+=("$SUB")
-sleep 0.5
+# subscribe N: a subscriber for the retained state and N more, once the retained one came (so the
+# first command's state is not missed); SUB is its pid.
+subscribe() {
+    : > "$WORK/states"
+    mosquitto_sub -p "$PORT" -t "$TOPIC/state" -C $(($1 + 1)) -W 600 > "$WORK/states" &
+    SUB=$!
+    PIDS+=("$SUB")
+    wait_for "$WORK/states" "O" 30 "$SUB"
+}
+subscribe 20
 python3 bench/cpu/pace.py "$PORT" "$TOPIC/set" 20 20 1
-wait "$SUB" || { echo "bench/cpu/callgrind.sh: the warm-up's states did not all come back" >&2; exit 1; }
-states "$COUNT" & SUB=$!; PIDS+=("$SUB")
-sleep 0.5
+wait "$SUB" || fail "the warm-up's states did not all come back"
+subscribe "$COUNT"
 callgrind_control --vgdb-prefix="$WORK/vgdb" -i on "$DAEMON" > /dev/null
 python3 bench/cpu/pace.py "$PORT" "$TOPIC/set" "$COUNT" "$RATE" 1
-wait "$SUB" || { echo "bench/cpu/callgrind.sh: not every command's state came back" >&2; exit 1; }
+wait "$SUB" || fail "not every command's state came back"
 callgrind_control --vgdb-prefix="$WORK/vgdb" -i off "$DAEMON" > /dev/null
 callgrind_control --vgdb-prefix="$WORK/vgdb" -d "$DAEMON" > /dev/null
 

@@ -21,38 +21,10 @@ done
 ((COUNT > 0 && COUNT % 2 == 0)) || { echo "bench/cpu/run.sh: COUNT must be even (ON, OFF, ...)" >&2; exit 1; }
 [[ -x "$HOUSECTL" ]] || { echo "bench/cpu/run.sh: no housectl at $HOUSECTL (make bench builds it)" >&2; exit 1; }
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/housectl-cpu.XXXXXX")
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill -9 "$pid" 2> /dev/null || true; done
-    wait 2> /dev/null || true
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-printf 'listener %s 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\nmax_queued_messages 100000\n' "$PORT" > "$WORK/mosquitto.conf"
-mosquitto -c "$WORK/mosquitto.conf" > "$WORK/mosquitto.log" 2>&1 &
-MOSQUITTO=$!
-PIDS+=("$MOSQUITTO")
-# The example house without its routines: "good morning" is relevant 06:00-09:00 on weekdays and
-# caught up at start, and would switch the kitchen light while the rounds count its states.
-awk '/^routines:/ { skip = 1; next } /^[^ #]/ { skip = 0 } !skip' config/house.yaml > "$WORK/house.yaml"
-mkdir "$WORK/state"
+# shellcheck source=bench/cpu/common.sh
+source bench/cpu/common.sh
 # shellcheck disable=SC2086
-env ${HOUSECTL_ENV:-} "$HOUSECTL" serve --config "$WORK/house.yaml" --devices-dir devices --node pi-main --gpio sim \
-    --no-web --state-dir "$WORK/state" --broker "127.0.0.1:$PORT" > "$WORK/daemon.log" 2>&1 &
-DAEMON=$!
-PIDS+=("$DAEMON")
-wait_for() {  # wait_for FILE PATTERN SECONDS PID: until FILE has PATTERN, while PID runs
-    local deadline=$((SECONDS + $3))
-    until grep -q "$2" "$1" 2> /dev/null; do
-        kill -0 "$4" 2> /dev/null || { cat "$1" >&2; echo "bench/cpu/run.sh: process $4 stopped before \"$2\" in $1" >&2; exit 1; }
-        if ((SECONDS >= deadline)); then echo "bench/cpu/run.sh: no \"$2\" in $1 within $3 s" >&2; exit 1; fi
-        sleep 0.05
-    done
-}
-wait_for "$WORK/daemon.log" " ready: " 30 "$DAEMON"
+start_daemon 30 env ${HOUSECTL_ENV:-} "$HOUSECTL"
 
 cpu() {  # nanoseconds on a CPU, every thread of PID
     local total=0 ns rest
