@@ -16,14 +16,22 @@ public struct MQTTMessage: Sendable, Hashable, CustomStringConvertible {
 
     /// The MQTT 5 properties: sent on an MQTT 5 connection, dropped on a 3.1.1 one (see
     /// `MQTTPublishProperties`); filled from what the broker delivered on receive.
+    ///
+    /// Read in place: reading one property (a command's message expiry, its response topic)
+    /// copies no set of them, and a message without any (most of them, every one over MQTT
+    /// 3.1.1) builds none, it lends the one empty set.
     public var properties: MQTTPublishProperties {
-        get { storedProperties?.value ?? MQTTPublishProperties() }
+        _read {
+            if let storedProperties { yield storedProperties.value } else { yield Self.noProperties }
+        }
         set { storedProperties = newValue.isEmpty ? nil : PropertyStorage(newValue) }
     }
 
-    /// Whether any property is set, without building an empty `MQTTPublishProperties` (what
-    /// `properties` does for a message without any: most of them, every one over MQTT 3.1.1).
-    public var hasProperties: Bool { storedProperties != nil }
+    /// What `properties` lends a message without any.
+    private static let noProperties = MQTTPublishProperties()
+
+    /// Whether any property is set.
+    var hasProperties: Bool { storedProperties != nil }
 
     public init(topic: String, payload: [UInt8], qos: MQTTQoS = .atMostOnce, retain: Bool = false,
                 properties: MQTTPublishProperties = MQTTPublishProperties()) {

@@ -28,7 +28,7 @@ struct MQTTOfflineQueue: Sendable {
         var expired = 0
         if entries.count >= capacity { expired = purgeExpired(now: now) }
         guard entries.count < capacity else { throw MQTTError.offlineQueueFull(capacity: capacity) }
-        let expiry = message.hasProperties ? message.properties.messageExpiryInterval.map { now + .seconds($0) } : nil
+        let expiry = message.properties.messageExpiryInterval.map { now + .seconds($0) }
         let lived = timeToLive.map { now + $0 }
         let deadline = switch (lived, expiry) {
         case (let a?, let b?): min(a, b)

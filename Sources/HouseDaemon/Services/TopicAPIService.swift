@@ -374,8 +374,7 @@ struct TopicAPIService: Service {
     private func offer(_ command: HouseCommand, from message: MQTTMessage, id: String?,
                        answer: (@Sendable (IntentReply) -> Void)?) {
         // A command with a message expiry (MQTT 5) is not carried out once it has run out.
-        let expires = message.hasProperties
-            ? message.properties.messageExpiryInterval.map { gateway.clock.monotonic.now.advanced(by: .seconds(Int64($0))) } : nil
+        let expires = message.properties.messageExpiryInterval.map { gateway.clock.monotonic.now.advanced(by: .seconds(Int64($0))) }
         let refusal = gateway.service.executor.runningInline {
             bus.offer(command, id: id ?? "", expires: expires, answer: answer)
         }

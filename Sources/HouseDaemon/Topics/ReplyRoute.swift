@@ -19,20 +19,17 @@ struct ReplyRoute: Sendable {
     /// The route a request asked for, nil when it asked for none. A response topic that is no
     /// valid topic name is ignored with a logged reason (no answer can go there).
     init?(jsonReplyTo: String?, message: MQTTMessage, logger: Logger) {
-        // A command without properties (every one over MQTT 3.1.1): no empty set of them built.
-        guard jsonReplyTo != nil || message.hasProperties else { return nil }
-        let properties = message.properties
         if let jsonReplyTo {
-            self.init(topic: jsonReplyTo, correlation: properties.correlationData)
+            self.init(topic: jsonReplyTo, correlation: message.properties.correlationData)
             return
         }
-        guard let response = properties.responseTopic else { return nil }
+        guard let response = message.properties.responseTopic else { return nil }
         do throws(MalformedInput) {
             try InputLimits.checkTopic(response, field: "response topic")
         } catch {
             logger.warning("ignored the response topic of a command on \(message.topic): \(error.reason)")
             return nil
         }
-        self.init(topic: response, correlation: properties.correlationData)
+        self.init(topic: response, correlation: message.properties.correlationData)
     }
 }
