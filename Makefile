@@ -14,13 +14,15 @@ build: deps
 
 # Every test: the Swift tests (unit, in-process end to end, real mosquitto, short fault
 # scenarios, the release-build broker under hostile clients), the page in a real browser
-# (headless chromium), each libFuzzer target briefly on its committed seeds, then the libgpiod
+# (headless chromium), the tests that draw or schedule days again on a Saturday and a Sunday
+# (Tests/Weekend), each libFuzzer target briefly on its committed seeds, then the libgpiod
 # backend against a kernel gpio-sim chip in a VM (about 2 minutes from a cold cache). One after
 # the other: the VM's input checks have windows of 100 ms, which fuzzers beside it could miss.
 test: deps
 	SWIFT=$(SWIFT) ./scripts/release-build.sh --product housectl
 	SWIFT=$(SWIFT) ./scripts/swift-test.sh
 	@./Tests/Browser/run.sh
+	@./Tests/Weekend/run.sh
 	fuzz/run.sh 10 --ci
 	@./Tests/VM/run.sh
 

@@ -37,6 +37,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("web-port"), help: "Serve the page on this port (0: any free port), whatever web.port says; turns the page on for 127.0.0.1 when house.yaml has no web section.")
     var webPort: Int?
     @Flag(name: .customLong("no-web"), help: "Do not serve the page, whatever house.yaml says.") var noWeb = false
+    @Option(name: .customLong("start-time"), help: ArgumentHelp(
+        "Rehearse another day: the house's clock starts at this local time, \"YYYY-MM-DD HH:MM\" in the house zone, and runs at its real pace. Needs --gpio sim.",
+        discussion: "Routines, relevance windows, mode ends, history and the page follow that clock; log lines keep the real time."))
+    var startTime: String?
     @Flag(name: .shortAndLong, help: "Log more (debug).") var verbose = false
     @OptionGroup var options: ConfigOptions
 
@@ -58,8 +62,16 @@ struct ServeCommand: AsyncParsableCommand {
             override = hp
         }
         let phraseSet = try PhraseFiles.load(configPath: options.config, extra: phrases)
+        var clock = SystemWallClock()
+        if let startTime {
+            guard let start = HouseCalendar(house: configuration.house).parseLocal(startTime) else {
+                throw ValidationError("--start-time expects a local date and time, \"YYYY-MM-DD HH:MM\", not '\(startTime)'")
+            }
+            clock = SystemWallClock(startingAt: start)
+            logger.warning("rehearsal: the house's clock starts at \(startTime) (\(configuration.house.timeZone.identifier)), relays simulated")
+        }
         let settings = ControllerSettings(
-            configuration: configuration, clock: SystemWallClock(), node: node,
+            configuration: configuration, clock: clock, node: node,
             stateDirectory: stateDirectory ?? DaemonOptions.defaultStateDirectory(), gpio: gpio,
             brokerOverride: override, phrases: phraseSet, logger: logger)
         do {
@@ -100,6 +112,9 @@ extension ServeCommand {
     mutating func validate() throws {
         if let webPort, !(0...65535).contains(webPort) { throw ValidationError("--web-port expects a TCP port, 0...65535 (0: any free port)") }
         if noWeb && webPort != nil { throw ValidationError("--no-web and --web-port contradict each other") }
+        if startTime != nil, gpio.map(DaemonOptions.GPIOChoice.init) != .simulated {
+            throw ValidationError("--start-time needs --gpio sim: a rehearsal of another time never drives real relays")
+        }
     }
 }
 

@@ -9,12 +9,14 @@ relays, the embedded broker) and checks, each with a bounded wait on what the pa
   3. a relay switched from elsewhere (MQTT) shows on the page through the live events;
   4. the heater (confirm: true) asks before acting, and "Yes" switches it;
   5. a phrase that needs disambiguation shows its choices, and a click finishes it;
-  6. the Today picture contains the morning routine's relevance window;
+  6. the day picker steps to the next weekday, whose picture contains the morning routine's
+     relevance window, and on to a Saturday, whose picture does not (any day the test runs on);
   7. History lists what was done;
   8. SIGTERM with a page open stops the controller cleanly (exit 0, well within its 5 s).
 With --screenshots DIR, each tab is written at phone and desktop width.
 """
 import argparse
+import datetime
 import http.client
 import os
 import re
@@ -55,7 +57,7 @@ class Daemon:
     """`housectl serve` on a temporary copy of the example house; its log lines are read as they
     come, so a wait is for a line, never a sleep."""
 
-    def __init__(self, housectl, tmp):
+    def __init__(self, housectl, tmp, start_time=None):
         self.mqtt_port, self.web_port = free_port(), free_port()
         config = open(os.path.join(ROOT, "config", "house.yaml")).read()
         config = re.sub(r"\n  port: 1883\n", f"\n  port: {self.mqtt_port}\n", config, count=1)
@@ -72,10 +74,11 @@ class Daemon:
         shutil.copy(os.path.join(ROOT, "config", "phrases.yaml"), os.path.join(tmp, "config"))
         self.lines = []
         self.cond = threading.Condition()
+        # --start-time: the house's clock starts at that local time (a weekend, in make test).
         self.proc = subprocess.Popen(
             [housectl, "serve", "--config", self.config, "--devices-dir", os.path.join(ROOT, "devices"),
              "--gpio", "sim", "--node", "pi-main", "--state-dir", os.path.join(tmp, "state"),
-             "--web-port", str(self.web_port), "--verbose"],
+             "--web-port", str(self.web_port), "--verbose"] + (["--start-time", start_time] if start_time else []),
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -153,6 +156,27 @@ def device_state(driver, device):
     return probe
 
 
+def shown_date(driver):
+    """The day the Today picture shows (its svg's data-date), or None while none is drawn."""
+    try:
+        pictures = driver.find_elements(By.CSS_SELECTOR, "#day-picture svg")
+        return pictures[0].get_attribute("data-date") if pictures else None
+    except StaleElementReferenceException:
+        return None
+
+
+def step_days(driver, shown, days):
+    """Clicks the picker's next day `days` times from the picture of `shown`, each time waiting for
+    the next day's picture; returns the day shown at the end, or None when a step was not drawn."""
+    for _ in range(days):
+        following = (datetime.date.fromisoformat(shown) + datetime.timedelta(days=1)).isoformat()
+        click(driver, "#day-next")
+        if not wait(driver, lambda d: shown_date(d) == following):
+            return None
+        shown = following
+    return shown
+
+
 def http_status(port, method, path, headers):
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT)
     try:
@@ -203,16 +227,26 @@ def run_checks(daemon, driver, url):
     check("a phrase that needs a choice shows the choices and a click finishes it", len(choices) >= 2 and bool(done) and lamp_on,
           f"choices {labels}, done {bool(done)}, floor lamp on {lamp_on}")
 
+    # The morning routine is relevant on weekdays only: the picker steps from today to the next
+    # weekday (today, when it is one), where its window must be drawn, and on to a Saturday, where
+    # it must not. The page's own buttons, so that it holds whatever day the test runs on.
     click(driver, 'nav a[data-tab="today"]')
-    window = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#day-picture svg rect.window[data-routine="good-morning"]') or None)
-    check("the Today picture contains the morning routine's window", bool(window))
-    # The day after shows its own day.
-    date = driver.find_element(By.ID, "day").get_attribute("value")
-    click(driver, "#day-next")
-    moved = wait(driver, lambda d: (d.find_elements(By.CSS_SELECTOR, "#day-picture svg") or [None])[0] is not None and
-                 d.find_element(By.CSS_SELECTOR, "#day-picture svg").get_attribute("data-date") not in (None, date))
-    check("the day picker draws another day", bool(moved))
-    click(driver, "#day-today")
+    today = wait(driver, shown_date)
+    check("the Today picture is drawn for a day", bool(today), "no #day-picture svg with a data-date")
+    if today:
+        start = datetime.date.fromisoformat(today)
+        weekday = step_days(driver, today, 0 if start.weekday() < 5 else 7 - start.weekday())
+        window = weekday and wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#day-picture svg rect.window[data-routine="good-morning"]') or None)
+        check("a weekday's picture contains the morning routine's window", bool(window), f"day {weekday}")
+        shown = datetime.date.fromisoformat(weekday or today)
+        saturday = step_days(driver, weekday or today, (5 - shown.weekday()) % 7)
+        drawn = saturday and driver.find_elements(By.CSS_SELECTOR, "#day-picture svg rect.window")
+        morning = saturday and driver.find_elements(By.CSS_SELECTOR, '#day-picture svg rect.window[data-routine="good-morning"]')
+        check("a Saturday's picture has no morning window (weekdays only)", bool(saturday) and bool(drawn) and not morning,
+              f"day {saturday}, windows drawn {len(drawn or [])}, morning windows {len(morning or [])}")
+        click(driver, "#day-today")
+        back = wait(driver, lambda d: shown_date(d) == today)
+        check("the picker's Today goes back to today", bool(back), f"shows {shown_date(driver)}, not {today}")
 
     click(driver, 'nav a[data-tab="history"]')
     rows = wait(driver, lambda d: [r for r in d.find_elements(By.CSS_SELECTOR, "#history-table tbody tr") if "kitchen-light" in r.text] or None)
@@ -251,12 +285,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--housectl", required=True)
     parser.add_argument("--screenshots")
+    parser.add_argument("--start-time", metavar="'YYYY-MM-DD HH:MM'",
+                        help="the controller's clock starts at this local time of the house (serve --start-time), e.g. on a weekend")
     args = parser.parse_args()
     if not shutil.which("chromium") or not shutil.which("chromedriver"):
         print("browser test: chromium or chromedriver missing")
         return 1
     tmp = tempfile.mkdtemp(prefix="housectl-browser-")
-    daemon = Daemon(os.path.abspath(args.housectl), tmp)
+    daemon = Daemon(os.path.abspath(args.housectl), tmp, args.start_time)
     driver = None
     try:
         if not daemon.wait_for(r"web: the page is on") or not daemon.wait_for(r"ready: connected"):

@@ -19,6 +19,18 @@ import HouseTesting
         #expect(at == deadline)
     }
 
+    @Test func systemClockStartingAtADayRunsFromIt() async throws {
+        // A Saturday morning, whatever day the machine says (`serve --start-time`).
+        let start = Date(timeIntervalSince1970: 1_795_851_000)  // 2026-11-28 07:30 UTC
+        let clock = SystemWallClock(startingAt: start)
+        let first = clock.now
+        #expect(first >= WallInstant(start) && first < WallInstant(start).advanced(by: .seconds(5)))
+        // It sleeps on the real pace: a deadline 20 ms after its own now passes in about that.
+        try await clock.sleep(until: clock.now.advanced(by: .milliseconds(20)), tolerance: nil)
+        #expect(clock.now >= first.advanced(by: .milliseconds(20)))
+        #expect(SystemWallClock().offset == .zero)
+    }
+
     @Test func durationParserReadsConfigForms() {
         #expect(DurationParser.parse("90s") == .seconds(90))
         #expect(DurationParser.parse("1h30") == .seconds(5400))

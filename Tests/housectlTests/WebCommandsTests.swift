@@ -67,4 +67,18 @@ import HouseTesting
         #expect(throws: (any Error).self) { try ServeCommand.parse(["--no-web", "--web-port", "9000"]) }
         #expect(throws: (any Error).self) { try ServeCommand.parse(["--web-port", "70000"]) }
     }
+
+    @Test func serveRehearsesAnotherTimeOnSimulatedRelaysOnly() throws {
+        #expect(try ServeCommand.parse(["--start-time", "2026-11-28 07:30", "--gpio", "sim"]).startTime == "2026-11-28 07:30")
+        let refusal = ServeCommand.message(for: thrownError { try ServeCommand.parse(["--start-time", "2026-11-28 07:30"]) })
+        #expect(refusal.contains("--start-time needs --gpio sim"), "\(refusal)")
+        #expect(throws: (any Error).self) { try ServeCommand.parse(["--start-time", "2026-11-28 07:30", "--gpio", "gpiochip0"]) }
+    }
+}
+
+/// The error `body` throws (the test fails when it throws none).
+private func thrownError(_ body: () throws -> Void) -> any Error {
+    do { try body() } catch { return error }
+    Issue.record("no error thrown")
+    return CancellationError()
 }

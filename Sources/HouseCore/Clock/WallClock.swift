@@ -41,9 +41,19 @@ extension WallClock {
 
 /// The real wall clock. Sleeps are measured on the monotonic clock.
 public struct SystemWallClock: WallClock {
-    public init() {}
+    /// Added to the system's time: zero, or a rehearsal's shift (`init(startingAt:)`).
+    public let offset: Duration
+
+    public init() { offset = .zero }
+
+    /// The real clock's pace from `start` on: `now` is `start` at the time of this call (a
+    /// rehearsal of another day, `housectl serve --start-time`).
+    public init(startingAt start: Date) {
+        offset = WallInstant(Date()).duration(to: WallInstant(start))
+    }
+
     public var monotonic: any WallClock { MonotonicWallClock() }
-    public var now: WallInstant { WallInstant(Date()) }
+    public var now: WallInstant { WallInstant(Date()).advanced(by: offset) }
     public var minimumResolution: Duration { .milliseconds(1) }
 
     public func sleep(until deadline: WallInstant, tolerance: Duration? = nil) async throws {
