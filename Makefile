@@ -39,14 +39,6 @@ run: build
 clean:
 	rm -rf .build
 
-# Regenerates linker/housectl-hot.ld, the code sections the daemon runs, which the release link
-# puts together: what a burst of commands runs, then what only start-up and shutdown run, which
-# the daemon unmaps once it is ready (scripts/order-file.sh: valgrind, then rounds of perf's page
-# faults, each with the page off and on; about twenty minutes). Not needed to build.
-.PHONY: order-file
-order-file: deps
-	./scripts/order-file.sh
-
 # Runs the libgpiod backend against a gpio-sim chip in a qemu VM (see Tests/VM/README.md).
 .PHONY: test-vm
 test-vm:

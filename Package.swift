@@ -4,25 +4,13 @@ import PackageDescription
 // housectl: a smart-home controller for the Raspberry Pi.
 // One target per subsystem; see docs/ARCHITECTURE.md for how they fit.
 
-/// How the release daemon is linked on Linux (docs/BENCHMARKS.md, "What the footprint costs"):
-/// - with lld, relative relocations packed (DT_RELR, glibc 2.36: Debian 12 and later), and only
-///   the symbols that shared libraries need exported. The static standard library's link
-///   arguments export every symbol of the binary: its symbol table and 125,000 relocations were
-///   6 MB of the daemon's resident memory, read once at start-up and never again;
-/// - the code sections `housectl serve` runs first, in `.text.hot` (linker/housectl-hot.ld, made
-///   by `make order-file`): the kernel maps code in blocks of 64 kB and more, so one function run
-///   among cold ones kept all of them resident. scripts/release-build.sh compiles every Swift
-///   module with `-function-sections`, so that a section is one function;
-/// - libstdc++ from its static archive (linker/static-libstdc++): mapping libstdc++.so.6 cost
-///   2 MB of peak RSS, mostly its symbol and relocation tables.
+/// How the release daemon is linked on Linux: with lld, relative relocations packed (DT_RELR,
+/// glibc 2.36: Debian 12 and later), and only the symbols shared libraries need exported (the
+/// static standard library's link arguments export every symbol of the binary). What each buys
+/// in the daemon's memory is in docs/BENCHMARKS.md.
 let leanRelease: [LinkerSetting] = [
     .unsafeFlags(
-        [
-            "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic",
-            "-Xlinker", "-T", "-Xlinker", "\(Context.packageDirectory)/linker/housectl-hot.ld",
-            // libstdc++ linked in, not mapped as libstdc++.so.6 (see the file there).
-            "-L", "\(Context.packageDirectory)/linker/static-libstdc++",
-        ],
+        ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
         .when(platforms: [.linux], configuration: .release)
     ),
 ]
@@ -70,8 +58,6 @@ let package = Package(
             pkgConfig: "libgpiod",
             providers: [.apt(["libgpiod-dev"])]
         ),
-        // glibc's mallopt and the release of the start-up pages at ready (dl_iterate_phdr, compiled in process_memory.c with _GNU_SOURCE), for the daemon's memory (HouseDaemon/ProcessMemory).
-        .target(name: "CProcessMemory"),
 
         // MARK: MQTT topic names and filters: validation and matching for client, broker and controller
         .target(name: "MQTTTopics"),
@@ -112,7 +98,7 @@ let package = Package(
         .target(
             name: "HouseDaemon",
             dependencies: [
-                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "MQTTTopics", "Signals", "CProcessMemory",
+                "HouseCore", "HouseMQTT", "HouseBroker", "HouseGPIO", "MQTTTopics", "Signals",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -1,8 +1,7 @@
 #!/bin/sh
 # Installs the Debian packages housectl needs, when they are missing.
 set -eu
-# libstdc++-12-dev: the release link takes libstdc++.a (linker/static-libstdc++).
-PKGS="libmosquitto-dev libgpiod-dev libstdc++-12-dev mosquitto mosquitto-clients gpiod openssl pkg-config shellcheck systemd tzdata faketime"
+PKGS="libmosquitto-dev libgpiod-dev mosquitto mosquitto-clients gpiod openssl pkg-config shellcheck systemd tzdata faketime"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -295,11 +295,6 @@ public final class HouseController<C: WallClock>: Sendable {
         madeCommitter.withLock { made in
             if let made { return made }
             let committer = StateCommitter(store: store, logger: logger)
-            if committer.priority.available {
-                logger.debug("commits nobody waits for run in the idle scheduling class")
-            } else {
-                logger.debug("commits run in the normal scheduling class: this process may not leave the idle one again (no CAP_SYS_NICE, RLIMIT_NICE below 20)")
-            }
             made = committer
             return committer
         }
@@ -371,7 +366,6 @@ public final class HouseController<C: WallClock>: Sendable {
             deadline: shutdownDeadline,
             logger: logger,
             onReady: {
-                ProcessMemory.releaseStartUpPages("at ready", logger: logger)
                 let notifier = SystemdNotifier()
                 notifier.ready()
                 notifier.status("ready: connected to \(endpoint)")

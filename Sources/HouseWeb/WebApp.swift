@@ -199,13 +199,8 @@ public struct WebApp<C: WallClock>: Sendable {
         headers[.cacheControl] = "no-store"
         let controller = self.controller
         return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            var first = true
             try await LiveStates(controller: controller).stream { text in
                 try await writer.write(ByteBuffer(string: text))
-                if first {
-                    first = false
-                    ProcessMemory.releaseAfterFirstPageVisit(logger: controller.logger)
-                }
             }
             try await writer.finish(nil)
         })

@@ -15,15 +15,12 @@ struct Housectl: AsyncParsableCommand {
             ConfigCommand.self, DeployCommand.self, BrokerCommand.self, WebCommand.self,
         ]
     )
+}
 
-    /// Parses and runs the command on the concurrency pool while the calling thread (the main
-    /// thread, see main.swift) waits for it.
-    static func runWhileMainThreadWaits() {
-        let finished = DispatchSemaphore(value: 0)
-        Task.detached {
-            await main(nil)
-            finished.signal()
-        }
-        finished.wait()
+extension Housectl {
+    /// Parses and runs the command (ArgumentParser's asynchronous entry point; main.swift's
+    /// top-level code would pick its synchronous one).
+    static func start() async {
+        await main(nil)
     }
 }

@@ -53,9 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         var logger = Logger(label: "housectl")
         logger.logLevel = level
-        ProcessMemory.useGMTAsFoundationDefaultZone()
         let configuration = try options.load().get()
-        ProcessMemory.releaseStartUpPages("after reading the configuration", logger: logger)
         var override: (host: String, port: Int)? = nil
         if let broker {
             guard let hp = DaemonOptions.parseHostPort(broker) else { throw ValidationError("--broker expects HOST:PORT, not '\(broker)'") }
@@ -85,7 +83,6 @@ struct ServeCommand: AsyncParsableCommand {
                     logger.info("web: the page is served by the primary node, \(configuration.nodes.first?.id.rawValue ?? "?")")
                 }
             }
-            ProcessMemory.releaseStartUpPages("before the services start", logger: logger)
             try await controller.run(exitIfStuck: true, adding: extra)
         } catch let error as DaemonError {
             logger.critical("\(error)")

@@ -53,8 +53,6 @@ struct DeployTests {
             "KillSignal=SIGTERM", "TimeoutStopSec=20s", "NoNewPrivileges=yes", "ProtectSystem=strict",
             "ProtectHome=yes", "PrivateTmp=yes", "DevicePolicy=closed", "DeviceAllow=char-gpiochip rw",
             "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
-            // The commit thread may go back from the idle scheduling class (CommitPriority).
-            "LimitNICE=20",
         ] {
             #expect(lines.contains(expected), "housectl.service lacks \(expected)")
         }

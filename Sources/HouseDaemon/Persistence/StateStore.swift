@@ -26,8 +26,6 @@ public final class StateStore: Sendable {
     /// flush waits for a commit in progress elsewhere instead of reading before it; and for a
     /// write of its own, which waits for the commit anyway (the database's one writer).
     private let flushing = NSLock()
-    /// Called when a thread has to wait for a commit in progress (`onCommitContended`).
-    private let commitContended = Mutex<(@Sendable () -> Void)?>(nil)
     private let counters = Mutex(Statistics())
     /// Signalled when a write is queued or the store stops taking writes.
     private let writesQueued = WakeSignal()
@@ -478,9 +476,9 @@ public final class StateStore: Sendable {
 
     /// Commits every queued write in one transaction; nothing when none waits. On an error the
     /// queued writes are dropped (the error says so); later writes go on. `between` is called
-    /// after each write (the committer gives its CPU up there now and then: `BackgroundPace`).
+    /// after each write.
     public func flushPending(between: () -> Void = {}) throws(DaemonError) {
-        lockFlushing()
+        flushing.lock()
         defer { flushing.unlock() }
         let (writes, seen, lastActive, relayStates, history) = pending.withLock { p in
             defer {
@@ -515,25 +513,6 @@ public final class StateStore: Sendable {
             $0.commits += 1
             $0.writes += count
         }
-    }
-
-    /// Calls `body` whenever a thread has to wait for a commit in progress (a read's flush, a
-    /// write of its own, a queued write while the commit takes or clears what is queued): the
-    /// committer then hurries the commit thread (`CommitPriority`), which may be in the idle class.
-    func onCommitContended(_ body: @escaping @Sendable () -> Void) {
-        commitContended.withLock { $0 = body }
-    }
-
-    /// Says that this thread is about to wait for a commit in progress (`onCommitContended`).
-    private func sayCommitContended() {
-        commitContended.withLock { $0 }?()
-    }
-
-    /// Takes `flushing`, saying so first when it has to wait.
-    private func lockFlushing() {
-        guard !flushing.try() else { return }
-        sayCommitContended()
-        flushing.lock()
     }
 
     /// Waits until a write is queued (true), or the store stops taking writes or the waiting
@@ -580,12 +559,8 @@ public final class StateStore: Sendable {
         if wasEmpty { writesQueued.signal() }
     }
 
-    /// `pending.withLock(body)`, saying first when it has to wait: the commit thread holds the
-    /// lock a moment at the start and the end of a commit.
     private func withPending<T: Sendable>(_ body: (inout Pending) -> T) -> T {
-        if let result = pending.withLockIfAvailable({ body(&$0) }) { return result }
-        sayCommitContended()
-        return pending.withLock { body(&$0) }
+        pending.withLock { body(&$0) }
     }
 
     /// Queues `body` for the next grouped commit.
@@ -597,7 +572,7 @@ public final class StateStore: Sendable {
 
     private func write<T>(_ body: (Database) throws -> T) throws(DaemonError) -> T {
         // After any commit in progress (which holds the database's writer meanwhile).
-        lockFlushing()
+        flushing.lock()
         defer { flushing.unlock() }
         do { return try pool.write(body) } catch { throw .database(path: path, reason: String(describing: error)) }
     }

@@ -69,16 +69,16 @@ struct CommandBusService: Service {
                 while group.takesMore, let job = await bus.next(within: Self.linger) { await carryOut(job) }
             }
             underLoad = group.count > 1
-            if let inFlight { await committer.wait(for: inFlight) }
+            if let inFlight { _ = await inFlight.wait() }
             let batch = answers, committed = OneShot<Void>()
-            committer.commit(urgent: !batch.isEmpty) {
+            committer.commit {
                 for (answer, reply) in batch { answer(reply) }
                 committed.fulfill(())
             }
             inFlight = committed
         }
         // The answers of the last batch go out before the bus is done.
-        if let inFlight { await committer.wait(for: inFlight) }
+        if let inFlight { _ = await inFlight.wait() }
     }
 
     private func perform(_ job: CommandBus.Job) async -> IntentReply {

@@ -8,8 +8,7 @@ import ServiceLifecycle
 struct StateRecorderService: Service {
     let store: StateStore
     let committer: StateCommitter
-    /// How long a write waits for company: the most history a power cut can lose (and as long
-    /// again while the machine is so busy that the commit's idle class gets no CPU).
+    /// How long a write waits for company: the most history a power cut can lose.
     static let interval: Duration = .milliseconds(100)
 
     func run() async throws {
@@ -17,13 +16,13 @@ struct StateRecorderService: Service {
             while await store.waitForWrites() {
                 // Real time, not the house's clock: this batches disk writes, it is no time logic.
                 try? await Task.sleep(for: Self.interval)
-                await committer.commit(hurryingAfter: Self.interval)
+                await committer.commit()
             }
         } onGracefulShutdown: {
             store.stopWaiting()
         }
         // The last one: the shutdown waits for it.
-        await committer.commit(urgent: true)
+        await committer.commit()
         committer.stop()
     }
 }
