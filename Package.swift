@@ -197,13 +197,6 @@ let package = Package(
     ]
 )
 
-// The engine's code runs on one lane (`EngineExecutor`): an async function that is not an actor's
-// own runs on its caller's executor (SE-0461), so a command's calls from the bus consumer through
-// the gateway, the house service and the relay bank never leave the lane for another thread.
-for target in package.targets where ["Signals", "HouseCore", "HouseGPIO", "HouseDaemon"].contains(target.name) {
-    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
-}
-
 // Debug links with lld too (as release ones do): the test bundle, two hundred megabytes with its
 // debug information, links in 10 s instead of 23 with the default linker, at every `swift build`.
 for target in package.targets where target.type == .test || target.type == .executable {

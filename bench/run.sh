@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # `make bench`: release build, the peers' Python venv (hassil, amqtt), then housectl-bench, which
-# prints one table (every row: ours, the peer's figure in the same run, ratio, goal, met?).
+# prints one table (every row: ours, the peer's figure in the same run, ratio, goal, met?). Row 9
+# needs valgrind, mosquitto and mosquitto-clients (bench/cpu/callgrind.sh).
 #
 #   bench/run.sh                 # everything
 #   BENCH_ROUNDS=3 BENCH_ONLY=1,4 bench/run.sh
 #
-# Env: BENCH_ROUNDS (default 5), BENCH_ONLY (rows, e.g. "1,2,5"), PYTHON (default python3),
+# Env: BENCH_ROUNDS (default 5), BENCH_ONLY (rows, e.g. "1,2,5,9"), PYTHON (default python3),
 #      BENCH_SAMPLES, BENCH_COMMANDS (rows 1 and 2 per round: default 2000 and 10000),
+#      BENCH_BASELINE_INSTRUCTIONS (row 9's goal: instructions per command, all threads; default
+#      392735), BENCH_VALGRIND_ROUNDS (default: the rounds, at most 3), BENCH_VALGRIND_COMMANDS and
+#      BENCH_VALGRIND_RATE (row 9's load: default 400 at 40/s, the load of the baseline),
+#      HOUSECTL (the daemon to measure; default: the one just built),
 #      BENCH_OUT (also write the table here; default .build/bench-last-run.md),
 #      BENCH_THREADS=1 (row 2: each round also prints the CPU per command of every thread of the
 #      bench process, the controller's and the echo client's, on stderr).
@@ -38,5 +43,5 @@ if [[ -x "$VENV/bin/python" ]]; then
 fi
 
 OUT=${BENCH_OUT:-$ROOT/.build/bench-last-run.md}
-HOUSECTL="$BIN/housectl" "$BIN/housectl-bench" | tee "$OUT"
+HOUSECTL="${HOUSECTL:-$BIN/housectl}" "$BIN/housectl-bench" | tee "$OUT"
 echo "== make bench took $(( $(date +%s) - START )) s (table also in $OUT)" >&2

@@ -5,13 +5,13 @@ import HouseCore
 extension HouseController {
     /// The whole house now.
     public func overview() async -> HouseOverview {
-        await service.overview()
+        await engine.overview()
     }
 
     /// The plan of a local day: windows, planned runs, sun, the modes (the routines' and those
     /// set now), and the routine runs recorded as done that day.
     public func dayPlan(_ day: LocalDate) async throws(DaemonError) -> DayPlan {
-        let timelines = await service.modeSnapshot.timelines
+        let timelines = await engine.modeSnapshot.timelines
         // The plan keeps the runs due within the day (one of yesterday's window may run after midnight).
         let ran = try store.routineRuns().filter(\.done).map { DayPlan.Ran(routine: $0.routineID, at: $0.due) }
         return DayPlan(configuration, day: day, timelines: timelines, ran: ran)

@@ -10,8 +10,8 @@ import Synchronization
 import UnixSignals
 
 /// The controller of one node, built and ready to run: the relays of this node, the MQTT client
-/// (and the embedded broker when the configuration names none), the house service behind the one
-/// intent path, the state database and the routines. `housectl serve` builds one and runs it; the
+/// (and the embedded broker when the configuration names none), the house engine behind the one
+/// command path (router -> bus -> engine -> recorder), the state database and the routines. `housectl serve` builds one and runs it; the
 /// tests build one the same way on a manual clock, a simulated chip and a broker on port 0.
 public final class HouseController<C: WallClock>: Sendable {
     public let configuration: HouseConfiguration
@@ -29,10 +29,14 @@ public final class HouseController<C: WallClock>: Sendable {
     let coordinationRecord = CoordinationRecord()
     public let layout: TopicLayout
     public let store: StateStore
-    public let service: HouseService
-    public let gateway: IntentGateway
+    /// The one owner of the house's state; only the bus's consumer changes it.
+    public let engine: HouseEngine
     /// The one serial command path (see `CommandBus`).
     let bus: CommandBus
+    /// Publishes and records what each command did.
+    let recorder: Recorder
+    /// When the engine next needs a tick.
+    let timers = TimerSchedule()
     /// The jobs the command bus has handed to its consumer so far (commands, and what the house
     /// learned by itself): with the commands sent, how many jobs a command makes (`make bench`
     /// prints it with row 7).
@@ -46,16 +50,21 @@ public final class HouseController<C: WallClock>: Sendable {
     /// Where the MQTT client connects.
     public let brokerHost: String
     public let brokerPort: Int
-    /// This node's relays; nil when the node has none.
-    public let relays: RelayBank<C>?
+    /// This node's relay lines (for a forced exit: `RelayBank.releaseLinesForExit`); nil when
+    /// the node has none.
+    public let relayLayout: RelayLayout?
+    /// What each relay of this node did at power-on, and why.
+    public let powerOnDecisions: [PowerOnDecision]
     /// This node's inputs (buttons, contacts, motion sensors); nil when the node has none.
     public let inputs: InputBank?
     /// The GPIO chip the relays are on (a `SimulatedChip` in tests and off a Pi).
     public let chip: (any GPIOChip)?
     public let clock: C
-    /// Runs the routines (when on) and ends temporary modes.
+    /// Runs the routines (when on).
     let runner: RoutineRunner<C, SystemRandomNumberGenerator>
     let restoredMode: Bool
+    /// Whether the routines run (tests turn them off).
+    let routinesOn: Bool
     let historyRetention: Duration
     public let logger: Logger
     /// Fulfilled once the controller is connected and has published its retained state.
@@ -91,8 +100,6 @@ public final class HouseController<C: WallClock>: Sendable {
         store = try StateStore(path: s.stateDirectory + "/housectl.sqlite", grouped: true)
         logger.info("state database \(store.path)")
 
-        // One lane for the engine: the relay bank, the house service, the gateway, the bus consumer.
-        let engine = EngineExecutor()
         // Relays first, so their lines are at the right level as early as possible. The same
         // boot as the last run: the controller restarted (an upgrade, a crash), the machine did
         // not, so every relay keeps its state; `power_on` is for a new boot (a power cut).
@@ -111,24 +118,26 @@ public final class HouseController<C: WallClock>: Sendable {
         }) : nil
         let hasRelays = config.devices.contains { $0.node == nodeID && !$0.relayChannels.isEmpty }
         let hasInputs = config.devices.contains { $0.input?.node == nodeID }
+        var bank: RelayBank? = nil
+        var relayLayout: RelayLayout? = nil
         if hasRelays || hasInputs {
-            let relayLayout = try RelayLayout(configuration: config, node: node)
+            let layout = try RelayLayout(configuration: config, node: node)
             let chip: any GPIOChip
             if let given = s.chip {
                 chip = given
             } else {
-                let selection = try GPIOBackend.open(option: s.gpio, configuredChip: relayLayout.chip, clock: s.clock)
+                let selection = try GPIOBackend.open(option: s.gpio, configuredChip: layout.chip, clock: s.clock)
                 if let warning = selection.warning { logger.warning("\(warning)") }
                 chip = selection.chip
             }
             self.chip = chip
             if hasRelays {
-                let bank = try RelayBank(layout: relayLayout, chip: chip, clock: s.clock, persisted: persisted, restart: restart, executor: engine)
+                let powered = try RelayBank(layout: layout, chip: chip, at: s.clock.now, persisted: persisted, restart: restart)
                 if sameBoot { logger.info("restarted in the same boot (\(boot ?? "?")): relays keep their state") }
-                for decision in bank.powerOnDecisions { logger.info("power-on: \(decision)") }
-                relays = bank
+                for decision in powered.powerOnDecisions { logger.info("power-on: \(decision)") }
+                bank = powered
+                relayLayout = layout
             } else {
-                relays = nil
                 logger.info("node \(node) has no relays")
             }
             if hasInputs {
@@ -139,16 +148,15 @@ public final class HouseController<C: WallClock>: Sendable {
                 inputs = nil
             }
         } else {
-            relays = nil
             inputs = nil
             chip = nil
             logger.info("node \(node) has no relays")
         }
+        self.relayLayout = relayLayout
+        powerOnDecisions = bank?.powerOnDecisions ?? []
 
-        // The broker: ours in-process, or the configured one. Ours holds back whoever floods
-        // the controller with commands while the bus is behind (see `CommandBus`).
+        // The broker: ours in-process, or the configured one.
         let clientID = s.clientID ?? "housectl-\(node)"
-        var valve: IntakeValve? = nil
         if let override = s.brokerOverride {
             broker = nil
             brokerHost = override.host
@@ -179,8 +187,6 @@ public final class HouseController<C: WallClock>: Sendable {
                 brokerConfiguration.receiveMaximum = 100
                 brokerConfiguration.maximumInflightMessages = 100
                 brokerConfiguration.recordedMessageLimit = s.recordBrokerMessages
-                valve = IntakeValve(clientID: clientID)
-                brokerConfiguration.intakeValve = valve
                 var brokerLogger = logger
                 brokerLogger.logLevel = .warning
                 brokerConfiguration.logger = brokerLogger
@@ -202,7 +208,7 @@ public final class HouseController<C: WallClock>: Sendable {
                 brokerPort = port
             }
         }
-        bus = CommandBus(valve: valve)
+        bus = CommandBus()
 
         var credentials: MQTTCredentials? = nil
         if let user = config.mqtt.username {
@@ -225,84 +231,47 @@ public final class HouseController<C: WallClock>: Sendable {
             lastWill: MQTTMessage(topic: statusTopic, string: "offline", qos: .atLeastOnce, retain: true),
             reconnect: s.reconnect)
         mqttConfiguration.protocolVersion = config.mqtt.protocolVersion == .v311 ? .v311 : .v5
-        // With the embedded broker, as little waits in the socket as in the broker's send buffer,
-        // so that its intake valve holds a flood in the publishers' sockets.
-        if let valve { mqttConfiguration.receiveBufferSize = valve.bufferedBytes }
         var mqttLogger = logger
         mqttLogger.logLevel = max(logger.logLevel, .info)
         client = try MQTTClient(configuration: mqttConfiguration, logger: mqttLogger)
         logger.info("MQTT: \(mqttConfiguration)")
 
-        let store = self.store
-        let driver: RelayBankDriver<C>? = relays.map {
-            RelayBankDriver(bank: $0, configuration: config, node: nodeID)
-        }
-        service = HouseService(configuration: config, node: node, relays: driver,
-                               publisher: MQTTClientPublisher(client: client), clock: s.clock, executor: engine)
+        recorder = Recorder(store: store, client: client, logger: logger)
+        let matcher: PhraseMatcher? = try s.phrases.map { try PhraseMatcher(phraseSet: $0, house: config) }
+        let seen = try store.seenCommands(since: s.clock.now.advanced(by: .zero - HouseEngine.commandWindow).date)
+        engine = HouseEngine(configuration: config, node: node, relays: bank, clock: s.clock, matcher: matcher,
+                             seenCommands: seen.mapValues(WallInstant.init))
         // Energy continues across restarts (the primary node keeps it): the ledger from the
-        // recorded edges, then every new one (written once a minute by `EnergyService`).
+        // recorded edges, then every new one.
         if isPrimary {
-            let energySince = s.clock.now.date.addingTimeInterval(-Double(StateStore.energyKept.components.seconds))
-            await service.restoreEnergy(try store.energyEdges(since: energySince), end: try store.lastActive().map(WallInstant.init))
-            await service.recordEnergy { edge in store.bufferEnergyEdge(edge) }
+            let energySince = now.addingTimeInterval(-Double(StateStore.energyKept.components.seconds))
+            await engine.restoreEnergy(try store.energyEdges(since: energySince), end: try store.lastActive().map(WallInstant.init))
         }
-        if let relays {
-            for (device, state) in await relays.states() where !windings.contains(device) { await service.noteState(device, state) }
-        }
+        await engine.noteRelayStates()
         for case .level(let device, let active, _, _) in inputs?.initialEvents ?? [] {
-            await service.noteState(device, DeviceState(isOn: active))
+            await engine.noteState(device, DeviceState(isOn: active))
         }
-        await service.restoreCovers(try store.coverPositions())
+        await engine.restoreCovers(try store.coverPositions())
         let snapshot = try store.modes()
         if let snapshot {
-            await service.restoreModes(snapshot)
-            let restored = await service.currentMode ?? "mixed"
+            await engine.restoreModes(snapshot)
+            let restored = await engine.currentMode ?? "mixed"
             logger.info("restored mode: \(restored)")
         }
         restoredMode = snapshot != nil && !(snapshot?.roomModes.isEmpty ?? true)
 
-        let matcher: PhraseMatcher?
-        if let phrases = s.phrases {
-            matcher = try PhraseMatcher(phraseSet: phrases, house: config)
-        } else {
-            matcher = nil
-        }
-        gateway = IntentGateway(configuration: config, service: service, store: store, client: client, layout: layout,
-                                matcher: matcher, isPrimary: isPrimary, coordination: coordination, clock: s.clock, logger: logger)
-        // With the routines off, the runner still ends temporary modes (a scheduler of no routines).
-        let scheduler = s.routines ? RoutineScheduler(configuration: config)
-            : RoutineScheduler(routines: [], calendar: HouseCalendar(house: config.house), rng: SystemRandomNumberGenerator())
-        if let relays {
-            let follower = RelayEdgeFollower(configuration: config, gateway: gateway, bus: bus, store: store, clock: s.clock, logger: logger)
-            await relays.observe { event, state in follower.follow(event, state: state) }
-        }
-        let runner = RoutineRunner(clock: s.clock, scheduler: scheduler,
-                                   lastActive: try store.lastActive(), records: s.routines ? try store.routineRuns() : [])
-        self.runner = runner
-        await gateway.onModeExpiryChange { runner.modeExpiryChanged($0) }
-        // A temporary mode from before the restart ends when it was going to.
-        runner.modeExpiryChanged(await service.modeExpiry?.date)
+        let scheduler = RoutineScheduler(configuration: config)
+        runner = RoutineRunner(clock: s.clock, scheduler: scheduler,
+                               lastActive: try store.lastActive(), records: s.routines ? try store.routineRuns() : [])
+        routinesOn = s.routines
         historyRetention = s.historyRetention
         readiness = OneShot<Void>()
         shutdownDeadline = ShutdownDeadline(budget: s.shutdownBudget, logger: logger)
     }
 
-    /// The one thread that commits: the bus's batches and the recorder's stragglers. Made with
-    /// the services, once however often they are asked for (the store has one contention hook).
-    private let madeCommitter = Mutex<StateCommitter?>(nil)
-
-    private var committer: StateCommitter {
-        madeCommitter.withLock { made in
-            if let made { return made }
-            let committer = StateCommitter(store: store, logger: logger)
-            made = committer
-            return committer
-        }
-    }
-
     /// The services of this node, in start order (they stop in reverse order): the embedded
-    /// broker, the MQTT connection, the events' outlet, the state recorder, the command bus, the
-    /// relays, history retention, energy and the routines (primary node), the topic API.
+    /// broker, the MQTT connection, the state recorder, the command bus (its consumer), the
+    /// timers, coordination, inputs, history retention, the routines, the router.
     public var services: [ServiceGroupConfiguration.ServiceConfiguration] {
         var list: [ServiceGroupConfiguration.ServiceConfiguration] = []
         if let broker {
@@ -311,32 +280,25 @@ public final class HouseController<C: WallClock>: Sendable {
         list.append(.init(service: MQTTConnectionService(client: client, statusTopic: layout.nodeStatus(node: node),
                                                          deadline: shutdownDeadline, logger: logger),
                           serviceName: "mqtt"))
-        list.append(.init(service: EventOutletService(outlet: gateway.events, logger: logger), serviceName: "events"))
         // Started before every writer, stopped after them all: the last commit.
-        list.append(.init(service: StateRecorderService(store: store, committer: committer), serviceName: "state-recorder"))
+        list.append(.init(service: StateRecorderService(store: store, recorder: recorder), serviceName: "state-recorder"))
         // Started before every source of commands, stopped after them all.
-        list.append(.init(service: CommandBusService(bus: bus, gateway: gateway, committer: committer, changes: changes, logger: logger), serviceName: "command-bus"))
+        list.append(.init(service: CommandBusService(bus: bus, engine: engine, recorder: recorder, timers: timers,
+                                                     coordination: coordination, changes: changes, logger: logger),
+                          serviceName: "command-bus"))
+        list.append(.init(service: TimerService(schedule: timers, bus: bus, clock: clock), serviceName: "timers"))
         if coordination.isCandidate && !coordination.isAlone {
             list.append(.init(service: CoordinatorService(coordination: coordination, client: client, layout: layout, bus: bus,
                                                           clock: clock, logger: logger, heard: coordinationRecord,
                                                           deadline: shutdownDeadline),
                               serviceName: "coordination"))
         }
-        if let relays {
-            list.append(.init(service: RelayService(bank: relays, logger: logger), serviceName: "relays"))
-        }
         if let inputs {
             list.append(.init(service: InputService(bank: inputs, bus: bus, logger: logger), serviceName: "inputs"))
         }
-        if configuration.devices.contains(where: { $0.opener?.node == node }) {
-            list.append(.init(service: OpenerWatchService(gateway: gateway, bus: bus, clock: clock), serviceName: "openers"))
-        }
         list.append(.init(service: RetentionService(store: store, clock: clock, retention: historyRetention, logger: logger),
                           serviceName: "retention"))
-        if isPrimary {
-            list.append(.init(service: EnergyService(gateway: gateway, bus: bus, clock: clock, logger: logger), serviceName: "energy"))
-        }
-        if coordination.isCandidate {
+        if coordination.isCandidate && routinesOn {
             list.append(.init(service: RoutineService(runner: runner, bus: bus, store: store, restoredMode: restoredMode,
                                                       coordination: coordination, record: coordinationRecord, client: client,
                                                       layout: layout, logger: logger),
@@ -345,26 +307,14 @@ public final class HouseController<C: WallClock>: Sendable {
         let discovery = configuration.mqtt.discoveryPrefix.map {
             HomeAssistantDiscovery(configuration: configuration, node: node, layout: layout, prefix: $0)
         }
-        let relays = self.relays
         let readiness = self.readiness
         let logger = self.logger
         let endpoint = "\(brokerHost):\(brokerPort)"
         let primary = coordination.isCandidate
         let base = layout.base
-        let bus = self.bus
-        list.append(.init(service: TopicAPIService(
-            gateway: gateway, bus: bus, client: client, node: node, isPrimary: isPrimary, coordination: coordination,
-            discovery: discovery,
-            relayStates: { await relays?.states() ?? [:] },
-            inputStates: { [service, node] in
-                var states: [DeviceID: DeviceState] = [:]
-                for device in service.configuration.devices where device.input?.node == node && device.kind != .button {
-                    states[device.id] = await service.state(of: device.id)
-                }
-                return states
-            },
-            deadline: shutdownDeadline,
-            logger: logger,
+        list.append(.init(service: TopicRouter(
+            engine: engine, bus: bus, recorder: recorder, client: client, node: node, isPrimary: isPrimary, coordination: coordination,
+            discovery: discovery, deadline: shutdownDeadline, logger: logger,
             onReady: {
                 let notifier = SystemdNotifier()
                 notifier.ready()
@@ -395,9 +345,9 @@ public final class HouseController<C: WallClock>: Sendable {
     public func run(signals: [UnixSignal] = [.sigterm, .sigint], exitIfStuck: Bool = false,
                     adding extra: [ServiceGroupConfiguration.ServiceConfiguration] = []) async throws {
         if exitIfStuck {
-            let (relays, store, clock, logger) = (self.relays, self.store, self.clock, self.logger)
+            let (relayLayout, chip, store, clock, logger) = (self.relayLayout, self.chip, self.store, self.clock, self.logger)
             shutdownDeadline.enforce(signals: signals.map(\.rawValue)) {
-                let switchedOff = relays?.releaseLinesForExit() ?? []
+                let switchedOff = relayLayout.flatMap { layout in chip.map { RelayBank.releaseLinesForExit(layout: layout, chip: $0) } } ?? []
                 for device in switchedOff {
                     logger.info("shutdown: \(device): switched OFF (forced exit)")
                     do { try store.saveRelayState(device: device, state: .off, at: clock.now.date) } catch { logger.error("\(error)") }

@@ -1,5 +1,4 @@
 import HouseCore
-import Signals
 
 /// The relays of one node: the one place every path (CLI, MQTT, routines, timers) switches a relay
 /// through, so the safety rules hold whoever asks.
@@ -11,35 +10,25 @@ import Signals
 /// - Interlock groups: switching one member on first switches the others off and waits the dead
 ///   time; two members are never on together, not even for one edge.
 /// - Pulse (on, then off after the pulse; a pulse for a relay that is on already and has no pulse
-///   of its own sets when it goes off) and max-on (the watchdog switches off after the limit and says so to the observer: see
-///   `observe`).
+///   of its own sets when it goes off) and max-on (the watchdog switches off after the limit and
+///   says so in `events`).
 /// - Minimum interval between switchings of one relay: a command that comes too soon is refused or
 ///   coalesced (`ChatterPolicy`). Safety switch-offs at shutdown do not wait.
 /// - Idempotence: a relay already in the wanted state makes no edge.
 /// - Shutdown: per relay leave as is or off (relays with a pulse or max-on always go off).
 ///
-/// Time comes from the injected clock. Timers (pulse end, watchdog, pending switches) fire when
-/// `fireDueTimers()` runs: `run()` calls it at each deadline; tests on a `ManualClock` may call it
-/// themselves after advancing the clock to `nextDeadline`.
-public actor RelayBank<C: Clock> where C.Duration == Duration {
+/// A value the house engine owns (`RelaySwitching`): every call takes the time, and what the
+/// relays did is appended to the caller's `events`. Timers (pulse end, watchdog, pending
+/// switches) fire when `fireDueTimers(at:events:)` runs, at `nextDeadline` or later.
+public struct RelayBank: RelaySwitching {
     /// The consumer name the lines are requested with.
     public static var consumer: String { "housectl" }
 
-    public nonisolated let layout: RelayLayout
-    /// The lane the bank shares with the engine (see `EngineExecutor`).
-    public nonisolated let executor: EngineExecutor
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
-    public nonisolated let chip: any GPIOChip
-    public nonisolated let chatterPolicy: ChatterPolicy
+    public let layout: RelayLayout
+    public let chip: any GPIOChip
+    public let chatterPolicy: ChatterPolicy
     /// What each relay did at power-on, and why.
-    public nonisolated let powerOnDecisions: [PowerOnDecision]
-    /// Called with each edge, watchdog action and cancelled switch as it happens (see `observe`).
-    private var observer: (@Sendable (RelayEvent, DeviceState?) -> Void)?
-    private let clock: C
-    private let wake = WakeSignal()
-    /// The deadline `run()` waits for now (nil: none, or not waiting): a command wakes it only
-    /// when it sets an earlier one, not at every switch.
-    private var armed: C.Instant?
+    public let powerOnDecisions: [PowerOnDecision]
     private var slots: [DeviceID: Slot]
     private var isShutDown = false
 
@@ -47,31 +36,30 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         var target: Bool
         var pulse: Duration?
         /// When to try again.
-        var due: C.Instant
+        var due: WallInstant
         /// When the switch is expected (later than `due` while waiting for another member).
-        var eta: C.Instant
+        var eta: WallInstant
     }
 
     struct AutoOff {
-        var at: C.Instant
+        var at: WallInstant
         var cause: SwitchCause
     }
 
     /// One relay: its configuration, found once, and its state. A class, so that a command reads
-    /// and changes it in place (the bank's isolation keeps it to one thread at a time); as a
-    /// struct with the channel in it, each command copied it four or five times.
-    final class Slot {
+    /// and changes it in place (the bank's owner keeps it to one caller at a time).
+    final class Slot: @unchecked Sendable {
         let channel: RelayLayout.Channel
         /// The channel's interlock group, if any.
         let group: RelayLayout.InterlockGroup?
         var isOn: Bool
-        var lastEdge: C.Instant
-        var lastOff: C.Instant?
-        var onSince: C.Instant?
+        var lastEdge: WallInstant
+        var lastOff: WallInstant?
+        var onSince: WallInstant?
         var pending: Pending?
         var autoOff: AutoOff?
 
-        init(channel: RelayLayout.Channel, group: RelayLayout.InterlockGroup?, isOn: Bool, lastEdge: C.Instant, lastOff: C.Instant?, onSince: C.Instant?) {
+        init(channel: RelayLayout.Channel, group: RelayLayout.InterlockGroup?, isOn: Bool, lastEdge: WallInstant, lastOff: WallInstant?, onSince: WallInstant?) {
             self.channel = channel
             self.group = group
             self.isOn = isOn
@@ -90,15 +78,12 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     ///     every relay with a persisted state keeps it, requested with that value (no glitch),
     ///     and a max-on watchdog counts the time it has been on already (`onFor`); a pulse cut
     ///     short by the restart goes on for what was left of it.
-    ///   - executor: the engine's lane, shared with the house service and the command path.
     /// - Throws: `GPIOError` when a line cannot be requested; lines already requested are released.
     public init(
-        layout: RelayLayout, chip: any GPIOChip, clock: C,
+        layout: RelayLayout, chip: any GPIOChip, at now: WallInstant,
         persisted: [DeviceID: DeviceState] = [:], restart: RelayRestart? = nil,
-        chatterPolicy: ChatterPolicy = .coalesce, executor: EngineExecutor = EngineExecutor()
+        chatterPolicy: ChatterPolicy = .coalesce
     ) throws(GPIOError) {
-        self.executor = executor
-        let now = clock.now
         var wants: [DeviceID: (on: Bool, reason: PowerOnDecision.Reason)] = [:]
         /// Pulses the restart cut short: what is left of each.
         var pulseLeft: [DeviceID: Duration] = [:]
@@ -166,7 +151,6 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
 
         self.layout = layout
         self.chip = chip
-        self.clock = clock
         self.chatterPolicy = chatterPolicy
         self.powerOnDecisions = decisions
         self.slots = slots
@@ -174,15 +158,11 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
 
     // MARK: Commands
 
-    /// Switches a relay; the one entry point for every caller. Pre-specialized for the daemon's
-    /// clock: called through the relay driver's witness, the generic code would look up the
-    /// clock's metadata and witnesses at every step of every command.
-    @_specialize(where C == SystemWallClock)
-    public func perform(_ command: RelayCommand, on device: DeviceID) -> RelayResult {
+    /// Switches a relay; the one entry point for every caller.
+    public mutating func perform(_ command: RelayCommand, on device: DeviceID, at now: WallInstant,
+                                 events: inout [RelayEvent]) -> RelayResult {
         guard !isShutDown else { return .refused(.shutDown) }
         guard let slot = slots[device] else { return .refused(.unknownRelay(device)) }
-        defer { rearm() }
-        let now = clock.now
         let c = slot.channel
         let target: Bool
         var pulse: Duration? = nil
@@ -220,7 +200,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         if case .pulse = command, slot.isOn, c.pulse == nil, let pulse {
             if let p = slot.pending {
                 slot.pending = nil
-                emit(.cancelled(device: device, wanted: DeviceState(isOn: p.target), reason: "asked to pulse ON, which it is"))
+                emit(&events, .cancelled(device: device, wanted: DeviceState(isOn: p.target), reason: "asked to pulse ON, which it is"))
             }
             var auto = AutoOff(at: now.advanced(by: pulse), cause: .pulseEnd)
             if let maxOn = c.maxOn, let since = slot.onSince, since.advanced(by: maxOn) < auto.at {
@@ -233,7 +213,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         if target == slot.isOn {
             if let p = slot.pending {
                 slot.pending = nil
-                emit(.cancelled(device: device, wanted: DeviceState(isOn: p.target), reason: "asked \(wanted.rawValue), which it already is"))
+                emit(&events, .cancelled(device: device, wanted: DeviceState(isOn: p.target), reason: "asked \(wanted.rawValue), which it already is"))
             }
             return .unchanged(wanted)
         }
@@ -256,25 +236,25 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             for m in group.members where m != device {
                 if let other = slots[m], let p = other.pending, p.target {
                     other.pending = nil
-                    emit(.cancelled(device: m, wanted: .on, reason: "\"\(device)\" of interlock group \"\(group.id)\" was asked ON"))
+                    emit(&events, .cancelled(device: m, wanted: .on, reason: "\"\(device)\" of interlock group \"\(group.id)\" was asked ON"))
                 }
             }
         }
         slot.pending = Pending(target: target, pulse: pulse, due: now, eta: now)
-        return settle(slot, now: now)
+        return settle(slot, now: now, events: &events)
     }
 
     /// Switches a relay on or off.
-    public func set(_ device: DeviceID, to state: DeviceState) -> RelayResult {
-        perform(state.isOn ? .on : .off, on: device)
+    public mutating func set(_ device: DeviceID, to state: DeviceState, at now: WallInstant, events: inout [RelayEvent]) -> RelayResult {
+        perform(state.isOn ? .on : .off, on: device, at: now, events: &events)
     }
 
     // MARK: Timers
 
     /// The earliest time a timer (pending switch, pulse end, watchdog) is due, if any.
-    public var nextDeadline: C.Instant? {
+    public var nextDeadline: WallInstant? {
         guard !isShutDown else { return nil }
-        var best: C.Instant? = nil
+        var best: WallInstant? = nil
         for slot in slots.values {
             if let t = slot.pending?.due, best.map({ t < $0 }) ?? true { best = t }
             if let t = slot.autoOff?.at, best.map({ t < $0 }) ?? true { best = t }
@@ -282,44 +262,26 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         return best
     }
 
-    /// Acts on every timer due at the clock's current time, earliest first.
-    public func fireDueTimers() {
+    /// Acts on every timer due at `now`, earliest first.
+    public mutating func fireDueTimers(at now: WallInstant, events: inout [RelayEvent]) {
         guard !isShutDown else { return }
-        let now = clock.now
         while let (device, isAutoOff) = earliestDue(now: now) {
             if isAutoOff {
                 guard let slot = slots[device], let auto = slot.autoOff else { continue }
                 let onFor = slot.onSince.map { $0.duration(to: now) } ?? .zero
                 do {
-                    try edge(slot, on: false, cause: auto.cause, now: now)
-                    if auto.cause == .watchdog { emit(.watchdog(device: device, after: onFor)) }
+                    try edge(slot, on: false, cause: auto.cause, now: now, events: &events)
+                    if auto.cause == .watchdog { emit(&events, .watchdog(device: device, after: onFor)) }
                 } catch {
                     slot.autoOff = nil
-                    emit(.failed(device: device, error: error))
+                    emit(&events, .failed(device: device, error: error.description))
                 }
             } else if let slot = slots[device] {
-                if case .refused(.hardware(let error)) = settle(slot, now: now) {
-                    emit(.failed(device: device, error: error))
+                if case .refused(.hardware(let error)) = settle(slot, now: now, events: &events) {
+                    emit(&events, .failed(device: device, error: error))
                 }
             }
         }
-    }
-
-    /// Runs the timers off the injected clock until `shutdown()` or cancellation.
-    public func run() async {
-        while !isShutDown && !Task.isCancelled {
-            fireDueTimers()
-            armed = nextDeadline
-            await wake.wait(until: armed, on: clock)
-            armed = nil
-        }
-    }
-
-    /// Wakes `run()` when a timer is now due before the one it waits for.
-    private func rearm() {
-        guard let next = nextDeadline else { return }
-        if let armed, armed <= next { return }
-        wake.signal()
     }
 
     // MARK: Shutdown
@@ -327,22 +289,21 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     /// Applies each relay's shutdown policy and releases the lines. Pending switches are dropped;
     /// relays with shutdown `off` go off at once (safety does not wait for the minimum interval).
     @discardableResult
-    public func shutdown() -> [RelayOutcome] {
+    public mutating func shutdown(at now: WallInstant, events: inout [RelayEvent]) -> [RelayOutcome] {
         guard !isShutDown else { return [] }
-        let now = clock.now
         var outcomes: [RelayOutcome] = []
         for c in layout.channels {
             guard let slot = slots[c.device] else { continue }
             if let p = slot.pending {
                 slot.pending = nil
-                emit(.cancelled(device: c.device, wanted: DeviceState(isOn: p.target), reason: "shutting down"))
+                emit(&events, .cancelled(device: c.device, wanted: DeviceState(isOn: p.target), reason: "shutting down"))
             }
             if slot.isOn && c.shutdown == .off {
                 do {
-                    try edge(slot, on: false, cause: .shutdown, now: now)
+                    try edge(slot, on: false, cause: .shutdown, now: now, events: &events)
                     outcomes.append(RelayOutcome(device: c.device, result: .switched(.off)))
                 } catch {
-                    outcomes.append(RelayOutcome(device: c.device, result: .refused(.hardware(error))))
+                    outcomes.append(RelayOutcome(device: c.device, result: .refused(.hardware(error.description))))
                 }
             } else {
                 outcomes.append(RelayOutcome(device: c.device, result: .unchanged(DeviceState(isOn: slot.isOn))))
@@ -350,15 +311,14 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
         }
         for c in layout.channels { chip.release(line: c.line) }
         isShutDown = true
-        wake.signal()
         return outcomes
     }
 
     /// For a process about to exit without its graceful shutdown (stuck, or told twice to stop):
     /// drives the lines of the relays whose shutdown policy is off to off and releases every
-    /// line, straight on the chip, without waiting for the actor (which may be busy). Lines the
-    /// graceful `shutdown()` already released are left alone. Returns the relays it switched off.
-    public nonisolated func releaseLinesForExit() -> [DeviceID] {
+    /// line, straight on the chip, without waiting for the bank's owner (which may be busy).
+    /// Returns the relays it switched off.
+    public static func releaseLinesForExit(layout: RelayLayout, chip: any GPIOChip) -> [DeviceID] {
         var switchedOff: [DeviceID] = []
         for c in layout.channels {
             if c.shutdown == .off, (try? chip.setValue(line: c.line, to: false)) != nil {
@@ -372,23 +332,8 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     // MARK: State
 
     /// The current state of every relay (what to persist for `restore`).
-    public func states() -> [DeviceID: DeviceState] {
+    public var states: [DeviceID: DeviceState] {
         slots.mapValues { DeviceState(isOn: $0.isOn) }
-    }
-
-    /// Calls `observer` with every event (each edge, watchdog action, cancelled switch and
-    /// failure) as it happens, inside the bank, with the relay's state at that moment: an edge's
-    /// state is published and saved before the command that made it returns, with no task to
-    /// wake. It must not block; it replaces the observer set before (there is one: the daemon's
-    /// `RelayEdgeFollower`).
-    public func observe(_ observer: @escaping @Sendable (RelayEvent, _ state: DeviceState?) -> Void) {
-        self.observer = observer
-    }
-
-    /// Forgets the observer (after `shutdown()`): it usually holds what holds the bank, and the
-    /// two would keep each other (and the MQTT client behind them) alive after the controller.
-    public func stopObserving() {
-        observer = nil
     }
 
     /// The current state of one relay.
@@ -397,8 +342,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     }
 
     /// Every relay, by channel.
-    public func status() -> [RelayStatus] {
-        let now = clock.now
+    public func status(at now: WallInstant) -> [RelayStatus] {
         return layout.channels.compactMap { c in
             guard let s = slots[c.device] else { return nil }
             return RelayStatus(
@@ -411,12 +355,12 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
 
     // MARK: Internals
 
-    private func emit(_ event: RelayEvent) {
-        if let observer { observer(event, slots[event.device].map { DeviceState(isOn: $0.isOn) }) }
+    private func emit(_ events: inout [RelayEvent], _ event: RelayEvent) {
+        events.append(event)
     }
 
-    private func earliestDue(now: C.Instant) -> (DeviceID, Bool)? {
-        var best: (C.Instant, DeviceID, Bool)? = nil
+    private func earliestDue(now: WallInstant) -> (DeviceID, Bool)? {
+        var best: (WallInstant, DeviceID, Bool)? = nil
         for (device, slot) in slots {
             if let a = slot.autoOff, a.at <= now, best == nil || (a.at, device) < (best!.0, best!.1) {
                 best = (a.at, device, true)
@@ -429,13 +373,13 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     }
 
     /// Makes a pending switch happen now if every rule allows, or sets the time it may happen.
-    private func settle(_ slot: Slot, now: C.Instant) -> RelayResult {
+    private func settle(_ slot: Slot, now: WallInstant, events: inout [RelayEvent]) -> RelayResult {
         let device = slot.channel.device
         guard let p = slot.pending else { return .unchanged(DeviceState(isOn: slot.isOn)) }
         let wanted = DeviceState(isOn: p.target)
         var due = now
         var reason: RelayWaitReason? = nil
-        var retry: C.Instant? = nil
+        var retry: WallInstant? = nil
         if let mi = slot.channel.minInterval {
             let t = slot.lastEdge.advanced(by: mi)
             if t > due { due = t; reason = .minInterval(mi) }
@@ -446,9 +390,9 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
                 if other.isOn {
                     let ready = other.channel.minInterval.map { other.lastEdge.advanced(by: $0) } ?? now
                     if ready <= now {
-                        do { try edge(other, on: false, cause: .interlock(for: device), now: now) } catch {
+                        do { try edge(other, on: false, cause: .interlock(for: device), now: now, events: &events) } catch {
                             slot.pending = nil
-                            return .refused(.hardware(error))
+                            return .refused(.hardware(error.description))
                         }
                     } else {
                         // Retry when that member may go off; the dead time follows from there.
@@ -470,10 +414,10 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             return .scheduled(wanted, after: now.duration(to: due), because: reason)
         }
         do {
-            try edge(slot, on: p.target, cause: .command, now: now)
+            try edge(slot, on: p.target, cause: .command, now: now, events: &events)
         } catch {
             slot.pending = nil
-            return .refused(.hardware(error))
+            return .refused(.hardware(error.description))
         }
         if p.target {
             let c = slot.channel
@@ -488,7 +432,7 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
     }
 
     /// One edge: writes the line and updates the bookkeeping.
-    private func edge(_ slot: Slot, on: Bool, cause: SwitchCause, now: C.Instant) throws(GPIOError) {
+    private func edge(_ slot: Slot, on: Bool, cause: SwitchCause, now: WallInstant, events: inout [RelayEvent]) throws(GPIOError) {
         try chip.setValue(line: slot.channel.line, to: on)
         slot.isOn = on
         slot.lastEdge = now
@@ -500,6 +444,6 @@ public actor RelayBank<C: Clock> where C.Duration == Duration {
             slot.autoOff = nil
         }
         if let p = slot.pending, p.target == on { slot.pending = nil }
-        emit(.switched(device: slot.channel.device, to: DeviceState(isOn: on), cause: cause))
+        emit(&events, .switched(device: slot.channel.device, to: DeviceState(isOn: on), cause: cause))
     }
 }

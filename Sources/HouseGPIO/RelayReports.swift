@@ -34,7 +34,7 @@ public enum RelayReports {
         if let warning = selection.warning { out += warning + "\n" }
         out += "node \(nodeID), board \(layout.board)\n"
         if selection.chip is SimulatedChip {
-            let bank = try RelayBank(layout: layout, chip: selection.chip, clock: clock)
+            let bank = try RelayBank(layout: layout, chip: selection.chip, at: SystemWallClock().now)
             out += RelayTable.render(RelayTable.rows(layout: layout, chip: selection.chip), chip: selection.chip)
             out += "power-on (simulated, no saved state):\n"
             for d in bank.powerOnDecisions { out += "  \(d)\n" }

@@ -4,7 +4,7 @@ import Signals
 
 /// Side effects (continuation resumes, stream yields/finishes) collected under the client's lock
 /// and run after it is released.
-struct Effects: Sendable {
+struct ClientEffects: Sendable {
     private var actions: [@Sendable () -> Void] = []
     mutating func add(_ action: @escaping @Sendable () -> Void) { actions.append(action) }
     func run() { for action in actions { action() } }
@@ -177,7 +177,7 @@ struct ClientState: Sendable {
     }
 
     /// Publishes a new connection state to every observer.
-    mutating func transition(to new: MQTTConnectionState, _ fx: inout Effects) {
+    mutating func transition(to new: MQTTConnectionState, _ fx: inout ClientEffects) {
         publicState = new
         for observer in observers.values { observer.yield(new) }
     }
@@ -188,7 +188,7 @@ struct ClientState: Sendable {
     /// Registers a waiter for the packet `mid` sent with `ticket`. Completes it at once when its
     /// acknowledgement came early; settles it as the loss or the close did when one of those
     /// happened since the packet was sent; otherwise it waits in `pending`.
-    mutating func register(_ mid: Int32, _ waiter: AckWaiter, sentWith ticket: AckTicket, _ fx: inout Effects) {
+    mutating func register(_ mid: Int32, _ waiter: AckWaiter, sentWith ticket: AckTicket, _ fx: inout ClientEffects) {
         if let early = early.removeValue(forKey: mid), early.sequence > ticket.sequence {
             complete(waiter, with: early.event, &fx)
         } else if phase == .closed {
@@ -210,7 +210,7 @@ struct ClientState: Sendable {
     }
 
     /// The connection is gone: settle every waiter as `settleLost` says.
-    mutating func connectionLost(_ lost: MQTTError, _ fx: inout Effects) {
+    mutating func connectionLost(_ lost: MQTTError, _ fx: inout ClientEffects) {
         statistics.connectionLosses += 1
         backlogReleased(&fx)
         connectedVersion = nil
@@ -224,7 +224,7 @@ struct ClientState: Sendable {
     /// What a connection loss does to a waiter: QoS 0 publishes fail, subscribe and unsubscribe
     /// requests return (subscriptions are re-sent on CONNACK). Returns the waiter to keep:
     /// QoS 1/2 publishes, which libmosquitto resends after the next CONNACK.
-    static func settleLost(_ waiter: AckWaiter, _ lost: MQTTError, _ fx: inout Effects) -> AckWaiter? {
+    static func settleLost(_ waiter: AckWaiter, _ lost: MQTTError, _ fx: inout ClientEffects) -> AckWaiter? {
         switch waiter {
         case .publish(.atMostOnce, _, let c):
             fx.add { c.resume(throwing: lost) }
@@ -245,7 +245,7 @@ struct ClientState: Sendable {
     }
 
     /// What closing the client does to a waiter.
-    static func settleClosed(_ waiter: AckWaiter, _ fx: inout Effects) {
+    static func settleClosed(_ waiter: AckWaiter, _ fx: inout ClientEffects) {
         switch waiter {
         case .publish(_, _, let c): fx.add { c.resume(throwing: MQTTError.clientClosed) }
         case .subscribe(let c): fx.add { c.resume(returning: nil) }
@@ -254,7 +254,7 @@ struct ClientState: Sendable {
         }
     }
 
-    mutating func complete(_ waiter: AckWaiter, with event: AckEvent, _ fx: inout Effects) {
+    mutating func complete(_ waiter: AckWaiter, with event: AckEvent, _ fx: inout ClientEffects) {
         switch waiter {
         case .publish(_, _, let c):
             if case .published(let reason) = event, reason.isFailure {

@@ -54,14 +54,14 @@ extension MQTTClient {
 extension ClientState {
     /// Wakes `waitForRoom` once the backlog is down to `backlogLow` (called under the client's
     /// lock after held messages went out), and ends a stall there.
-    mutating func backlogShrank(_ fx: inout Effects) {
+    mutating func backlogShrank(_ fx: inout ClientEffects) {
         guard held.count <= MQTTClient.backlogLow else { return }
         backlogReleased(&fx)
     }
 
     /// Wakes `waitForRoom` whatever the backlog (the connection was lost or the client closes:
     /// the held messages wait for the next connection, and the producer must not wait with them).
-    mutating func backlogReleased(_ fx: inout Effects) {
+    mutating func backlogReleased(_ fx: inout ClientEffects) {
         backlogStalled = false
         if let room = backlogRoom {
             backlogRoom = nil

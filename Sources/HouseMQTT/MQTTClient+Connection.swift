@@ -81,7 +81,7 @@ extension MQTTClient {
             logger.warning("libmosquitto's network thread did not stop in time; leaving it behind")
         }
 
-        var fx = Effects()
+        var fx = ClientEffects()
         let observers: [AsyncStream<MQTTConnectionState>.Continuation] = state.withLock { s in
             s.phase = .closed
             s.connectedVersion = nil
@@ -140,7 +140,7 @@ extension MQTTClient {
             let (rc, mid) = handle.unsubscribe(filter)
             if rc == MosquittoHandle.success { unsubscribed.append(mid) }
         }
-        var fx = Effects()
+        var fx = ClientEffects()
         let done: Bool = state.withLock { s in
             for mid in unsubscribed { s.register(mid, .ignore, sentWith: ticket, &fx) }
             s.quiesced = quiesced
@@ -169,7 +169,7 @@ extension MQTTClient {
     /// 3.1.1, which this client then keeps (one warning in the log).
     @discardableResult
     func attempt() async throws -> Bool {
-        var fx = Effects()
+        var fx = ClientEffects()
         let version: MQTTProtocolVersion = try state.withLock { s in
             if s.isClosing { throw MQTTError.clientClosed }
             s.phase = .connecting
@@ -202,7 +202,7 @@ extension MQTTClient {
             return sessionPresent
         case .failure(let error):
             enum Next { case tearDown, raceWon, leave }
-            var fx = Effects()
+            var fx = ClientEffects()
             let next: Next = state.withLock { s in
                 switch s.phase {
                 case .connecting:

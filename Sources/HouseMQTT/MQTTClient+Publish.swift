@@ -98,7 +98,7 @@ extension MQTTClient {
         // On the network thread (a message handler), what was queued is written once the lock
         // is let go: the state a command publishes leaves before the handler goes on.
         defer { handle.writeQueued() }
-        var fx = Effects()
+        var fx = ClientEffects()
         defer { fx.run() }
         return try state.withLock { s in
             switch s.phase {
@@ -143,7 +143,7 @@ extension MQTTClient {
     }
 
     /// Hands `message` to libmosquitto under the client's lock (`s`).
-    func transmit(_ message: MQTTMessage, waiter: AckWaiter, in s: inout ClientState, _ fx: inout Effects) throws -> Transmitted {
+    func transmit(_ message: MQTTMessage, waiter: AckWaiter, in s: inout ClientState, _ fx: inout ClientEffects) throws -> Transmitted {
         let ticket = s.ticket
         let (rc, mid) = handle.publish(message, properties: try Self.propertyList(of: message, on: s.version))
         if rc == MosquittoHandle.success {
@@ -170,7 +170,7 @@ extension MQTTClient {
 
     /// Sends held messages, in order, while the in-flight window has room (under the client's
     /// lock, `s`). Called when an acknowledgement frees a place and after a CONNACK.
-    func releaseHeld(_ s: inout ClientState, _ fx: inout Effects) {
+    func releaseHeld(_ s: inout ClientState, _ fx: inout ClientEffects) {
         while s.phase == .connected || s.phase == .closing, let next = s.held.first,
               next.message.qos == .atMostOnce || s.pending.inFlight < s.inFlightLimit {
             s.held.removeFirst()

@@ -66,7 +66,7 @@ extension MQTTClient {
             let (rc, mid) = handle.subscribe(filter, options: options, identifier: registered.identifier, version: registered.version)
             if rc == MosquittoHandle.success {
                 let codes = await withCheckedContinuation { (c: CheckedContinuation<[Int32]?, Never>) in
-                    var fx = Effects()
+                    var fx = ClientEffects()
                     state.withLock { s in s.register(mid, .subscribe(c), sentWith: ticket, &fx) }
                     fx.run()
                 }
@@ -104,7 +104,7 @@ extension MQTTClient {
             // a broker that stopped answering must not hold a shutdown.
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-                    var fx = Effects()
+                    var fx = ClientEffects()
                     state.withLock { s in
                         if Task.isCancelled {
                             s.register(mid, .ignore, sentWith: ticket, &fx)
@@ -136,7 +136,7 @@ extension MQTTClient {
         guard let filter else { return }
         let (rc, mid) = handle.unsubscribe(filter)
         guard rc == MosquittoHandle.success else { return }
-        var fx = Effects()
+        var fx = ClientEffects()
         state.withLock { s in s.register(mid, .ignore, sentWith: ticket, &fx) }
         fx.run()
     }

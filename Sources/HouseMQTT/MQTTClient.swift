@@ -150,7 +150,7 @@ public final class MQTTClient: Sendable {
     }
 
     private func acknowledge(_ mid: Int32, _ event: AckEvent) {
-        var fx = Effects()
+        var fx = ClientEffects()
         state.withLock { s in
             if let waiter = s.pending.removeValue(forKey: mid) {
                 // Nobody waits for an unattended message's answer: a refusal (an ACL, a quota)
@@ -173,7 +173,7 @@ public final class MQTTClient: Sendable {
     /// CONNACK: on success re-subscribe everything, publish the birth message and flush the
     /// offline queue (all before any new publish can overtake them), then report `.connected`.
     private func connackReceived(code: Int32, sessionPresent: Bool, properties: ConnackProperties) {
-        var fx = Effects()
+        var fx = ClientEffects()
         state.withLock { s in
             guard s.phase == .connecting, let attempt = s.attemptSignal else { return }
             guard code == 0 else {
@@ -238,7 +238,7 @@ public final class MQTTClient: Sendable {
     }
 
     private func disconnected(rc: Int32, errno savedErrno: Int32) {
-        var fx = Effects()
+        var fx = ClientEffects()
         state.withLock { s in
             switch s.phase {
             case .connecting:

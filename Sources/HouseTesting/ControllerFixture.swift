@@ -18,21 +18,21 @@ public struct ControllerFixture: Sendable {
 
     /// The physical level of a device's relay line (nil when it is not a relay of this node).
     public func physicalLevel(of device: DeviceID) -> Bool? {
-        guard let line = controller.relays?.layout.channels.first(where: { $0.device == device })?.line else { return nil }
+        guard let line = controller.relayLayout?.channels.first(where: { $0.device == device })?.line else { return nil }
         return chip.physicalLevel(line: line)
     }
 
     /// Whether a device's relay is energised (its line's level read through the board's
     /// active-low setting); nil when it is not a relay of this node.
     public func relayIsOn(_ device: DeviceID) -> Bool? {
-        guard let channel = controller.relays?.layout.channels.first(where: { $0.device == device }),
+        guard let channel = controller.relayLayout?.channels.first(where: { $0.device == device }),
               let level = chip.physicalLevel(line: channel.line) else { return nil }
         return level != channel.activeLow
     }
 
     /// The recorded edges (writes after the power-on request) of a device's relay line.
     public func edges(of device: DeviceID) -> [SimulatedChip.Edge] {
-        guard let line = controller.relays?.layout.channels.first(where: { $0.device == device })?.line else { return [] }
+        guard let line = controller.relayLayout?.channels.first(where: { $0.device == device })?.line else { return [] }
         return chip.edges.filter { $0.line == line && $0.kind == .set }
     }
 

@@ -47,14 +47,15 @@ public enum GPIOFixtures {
 
 extension ManualClock {
     /// Advances the clock by `duration`, stopping at every timer of `bank` on the way and letting
-    /// the bank act on it, so timers fire at exactly their deadline.
-    public func advance(by duration: Duration, firing bank: RelayBank<ManualClock>) async {
+    /// the bank act on it, so timers fire at exactly their deadline; what the relays did is
+    /// appended to `events`.
+    public func advance(by duration: Duration, firing bank: inout RelayBank, events: inout [RelayEvent]) {
         let target = now.advanced(by: duration)
-        while let next = await bank.nextDeadline, next <= target {
+        while let next = bank.nextDeadline, next <= target {
             advance(to: next)
-            await bank.fireDueTimers()
+            bank.fireDueTimers(at: now, events: &events)
         }
         advance(to: target)
-        await bank.fireDueTimers()
+        bank.fireDueTimers(at: now, events: &events)
     }
 }

@@ -3,10 +3,10 @@ import HouseCore
 
 /// Energy per metered device per day as grouped bars, one group per day, drawn on the server.
 public struct EnergyChart: Sendable {
-    public let days: [HouseService.EnergyDay]
+    public let days: [HouseEngine.EnergyDay]
     public let configuration: HouseConfiguration
 
-    public init(days: [HouseService.EnergyDay], configuration: HouseConfiguration) {
+    public init(days: [HouseEngine.EnergyDay], configuration: HouseConfiguration) {
         self.days = days
         self.configuration = configuration
     }

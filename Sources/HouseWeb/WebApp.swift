@@ -60,7 +60,7 @@ public struct WebApp<C: WallClock>: Sendable {
         router.post("/api/mode") { request, _ in try await mode(request) }
         router.post("/api/say") { request, _ in try await say(request) }
         router.get("/api/history") { request, _ in history(request) }
-        router.get("/api/energy") { request, _ in await WebResponses.json(controller.service.energyByDay(days: days(request))) }
+        router.get("/api/energy") { request, _ in await WebResponses.json(controller.engine.energyByDay(days: days(request))) }
         router.get("/today.svg") { request, _ in try await today(request) }
         router.get("/energy.svg") { request, _ in await energyChart(request) }
         return router
@@ -234,7 +234,7 @@ public struct WebApp<C: WallClock>: Sendable {
     }
 
     private func energyChart(_ request: Request) async -> Response {
-        let days = await controller.service.energyByDay(days: days(request))
+        let days = await controller.engine.energyByDay(days: days(request))
         return WebResponses.svg(EnergyChart(days: days, configuration: controller.configuration).svg)
     }
 

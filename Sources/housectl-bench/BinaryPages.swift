@@ -1,12 +1,14 @@
 import Foundation
 
-/// The daemon's binary in the page cache, as rows 5 and 8 find it.
+/// The daemon's binary in the page cache, as row 5 finds it.
 ///
-/// Part of a daemon's peak RSS is the binary's code and read-only data it maps, and how much one
-/// touch maps depends on how the file came into the page cache: the same binary measured about
-/// 1.3 MB more in row 8 just after it was linked (its pages written by the linker) than once read
-/// back from disk (docs/BENCHMARKS.md, session 28). A daemon on a Pi starts after a boot, from a
-/// binary read from the SD card; so the footprint rows start from that state.
+/// Part of a daemon's peak RSS (VmHWM, row 5's information) is the binary's code and read-only
+/// data it maps, and how much one touch maps depends on how the file came into the page cache:
+/// the same binary measured about 1.3 MB more just after it was linked (its pages written by the
+/// linker) than once read back from disk. A daemon on a Pi starts after a boot, from a binary read
+/// from the SD card; so row 5 starts from that state: its first start-to-ready is a start from
+/// disk (in its note), and its VmHWM figures stay comparable from build to build. RssAnon, the
+/// goal, is private memory and does not depend on it.
 enum BinaryPages {
     /// Asks the kernel to drop `path`'s clean pages from the page cache (`POSIX_FADV_DONTNEED`:
     /// this file only, no privileges, nothing lost), so the next daemon reads the binary from

@@ -4,6 +4,9 @@ import HouseTesting
 /// The real `housectl serve` (embedded broker, simulated relays) on a temporary copy of
 /// config/house.yaml with a free MQTT port and without its routines' runs, and the page on a free
 /// port or off: what rows 5 and 8 measure. `stop()` kills it and removes its directory.
+///
+/// The page gets a free port chosen here rather than `--web-port 0`: the same page, and its port
+/// known without reading it from a log line.
 struct ServedHouse {
     let process: Process
     let directory: URL
@@ -39,23 +42,29 @@ struct ServedHouse {
         let t0 = clock.now
         try p.run()
         try? output.close()
-        // Watch the log for the "ready:" line (1 ms polls; the daemon writes its log unbuffered).
+        // Watch the log for the " ready: " line (1 ms polls; the daemon writes its log unbuffered).
         var readyAt: ContinuousClock.Instant?
         while clock.now - t0 < .seconds(20) {
-            if let data = FileManager.default.contents(atPath: logURL.path), data.range(of: Data(" ready: ".utf8)) != nil,
-               !web || data.range(of: Data("web: the page is on".utf8)) != nil {
+            if let data = FileManager.default.contents(atPath: logURL.path), data.range(of: Data(" ready: ".utf8)) != nil {
                 readyAt = clock.now
                 break
             }
             guard p.isRunning else { break }
             try await Task.sleep(for: .milliseconds(1))
         }
+        // Then the page, when it is on: its port accepting connections (not a log line's wording).
+        if let webPort, readyAt != nil {
+            while !MosquittoBroker.acceptsConnections(port: webPort) {
+                guard p.isRunning, clock.now - t0 < .seconds(20) else { readyAt = nil; break }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
         let house = ServedHouse(process: p, directory: directory, mqttPort: port, webPort: webPort,
                                 readyMs: readyAt.map { ($0 - t0).inMilliseconds } ?? .nan)
         guard readyAt != nil else {
             let log = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
             house.stop()
-            throw ChildBroker.StartFailed(description: "housectl serve never logged ready: \(log.suffix(800))")
+            throw ChildBroker.StartFailed(description: "housectl serve never logged ready\(web ? " or its page never listened" : ""): \(log.suffix(800))")
         }
         return house
     }

@@ -8,31 +8,25 @@ import Synchronization
 /// /api/state, each on a new connection as a browser's first visit) against the same state asked
 /// over MQTT as `housectl status` asks it (a new connection, a request, its reply); the live
 /// update, from a `set` published to the page's `state` event showing the new state, against the
-/// retained state topic's message for the same command; and the daemon's peak RSS after row 5's
-/// flood with a page watching, against the same daemon with the page off.
+/// retained state topic's message for the same command. (The daemon's memory with the page on is
+/// row 5's.)
 enum WebBench {
-    static func run(rounds: Int, loads: Int, updates: Int, commands: Int, housectl: String, root: String) async -> [BenchRow] {
+    static func run(rounds: Int, loads: Int, updates: Int, housectl: String, root: String) async -> [BenchRow] {
         var load50: [Double] = [], load99: [Double] = [], peer50: [Double] = [], peer99: [Double] = []
         var live50: [Double] = [], live99: [Double] = [], state50: [Double] = [], state99: [Double] = []
-        var onMB: [Double] = [], offMB: [Double] = []
         do {
             for round in 0..<rounds {
-                let off = try await FootprintBench.once(commands: commands, housectl: housectl, root: root, web: false)
                 let house = try await ServedHouse.start(housectl: housectl, root: root, web: true)
                 defer { house.stop() }
                 guard let port = house.webPort else { throw ChildBroker.StartFailed(description: "the page has no port") }
                 let load = try pageLoads(port: port, count: loads)
                 let peer = try await mqttStatus(house, count: loads)
                 let live = try await liveUpdates(house, port: port, count: updates)
-                let events = try EventStream(port: port)
-                defer { events.close() }
-                let on = try await FootprintBench.flood(house, commands: commands)
                 load50.append(load.percentile(50)); load99.append(load.percentile(99))
                 peer50.append(peer.percentile(50)); peer99.append(peer.percentile(99))
                 live50.append(live.page.percentile(50)); live99.append(live.page.percentile(99))
                 state50.append(live.state.percentile(50)); state99.append(live.state.percentile(99))
-                onMB.append(on.peakMB); offMB.append(off.peakMB)
-                progress("web round \(round + 1)/\(rounds): page load p50 \(format(load.percentile(50))) ms, live p50 \(format(live.page.percentile(50))) ms, peak \(format(on.peakMB, 1)) MB (off \(format(off.peakMB, 1)) MB)")
+                progress("web round \(round + 1)/\(rounds): page load p50 \(format(load.percentile(50))) ms, live p50 \(format(live.page.percentile(50))) ms")
             }
         } catch {
             progress("web failed: \(error)")
@@ -44,15 +38,13 @@ enum WebBench {
                             goal: goal, met: met, note: note)
         }
         let live = Spread(live99).median
-        let on = Spread(onMB).median
         return [
             row("8. page load, HTML + state, p50 (ms)", load50, peer50, peerName: "status over MQTT",
-                note: "8. `housectl serve --web-port` (example house, --gpio sim): page load = GET / then GET /api/state, each on a new connection (\(loads) per round); its peer asks the same state over MQTT as `housectl status` does (a new connection, intent/request, the reply). Live update: a `set` published to the `state` event of an open /api/events stream showing it (\(updates) per round, each \(Int(liveSpacing / .milliseconds(1))) ms after the page showed the last: the stream sends changes closer together than 20 ms as one event at the end of that interval); its peer is the retained state topic's message for the same command. Peak RSS: row 5's \(commands) commands with a page watching, against the same daemon with --no-web (the binary read from disk, as for row 5)."),
+                note: "8. `housectl serve --web-port` (example house, --gpio sim): page load = GET / then GET /api/state, each on a new connection (\(loads) per round); its peer asks the same state over MQTT as `housectl status` does (a new connection, intent/request, the reply). Live update: a `set` published to the `state` event of an open /api/events stream showing it (\(updates) per round, each \(Int(liveSpacing / .milliseconds(1))) ms after the page showed the last: the stream sends changes closer together than 20 ms as one event at the end of that interval); its peer is the retained state topic's message for the same command."),
             row("8. page load, HTML + state, p99 (ms)", load99, peer99, peerName: "status over MQTT"),
             row("8. live update to the page, p50 (ms)", live50, state50, peerName: "MQTT state", goal: "<= 200 ms",
                 met: Spread(live50).median <= 200 ? "yes" : "NO"),
             row("8. live update to the page, p99 (ms)", live99, state99, peerName: "MQTT state", goal: "<= 200 ms", met: live <= 200 ? "yes" : "NO"),
-            row("8. daemon peak RSS, page on (MB)", onMB, offMB, peerName: "page off", goal: "<= 20 MB", met: on <= 20 ? "yes" : "NO"),
         ]
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HouseCore
 import HouseGPIO
 
 extension VMChecks {
@@ -31,9 +32,11 @@ extension VMChecks {
         expectLevels([up: true], "while gpioset holds it high")
 
         do {
-            let bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), clock: makeClock())
+            let clock = makeClock()
+            var bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), at: clock.now)
             runner.expect(false, "the bank requested line \(up), which gpioset holds")
-            await bank.shutdown()
+            var events: [RelayEvent] = []
+            bank.shutdown(at: clock.now, events: &events)
         } catch {
             let want = GPIOError.lineBusy(call: "gpiod_line_request_output_flags", chip: chipName, line: up, holder: "gpioset")
             runner.expect(error == want, "error is \(error), expected \(want)")
@@ -44,8 +47,10 @@ extension VMChecks {
         var exited = false
         if case .exited? = ending { exited = true }
         runner.expect(exited, "gpioset did not exit on SIGTERM within 5 s (\(ending.map { "\($0)" } ?? "killed"))")
-        let bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), clock: makeClock())
+        let clock = makeClock()
+        var bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), at: clock.now)
         expectLevels([up: offLevel], "when the bank got the line after gpioset exited")
-        await bank.shutdown()
+        var events: [RelayEvent] = []
+        bank.shutdown(at: clock.now, events: &events)
     }
 }

@@ -53,15 +53,16 @@ struct VMChecks {
         }
     }
 
-    /// Advances the clock to `target`, letting the bank act at every timer on the way.
-    func advance(_ clock: VMClock, by duration: Duration, firing bank: RelayBank<VMClock>) async {
+    /// Advances the clock to `target`, letting the bank act at every timer on the way; what the
+    /// relays did is appended to `events`.
+    func advance(_ clock: VMClock, by duration: Duration, firing bank: inout RelayBank, events: inout [RelayEvent]) {
         let target = clock.now.advanced(by: duration)
-        while let next = await bank.nextDeadline, next <= target {
+        while let next = bank.nextDeadline, next <= target {
             clock.advance(to: next)
-            await bank.fireDueTimers()
+            bank.fireDueTimers(at: clock.now, events: &events)
         }
         clock.advance(to: target)
-        await bank.fireDueTimers()
+        bank.fireDueTimers(at: clock.now, events: &events)
     }
 
     func makeClock() -> VMClock { VMClock(now: WallInstant(sinceEpoch: .seconds(1_800_000_000))) }
@@ -118,13 +119,14 @@ struct VMChecks {
     func bankPowerOn() async throws {
         let clock = makeClock()
         let layout = try layout(upPowerOn: .on)
-        let bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), clock: clock)
+        var bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), at: clock.now)
+        var events: [RelayEvent] = []
         let up = layout.channel(device: "shutter-up")!.line, down = layout.channel(device: "shutter-down")!.line
         let door = layout.channel(device: "garage-door")!.line
         expectLevels([up: offLevel, down: offLevel, door: offLevel], "right after power-on")
-        await advance(clock, by: Self.deadTime, firing: bank)
+        advance(clock, by: Self.deadTime, firing: &bank, events: &events)
         expectLevels([up: onLevel, down: offLevel, door: offLevel], "after the dead time")
-        await bank.shutdown()
+        bank.shutdown(at: clock.now, events: &events)
     }
 
     /// Another program holds channel 3's line: the bank refuses with the holder's name and lets go
@@ -135,7 +137,7 @@ struct VMChecks {
         let other = try LibgpiodChip(opening: chipName)
         try other.requestOutput(line: door, consumer: "other-program", activeLow: false, initialValue: true)
         do {
-            _ = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), clock: makeClock())
+            _ = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), at: makeClock().now)
             runner.expect(false, "the bank requested line \(door), which \"other-program\" holds")
         } catch {
             let want = GPIOError.lineBusy(call: "gpiod_line_request_output_flags", chip: chipName, line: door, holder: "other-program")
@@ -152,51 +154,54 @@ struct VMChecks {
     func interlock() async throws {
         let clock = makeClock()
         let layout = try layout()
-        let bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), clock: clock)
+        var bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), at: clock.now)
+        var events: [RelayEvent] = []
         let up = layout.channel(device: "shutter-up")!.line, down = layout.channel(device: "shutter-down")!.line
-        await advance(clock, by: .seconds(5), firing: bank)
-        let first = await bank.set("shutter-up", to: .on)
+        advance(clock, by: .seconds(5), firing: &bank, events: &events)
+        let first = bank.set("shutter-up", to: .on, at: clock.now, events: &events)
         runner.expect(first == .switched(.on), "shutter-up on: \(first)")
         expectLevels([up: onLevel, down: offLevel], "after shutter-up on")
-        await advance(clock, by: .seconds(3), firing: bank)
-        let second = await bank.set("shutter-down", to: .on)
+        advance(clock, by: .seconds(3), firing: &bank, events: &events)
+        let second = bank.set("shutter-down", to: .on, at: clock.now, events: &events)
         let want = RelayResult.scheduled(.on, after: Self.deadTime, because: .deadTime(group: "shutter", Self.deadTime))
         runner.expect(second == want, "shutter-down on: \(second), expected \(want)")
         expectLevels([up: offLevel, down: offLevel], "right after asking shutter-down on")
-        await advance(clock, by: Self.deadTime - .milliseconds(1), firing: bank)
+        advance(clock, by: Self.deadTime - .milliseconds(1), firing: &bank, events: &events)
         expectLevels([up: offLevel, down: offLevel], "1 ms before the dead time ends")
-        await advance(clock, by: .milliseconds(1), firing: bank)
+        advance(clock, by: .milliseconds(1), firing: &bank, events: &events)
         expectLevels([up: offLevel, down: onLevel], "when the dead time ends")
-        await bank.shutdown()
+        bank.shutdown(at: clock.now, events: &events)
     }
 
     /// A pulse relay goes on and goes off exactly when the pulse ends.
     func pulseEdges() async throws {
         let clock = makeClock()
         let layout = try layout()
-        let bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), clock: clock)
+        var bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), at: clock.now)
+        var events: [RelayEvent] = []
         let door = layout.channel(device: "garage-door")!.line
-        let r = await bank.set("garage-door", to: .on)
+        let r = bank.set("garage-door", to: .on, at: clock.now, events: &events)
         runner.expect(r == .switched(.on), "garage-door on: \(r)")
         expectLevels([door: onLevel], "at the start of the pulse")
-        await advance(clock, by: Self.pulse - .milliseconds(1), firing: bank)
+        advance(clock, by: Self.pulse - .milliseconds(1), firing: &bank, events: &events)
         expectLevels([door: onLevel], "1 ms before the pulse ends")
-        await advance(clock, by: .milliseconds(1), firing: bank)
+        advance(clock, by: .milliseconds(1), firing: &bank, events: &events)
         expectLevels([door: offLevel], "when the pulse ends")
-        await bank.shutdown()
+        bank.shutdown(at: clock.now, events: &events)
     }
 
     /// Shutdown drives relays with shutdown `off` off, then releases every line.
     func shutdownReleases() async throws {
         let clock = makeClock()
         let layout = try layout()
-        let bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), clock: clock)
+        var bank = try RelayBank(layout: layout, chip: try LibgpiodChip(opening: chipName), at: clock.now)
+        var events: [RelayEvent] = []
         let up = layout.channel(device: "shutter-up")!.line
-        await advance(clock, by: .seconds(5), firing: bank) // past the power-on dead time
-        let r = await bank.set("shutter-up", to: .on)
+        advance(clock, by: .seconds(5), firing: &bank, events: &events) // past the power-on dead time
+        let r = bank.set("shutter-up", to: .on, at: clock.now, events: &events)
         runner.expect(r == .switched(.on), "shutter-up on: \(r)")
         expectLevels([up: onLevel], "before shutdown")
-        let outcomes = await bank.shutdown()
+        let outcomes = bank.shutdown(at: clock.now, events: &events)
         let upOutcome = outcomes.first { $0.device == "shutter-up" }?.result
         runner.expect(upOutcome == .switched(.off), "shutter-up at shutdown: \(String(describing: upOutcome))")
         try expectFree(layout.channels.map(\.line), "after shutdown")

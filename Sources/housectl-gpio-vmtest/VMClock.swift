@@ -2,7 +2,8 @@ import Foundation
 import HouseCore
 
 /// The virtual time of the checks: it moves only by `advance(to:)`, and the checks fire the relay
-/// bank's timers themselves (`RelayBank.fireDueTimers()`), so a whole pulse takes no real time.
+/// bank's timers themselves (`RelayBank.fireDueTimers(at:events:)` at its `now`), so a whole
+/// pulse takes no real time.
 ///
 /// Not HouseTesting's `ManualClock`: that target brings the daemon, MQTT and SQLite, which the
 /// statically linked program in the VM's initramfs should not carry. Nothing here sleeps on this

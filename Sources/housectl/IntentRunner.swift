@@ -13,8 +13,7 @@ enum IntentRunner {
         guard dryRun else {
             return await client.send(.intent(intent), configuration: config, answers: answers, json: json)
         }
-        let service = HouseService(configuration: config)
-        let outcome = await IntentPipeline(service: service).process(intent, source: source, answers: answers, dryRun: true)
+        let outcome = await HouseEngine(configuration: config).process(intent, source: source, answers: answers, dryRun: true)
         let trace = IntentTrace(outcome)
         var text = json ? JSONOutput.encode(trace) : trace.text
         if !json, let hint = hint(outcome) { text += "\n" + hint }

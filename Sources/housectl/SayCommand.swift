@@ -103,11 +103,10 @@ struct SayCommand: AsyncParsableCommand {
             guard dryRun else {
                 return CommandOutput(text: "", exitCode: 1, errors: "housectl say: reading phrases from standard input (-) needs --dry-run")
             }
-            return await batch(configuration, matcher: try phraseMatcher(configuration), answers: answers)
+            return await batch(configuration, engine: try dryRunEngine(configuration), answers: answers)
         }
         if dryRun {
-            return await dryRunOutput(text, matcher: try phraseMatcher(configuration), pipeline: Self.dryRunPipeline(configuration),
-                                      answers: answers, oneLine: false)
+            return await dryRunOutput(text, engine: try dryRunEngine(configuration), answers: answers, oneLine: false)
         }
         var text = text
         while true {
@@ -154,9 +153,8 @@ struct SayCommand: AsyncParsableCommand {
 
     /// The batch mode: one phrase per line of standard input, one answer line each. A line
     /// "ROOM<TAB>phrase" gives the speaker's room; an unknown room is answered as an error.
-    private func batch(_ configuration: HouseConfiguration, matcher: PhraseMatcher, answers: IntentAnswers) async -> CommandOutput {
-        // One pipeline for every line: a dry run changes no state.
-        let pipeline = Self.dryRunPipeline(configuration)
+    private func batch(_ configuration: HouseConfiguration, engine: HouseEngine, answers: IntentAnswers) async -> CommandOutput {
+        // One engine for every line: a dry run changes no state.
         var lines = 0
         while let line = readLine() {
             var lineAnswers = answers
@@ -175,27 +173,22 @@ struct SayCommand: AsyncParsableCommand {
             }
             phrase = phrase.trimmingCharacters(in: .whitespaces)
             guard !phrase.isEmpty else { continue }
-            print(await dryRunOutput(phrase, matcher: matcher, pipeline: pipeline, answers: lineAnswers, oneLine: true).text)
+            print(await dryRunOutput(phrase, engine: engine, answers: lineAnswers, oneLine: true).text)
             lines += 1
         }
         return CommandOutput(text: "", exitCode: lines == 0 ? 1 : 0, errors: lines == 0 ? "housectl say: no phrases on standard input" : "")
     }
 
-    private static func dryRunPipeline(_ configuration: HouseConfiguration) -> IntentPipeline {
-        IntentPipeline(service: HouseService(configuration: configuration))
-    }
-
-    private func phraseMatcher(_ configuration: HouseConfiguration) throws -> PhraseMatcher {
-        try PhraseMatcher(phraseSet: try PhraseFiles.load(configPath: options.config, extra: phrases), house: configuration)
+    /// The engine a dry run goes through: the configuration and the phrases, no relays.
+    private func dryRunEngine(_ configuration: HouseConfiguration) throws -> HouseEngine {
+        let matcher = try PhraseMatcher(phraseSet: try PhraseFiles.load(configPath: options.config, extra: phrases), house: configuration)
+        return HouseEngine(configuration: configuration, matcher: matcher)
     }
 
     /// Understands and resolves `text` in-process, printing each command's trace; `oneLine`
     /// (the batch mode): one line, a compact JSON object with --json.
-    private func dryRunOutput(_ text: String, matcher: PhraseMatcher, pipeline: IntentPipeline,
-                              answers: IntentAnswers, oneLine: Bool) async -> CommandOutput {
-        let run = await PhraseRun.run(matcher.interpret(text), answers: answers) { intent in
-            await pipeline.process(intent, source: .cli, answers: answers, dryRun: true)
-        }
+    private func dryRunOutput(_ text: String, engine: HouseEngine, answers: IntentAnswers, oneLine: Bool) async -> CommandOutput {
+        let run = await engine.process(phrase: text, source: .cli, answers: answers, dryRun: true)
         var texts: [String] = []
         for step in run.steps {
             texts.append("\"\(step.text)\" -> \(step.candidate.summary)")

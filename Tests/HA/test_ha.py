@@ -1,15 +1,17 @@
 """The example house against a real Home Assistant (make test-ha).
 
-Starts `housectl broker` and the three nodes of config/house.yaml (simulated relays) on free
-ports, then Home Assistant with a minimal configuration; onboards it without a browser, adds the
-MQTT integration through the config-flow API and checks, over the REST API, what a Home Assistant
-user sees: every device with its domain, device and area; commands from HA reaching the relays;
-a `housectl say` reaching HA; a node killed with SIGKILL going unavailable and coming back with
-its true state; no MQTT error or deprecation warning in HA's log. Every wait is on a condition,
-bounded. Prints one line per check (`test-ha: PASS/FAIL ...`) and exits 1 when one failed.
+Starts `housectl broker` and the three nodes of a copy of config/house.yaml (simulated relays; no
+routine runs by itself) on free ports, then Home Assistant with a minimal configuration; onboards
+it without a browser, adds the MQTT integration through the config-flow API and checks, over the
+REST API, what a Home Assistant user sees: every device with its domain, device and area;
+commands from HA reaching the relays; a `housectl say` reaching HA; a node killed with SIGKILL
+going unavailable and coming back with its true state; no MQTT error or deprecation warning in
+HA's log. Every wait is on a condition, bounded. Prints one line per check
+(`test-ha: PASS/FAIL ...`) and exits 1 when one failed.
 """
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -93,8 +95,29 @@ class HA:
         return self.request("POST", f"/api/services/{domain}/{name}", data)
 
 
+def house_copy(work):
+    """A copy of config/house.yaml in `work`/config (with the shipped phrases, and `work`/devices
+    linked to the board profiles) whose routines never run by themselves: their run times (and
+    catch-up) are taken out, as the browser test does, so that nothing the checks see depends on
+    the hour or the day they run at. (Started between 06:30 and 09:00 on a weekday, the morning
+    routine caught up at start-up, or came due during the run: the kitchen light and the bedside
+    lamp on and the shutter opened under the checks; the garden pump ran at sunset+15m.)"""
+    config = open(os.path.join(ROOT, "config", "house.yaml")).read()
+    config, runs = re.subn(r"\n    (run_at|catch_up|jitter): [^\n]*", "", config)
+    if runs == 0 or "run_at" in config:
+        raise SystemExit("test-ha: config/house.yaml's routines changed shape (no run_at to take out)")
+    os.makedirs(os.path.join(work, "config"))
+    path = os.path.join(work, "config", "house.yaml")
+    with open(path, "w") as f:
+        f.write(config)
+    shutil.copy(os.path.join(ROOT, "config", "phrases.yaml"), os.path.join(work, "config"))
+    os.symlink(os.path.join(ROOT, "devices"), os.path.join(work, "devices"))
+    return path
+
+
 def main():
     work = tempfile.mkdtemp(prefix="housectl-ha-")
+    house = house_copy(work)
     procs = {}
     logs = {}
 
@@ -103,11 +126,11 @@ def main():
         procs[name] = subprocess.Popen(args, stdout=logs[name], stderr=subprocess.STDOUT, cwd=ROOT)
 
     def node_args(node):
-        return [HOUSECTL, "serve", "--no-web", "--config", "config/house.yaml", "--node", node, "--gpio", "sim",
+        return [HOUSECTL, "serve", "--no-web", "--config", house, "--node", node, "--gpio", "sim",
                 "--broker", f"127.0.0.1:{broker}", "--state-dir", os.path.join(work, node)]
 
     def cli(*args):
-        out = subprocess.run([HOUSECTL, *args, "--config", "config/house.yaml", "--broker", f"127.0.0.1:{broker}"],
+        out = subprocess.run([HOUSECTL, *args, "--config", house, "--broker", f"127.0.0.1:{broker}"],
                              cwd=ROOT, capture_output=True, text=True, timeout=60)
         return out.stdout + out.stderr
 

@@ -16,24 +16,25 @@ import Testing
             EnergyEdge(device: "hall-light", on: true, at: t0.advanced(by: .seconds(3600))),           // 20 W, left on
         ]
         // The controller last ran at 09:00; it is 10:00 now.
-        await h.service.restoreEnergy(edges, end: t0.advanced(by: .seconds(2 * 3600)))
-        let kWh = await h.service.energyUsed(in: .today)
+        await h.engine.restoreEnergy(edges, end: t0.advanced(by: .seconds(2 * 3600)))
+        let kWh = await h.engine.energyUsed(in: .today)
         #expect(abs(kWh - (0.060 + 0.020)) < 1e-9, "\(kWh)")
-        let byDevice = await h.service.energyTodayByDevice()
+        let byDevice = await h.engine.energyTodayByDevice()
         #expect(abs((byDevice.first { $0.device.id == "hall-light" }?.kWh ?? 0) - 0.020) < 1e-9)
     }
 
     @Test func onlyMeteredDevicesEdgesAreReportedOncePerChange() async throws {
         let h = try HouseHarness()
-        let seen = Mutex<[EnergyEdge]>([])
-        await h.service.recordEnergy { edge in seen.withLock { $0.append(edge) } }
-        await h.service.noteState("kitchen-light", .on)    // 50 W
-        await h.service.noteState("kitchen-light", .on)    // no change
-        await h.service.noteState("garage-door", .on)  // no watts: not metered
+        await h.engine.noteState("kitchen-light", .on)    // 50 W
+        await h.engine.noteState("kitchen-light", .on)    // no change
+        await h.engine.noteState("garage-door", .on)  // no watts: not metered
         h.clock.advance(by: .seconds(60))
-        await h.service.noteState("kitchen-light", .off)
+        await h.engine.noteState("kitchen-light", .off)
         let start = WallInstant(HouseHarness.defaultStart)
-        #expect(seen.withLock { $0 } == [EnergyEdge(device: "kitchen-light", on: true, at: start),
+        let seen = await h.engine.takeEffects().records.compactMap { record -> EnergyEdge? in
+            if case .energyEdge(let edge) = record { edge } else { nil }
+        }
+        #expect(seen == [EnergyEdge(device: "kitchen-light", on: true, at: start),
                                          EnergyEdge(device: "kitchen-light", on: false, at: start.advanced(by: .seconds(60)))])
     }
 }

@@ -49,11 +49,9 @@ import HouseTesting
         let configuration = try Self.configuration()
         let phrases = try PhraseSet.load(contentsOf: URL(fileURLWithPath: HouseFixtures.repositoryRoot + "/config/phrases.yaml"))
         let matcher = try PhraseMatcher(phraseSet: phrases, house: configuration)
-        let pipeline = IntentPipeline(service: HouseService(configuration: configuration))
+        let engine = HouseEngine(configuration: configuration, matcher: matcher)
         let answers = IntentAnswers(confirmed: true, contextRoom: room)
-        return await PhraseRun.run(matcher.interpret(text), answers: answers) { intent in
-            await pipeline.process(intent, source: .cli, answers: answers, dryRun: true)
-        }.outcomes
+        return await engine.process(phrase: text, source: .cli, answers: answers, dryRun: true).outcomes
     }
 
     /// The pulses of the outcomes' commands (a cover's winding run), by relay id.

@@ -25,12 +25,12 @@ import HouseCore
 
     @Test func theModeSnapshotKeepsItsFormat() throws {
         let at = Date(timeIntervalSince1970: 0)
-        let snapshot = HouseService.ModeSnapshot(timelines: [
+        let snapshot = ModeSnapshot(timelines: [
             "bedroom": ModeTimeline(base: "night", layers: [.init(mode: "movie", since: at, until: at)]),
         ])
         let text = try json(snapshot)
         #expect(text == #"{"timelines":{"bedroom":{"base":"night","layers":[{"mode":"movie","since":-978307200,"until":-978307200}]}}}"#)
-        #expect(try JSONDecoder().decode(HouseService.ModeSnapshot.self, from: Data(text.utf8)) == snapshot)
+        #expect(try JSONDecoder().decode(ModeSnapshot.self, from: Data(text.utf8)) == snapshot)
     }
 
     @Test func stringConversionsAndOrder() {

@@ -52,7 +52,7 @@ struct JSONTextTests {
     }
 
     @Test func theHouseOverviewIsTheSameText() async throws {
-        let overview = await HouseService(configuration: try HouseFixtures.exampleConfiguration()).overview()
+        let overview = await HouseEngine(configuration: try HouseFixtures.exampleConfiguration()).overview()
         for slashes in [true, false] {
             #expect(try SortedJSONEncoder(escapingSlashes: slashes).encode(overview) == (try Self.foundation(overview, slashes: slashes)))
         }

@@ -13,49 +13,49 @@ import Testing
     var door: Device { h.configuration.device(id: "garage-door")! }
 
     func say(_ action: HouseAction) async -> IntentOutcome {
-        await h.pipeline.process(.control(HouseControlIntent(action: action, device: "garage door")), source: .cli, answers: .none.confirming)
+        await h.engine.process(.control(HouseControlIntent(action: action, device: "garage door")), source: .cli, answers: .none.confirming)
     }
 
     func contacts(open: Bool, closed: Bool) async {
-        await h.service.noteState("garage-door-open", DeviceState(isOn: open))
-        await h.service.noteState("garage-door-closed", DeviceState(isOn: closed))
-        _ = await h.service.noteOpenerContact(open ? "garage-door-open" : "garage-door-closed")
+        await h.engine.noteState("garage-door-open", DeviceState(isOn: open))
+        await h.engine.noteState("garage-door-closed", DeviceState(isOn: closed))
+        _ = await h.engine.noteOpenerContact(open ? "garage-door-open" : "garage-door-closed")
     }
 
     @Test func aPressOnlyWhenItMovesTheDoorWhereItIsAsked() async {
         await contacts(open: false, closed: true)
-        #expect(await h.service.openerState(of: door) == .closed)
+        #expect(await h.engine.openerState(of: door) == .closed)
         let close = await say(.close)
         #expect(close.status == .done && close.commands.isEmpty && close.dialog == "The garage door is already closed.")
         let open = await say(.open)
         #expect(open.commands == [.pulse(device: "garage-door", RelayRef(node: "pi-garage", channel: 1), .seconds(1))])
         #expect(open.dialog == "OK, the garage door is opening.")
         // Still on its closed contact right after the press; once it leaves, it is opening.
-        #expect(await h.service.openerState(of: door) == .closed)
+        #expect(await h.engine.openerState(of: door) == .closed)
         await contacts(open: false, closed: false)
-        #expect(await h.service.openerState(of: door) == .opening)
+        #expect(await h.engine.openerState(of: door) == .opening)
         h.clock.advance(by: .seconds(2))
         let again = await say(.open)
         #expect(again.commands.isEmpty && again.dialog == "The garage door is already opening.")
         await contacts(open: true, closed: false)
-        #expect(await h.service.openerState(of: door) == .open)
-        #expect(await h.service.nextOpenerDeadline == nil, "the press is over at the end")
+        #expect(await h.engine.openerState(of: door) == .open)
+        #expect(await h.engine.nextOpenerDeadline == nil, "the press is over at the end")
     }
 
     @Test func notReachingTheEndInTimeIsObstructed() async {
         await contacts(open: true, closed: false)
         _ = await say(.close)
         await contacts(open: false, closed: false)
-        #expect(await h.service.openerState(of: door) == .closing)
-        let deadline = await h.service.nextOpenerDeadline
+        #expect(await h.engine.openerState(of: door) == .closing)
+        let deadline = await h.engine.nextOpenerDeadline
         #expect(deadline == WallInstant(HouseHarness.defaultStart).advanced(by: .seconds(20)), "15 s travel and a 5 s margin")
         h.clock.advance(by: .seconds(19))
-        #expect(await h.service.expireOpenerPresses().isEmpty)
+        #expect(await h.engine.expireOpenerPresses().isEmpty)
         h.clock.advance(by: .seconds(1))
-        let expired = await h.service.expireOpenerPresses()
+        let expired = await h.engine.expireOpenerPresses()
         #expect(expired.map(\.0.id) == ["garage-door"] && expired.map(\.1) == [.obstructed])
-        #expect(await h.service.openerState(of: door) == .obstructed)
-        let asked = await h.pipeline.process(.query(QueryHouseStatusIntent(queryType: .deviceStates, device: "garage door")), source: .cli)
+        #expect(await h.engine.openerState(of: door) == .obstructed)
+        let asked = await h.engine.process(.query(QueryHouseStatusIntent(queryType: .deviceStates, device: "garage door")), source: .cli)
         #expect(asked.dialog.contains("may be obstructed"))
         // Stop when it is not moving presses nothing; "off" is stop.
         let stop = await say(.stop)
@@ -63,7 +63,7 @@ import Testing
         // Set to a position: an opener has none.
         var intent = HouseControlIntent(action: .position, device: "garage door")
         intent.position = 50
-        let position = await h.pipeline.process(.control(intent), source: .cli, answers: .none.confirming)
+        let position = await h.engine.process(.control(intent), source: .cli, answers: .none.confirming)
         #expect(position.status == .unsupported && position.dialog.contains("not set it to a position"))
     }
 
@@ -79,28 +79,28 @@ import Testing
         }
         let h = try HouseHarness(configuration: config, node: "pi-garage")
         let door = config.device(id: "garage-door")!
-        await h.service.noteState("garage-door-closed", .on)
-        _ = await h.pipeline.process(.control(HouseControlIntent(action: .open, device: "garage door")), source: .cli, answers: .none.confirming)
-        await h.service.noteState("garage-door-closed", .off)
-        #expect(await h.service.openerState(of: door) == .opening)
+        await h.engine.noteState("garage-door-closed", .on)
+        _ = await h.engine.process(.control(HouseControlIntent(action: .open, device: "garage door")), source: .cli, answers: .none.confirming)
+        await h.engine.noteState("garage-door-closed", .off)
+        #expect(await h.engine.openerState(of: door) == .opening)
         h.clock.advance(by: .seconds(21))
-        #expect(await h.service.openerState(of: door) == .open)
-        #expect(await h.service.expireOpenerPresses().map(\.1) == [.open])
+        #expect(await h.engine.openerState(of: door) == .open)
+        #expect(await h.engine.expireOpenerPresses().map(\.1) == [.open])
     }
 
     /// The primary answers from what the owner node published, and says so when it has not.
     @Test func anotherNodesOpenerIsAnsweredFromItsReport() async throws {
         let main = try HouseHarness(node: "pi-main")
         let ask = QueryHouseStatusIntent(queryType: .deviceStates, device: "garage door")
-        let unknown = await main.pipeline.process(.query(ask), source: .cli)
+        let unknown = await main.engine.process(.query(ask), source: .cli)
         #expect(unknown.dialog == "I don't know where the garage door is: node pi-garage, which it is wired to, has not said.")
-        await main.service.noteOpenerReport("garage-door", .open)
-        #expect(await main.pipeline.process(.query(ask), source: .cli).dialog == "The garage door is open.")
+        await main.engine.noteOpenerReport("garage-door", .open)
+        #expect(await main.engine.process(.query(ask), source: .cli).dialog == "The garage door is open.")
         // Open already: nothing is sent to pi-garage.
-        let open = await main.pipeline.process(.control(HouseControlIntent(action: .open, device: "garage door")), source: .cli,
+        let open = await main.engine.process(.control(HouseControlIntent(action: .open, device: "garage door")), source: .cli,
                                                answers: .none.confirming)
         #expect(open.commands.isEmpty && open.dialog == "The garage door is already open.")
-        let close = await main.pipeline.process(.control(HouseControlIntent(action: .close, device: "garage door")), source: .cli,
+        let close = await main.engine.process(.control(HouseControlIntent(action: .close, device: "garage door")), source: .cli,
                                                 answers: .none.confirming)
         #expect(close.commands == [.publish(device: "garage-door", topic: "house/node/pi-garage/relay",
                                             payload: #"{"device":"garage-door","pulse_ms":1000}"#, state: nil)])

@@ -134,11 +134,9 @@ import Testing
         let description: String
     }
 
-    static func evaluate(_ line: Line, matcher: PhraseMatcher, pipeline: IntentPipeline) async -> Result {
+    static func evaluate(_ line: Line, engine: HouseEngine) async -> Result {
         let yes = IntentAnswers(confirmed: true, contextRoom: line.room)
-        let run = await PhraseRun.run(matcher.interpret(line.phrase), answers: yes) { intent in
-            await pipeline.process(intent, source: .cli, answers: yes, dryRun: true)
-        }
+        let run = await engine.process(phrase: line.phrase, source: .cli, answers: yes, dryRun: true)
         let (right, falseActuation) = judge(line.expectation, outcomes: run.outcomes, end: run.end)
         var understood = true
         if case .notUnderstood = run.end { understood = false }
@@ -233,10 +231,10 @@ import Testing
         var perHouse: [(String, [(Line, Result)])] = []
         for house in try Self.houses() {
             let matcher = try PhraseMatcher(phraseSet: phrases, house: house.configuration)
-            let pipeline = IntentPipeline(service: HouseService(configuration: house.configuration))
+            let engine = HouseEngine(configuration: house.configuration, matcher: matcher)
             var results: [(Line, Result)] = []
             for line in try Self.loadCorpus(house.corpus) {
-                results.append((line, await Self.evaluate(line, matcher: matcher, pipeline: pipeline)))
+                results.append((line, await Self.evaluate(line, engine: engine)))
                 // Hundreds of sentences of CPU work: let the other tests' tasks run in between, or
                 // they starve (a socket opened by one of them would then wait for its CONNECT).
                 await Task.yield()

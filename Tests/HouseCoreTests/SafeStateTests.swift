@@ -17,28 +17,28 @@ import Testing
     func heaterRelay() throws -> RelayRef { try #require(h.configuration.device(id: "bathroom-heater")?.relay) }
 
     @Test func mqttSwitchesTheHeaterOffWithoutAYesButNotOn() async throws {
-        await h.service.noteState("bathroom-heater", .on)
-        let off = await h.pipeline.process(control("heater", .off), source: .mqtt)
+        await h.engine.noteState("bathroom-heater", .on)
+        let off = await h.engine.process(control("heater", .off), source: .mqtt)
         #expect(off.status == .done)
         #expect(await h.relays.calls == [.set(try heaterRelay(), on: false)])
-        let on = await h.pipeline.process(control("heater", .on), source: .mqtt, answers: .none.confirming)
+        let on = await h.engine.process(control("heater", .on), source: .mqtt, answers: .none.confirming)
         #expect(on.status == .refused)
         #expect(await h.relays.calls.count == 1)
     }
 
     @Test func aPersonIsAskedBeforeOnButNotBeforeOff() async throws {
-        let on = await h.pipeline.process(control("heater", .on), source: .cli)
+        let on = await h.engine.process(control("heater", .on), source: .cli)
         #expect(on.status == .needsConfirmation)
         #expect(await h.relays.calls.isEmpty)
-        let off = await h.pipeline.process(control("heater", .off), source: .cli)
+        let off = await h.engine.process(control("heater", .off), source: .cli)
         #expect(off.status == .done)
         #expect(await h.relays.calls == [.set(try heaterRelay(), on: false)])
     }
 
     @Test func aPulsedOpenerHasNoSafeActionAndADeniedDeviceStaysDenied() async {
-        let close = await h.pipeline.process(control("garage door", .close), source: .cli)
+        let close = await h.engine.process(control("garage door", .close), source: .cli)
         #expect(close.status == .needsConfirmation)
-        let fromMQTT = await h.pipeline.process(control("garage door", .close), source: .mqtt)
+        let fromMQTT = await h.engine.process(control("garage door", .close), source: .mqtt)
         #expect(fromMQTT.status == .refused)
         #expect(await h.relays.calls.isEmpty)
     }

@@ -154,37 +154,6 @@ import HouseTesting
         }
     }
 
-    /// The runner sleeps until the end of the temporary mode it was told of, interleaved with
-    /// the runs in time order, and emits it once.
-    @Test func modeExpiryIsEmittedWhenTheClockGetsThere() async throws {
-        let (clock, inbox, runner) = startRunner(Self.eveningThenMovie, at: "2026-11-24 19:00")
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await runner.run { inbox.putUnlessPlanned($0) } }
-            guard case .started(let start) = try await next(inbox) else { Issue.record("expected .started"); return }
-            #expect(start.desiredState?.mode == "evening")
-            await clock.waitForSleepers(1)
-            runner.modeExpiryChanged(cal.at("2026-11-24 21:30"))
-            clock.advance(to: WallInstant(cal.at("2026-11-24 20:00")))
-            guard case .run(let run, _) = try await next(inbox) else { Issue.record("expected a run"); return }
-            #expect(run.routineID == "movie")
-            await clock.waitForSleepers(1)
-            clock.advance(to: WallInstant(cal.at("2026-11-24 21:29")))
-            await clock.waitForSleepers(1)
-            #expect(inbox.pendingCount == 0)
-            clock.advance(to: WallInstant(cal.at("2026-11-24 21:31")))
-            guard case .modeExpired(let at) = try await next(inbox) else { Issue.record("expected the mode's end"); return }
-            #expect(at == cal.at("2026-11-24 21:30"))
-            #expect(runner.nextModeExpiry == nil, "an expiry is emitted once; the revert says the next")
-            // A mode set for good (no expiry) wakes nothing.
-            await clock.waitForSleepers(1)
-            runner.modeExpiryChanged(nil)
-            clock.advance(to: WallInstant(cal.at("2026-11-24 23:00")))
-            await clock.waitForSleepers(1)
-            #expect(inbox.pendingCount == 0)
-            group.cancelAll()
-        }
-    }
-
     /// `.planned` comes after the start's catch-up and after each run, with every routine's next
     /// run and its drawn delay.
     @Test func plannedRunsAreEmittedBeforeEachWait() async throws {

@@ -31,21 +31,21 @@ import Testing
     @Test func theExampleHouseReadsTheBedroomTemperature() async throws {
         let h = try HouseHarness()
         let query = HouseIntent.query(QueryHouseStatusIntent(queryType: .deviceStates, room: "bedroom", device: "temperature"))
-        #expect(await h.pipeline.process(query, source: .cli).dialog == "The bedroom temperature has not reported a value yet.")
-        await h.service.noteReading("bedroom-temperature", .value(19.5, at: at))
-        #expect(await h.pipeline.process(query, source: .cli).dialog == "The bedroom temperature is 19.5 °C.")
+        #expect(await h.engine.process(query, source: .cli).dialog == "The bedroom temperature has not reported a value yet.")
+        await h.engine.noteReading("bedroom-temperature", .value(19.5, at: at))
+        #expect(await h.engine.process(query, source: .cli).dialog == "The bedroom temperature is 19.5 °C.")
         // `housectl status` shows the value in the state column.
-        let status = await h.pipeline.process(.query(QueryHouseStatusIntent(queryType: .deviceStates, room: "bedroom")), source: .cli)
+        let status = await h.engine.process(.query(QueryHouseStatusIntent(queryType: .deviceStates, room: "bedroom")), source: .cli)
         #expect(status.response?.devices.first { $0.device == "bedroom-temperature" }?.value == "19.5 °C")
         #expect(status.response?.devices.first { $0.device == "bedroom-ceiling-light" }?.value == nil)
-        await h.service.noteReading("bedroom-temperature", .unavailable(reason: "the payload 'x' on t is not a number"))
-        #expect(await h.pipeline.process(query, source: .cli).dialog
+        await h.engine.noteReading("bedroom-temperature", .unavailable(reason: "the payload 'x' on t is not a number"))
+        #expect(await h.engine.process(query, source: .cli).dialog
                 == "The bedroom temperature is not available: the payload 'x' on t is not a number.")
         // It is read, never switched; "everything off" leaves it out.
-        let off = await h.pipeline.process(.control(HouseControlIntent(room: "bedroom", action: .off, device: "temperature")), source: .cli)
+        let off = await h.engine.process(.control(HouseControlIntent(room: "bedroom", action: .off, device: "temperature")), source: .cli)
         #expect(off.status == .unsupported)
         #expect(off.dialog.contains("is a sensor"))
-        let all = await h.pipeline.process(.control(HouseControlIntent(room: "bedroom", action: .off, plural: true)), source: .cli)
+        let all = await h.engine.process(.control(HouseControlIntent(room: "bedroom", action: .off, plural: true)), source: .cli)
         #expect(!all.commands.contains { $0.device == "bedroom-temperature" })
     }
 

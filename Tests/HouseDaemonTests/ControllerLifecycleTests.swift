@@ -18,7 +18,7 @@ import Testing
         let refs = try await withController(routines: true) { f -> [(String, Weak)] in
             _ = try await f.client().send(.text("turn on the kitchen light"))
             return [("controller", Weak(f.controller)), ("MQTT client", Weak(f.controller.client)),
-                    ("gateway", Weak(f.controller.gateway)), ("relay bank", Weak(f.controller.relays))]
+                    ("engine", Weak(f.controller.engine))]
         }
         for (name, ref) in refs {
             #expect(ref.value == nil, "the \(name) outlived its controller")

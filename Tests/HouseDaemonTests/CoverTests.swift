@@ -85,7 +85,7 @@ final class CoverTests {
             // The bus is serial: once a later command is answered, the ones before it are done.
             _ = try await f.client().send(.intent(.query(QueryHouseStatusIntent(queryType: .mode))))
             #expect(f.chip.edges.count == edgesBefore, "140 is refused and 80 is where it is")
-            let report = await f.controller.service.coverReport(of: try #require(f.controller.configuration.device(id: "living-shutter")))
+            let report = await f.controller.engine.coverReport(of: try #require(f.controller.configuration.device(id: "living-shutter")))
             #expect(report == CoverReport(state: .stopped, position: 80, assumed: false))
             await mqtt.disconnect()
         }

@@ -181,11 +181,11 @@ import Testing
 
     /// The energy state's text (HA's sensor): kWh with three decimals, whatever the figure.
     @Test func energyIsWrittenInKilowattHoursWithThreeDecimals() {
-        #expect(IntentGateway.kilowattHoursText(0) == "0.000")
-        #expect(IntentGateway.kilowattHoursText(1.2346) == "1.235")
-        #expect(IntentGateway.kilowattHoursText(12.05) == "12.050")
-        #expect(IntentGateway.kilowattHoursText(0.0004) == "0.000")
-        #expect(IntentGateway.kilowattHoursText(0.0996) == "0.100")
-        #expect(IntentGateway.kilowattHoursText(-1) == "0.000")
+        #expect(HouseEngine.kilowattHoursText(0) == "0.000")
+        #expect(HouseEngine.kilowattHoursText(1.2346) == "1.235")
+        #expect(HouseEngine.kilowattHoursText(12.05) == "12.050")
+        #expect(HouseEngine.kilowattHoursText(0.0004) == "0.000")
+        #expect(HouseEngine.kilowattHoursText(0.0996) == "0.100")
+        #expect(HouseEngine.kilowattHoursText(-1) == "0.000")
     }
 }

@@ -65,7 +65,7 @@ struct InputEndToEndTests {
             f.chip.nudge()
             _ = try await door.first("the door closed once") { $0.string == "OFF" }
             _ = try await f.client().send(.intent(.query(QueryHouseStatusIntent(queryType: .mode))))
-            #expect(await f.controller.service.state(of: "back-door") == .off)
+            #expect(await f.controller.engine.state(of: "back-door") == .off)
             await mqtt.disconnect()
         }
     }
@@ -84,7 +84,7 @@ struct InputEndToEndTests {
             #expect(on.status == .done, "\(on.dialog)")
             _ = try await hall.first("the hall light on, by the kitchen light's rule") { $0.string == "ON" }
             #expect(f.edges(of: "hall-light").map(\.logical) == [true])
-            #expect(await f.controller.service.state(of: "hall-light") == .on)
+            #expect(await f.controller.engine.state(of: "hall-light") == .on)
             await mqtt.disconnect()
         }
     }
@@ -94,7 +94,7 @@ struct InputEndToEndTests {
     /// already), and the state still goes out at the edge.
     @Test func aCommandsRelayEdgeIsNoJobWhenNoRuleWatchesTheDevice() async throws {
         try await withController { f in
-            #expect(!f.controller.gateway.stateWatchedDevices.contains("kitchen-light"))
+            #expect(!f.controller.engine.stateWatchedDevices.contains("kitchen-light"))
             let mqtt = try await f.mqttClient()
             let state = try await mqtt.subscribe(to: "house/kitchen/kitchen-light/state", qos: .atLeastOnce)
             _ = try await state.first("the kitchen light off at start") { $0.string == "OFF" }
@@ -126,16 +126,16 @@ struct InputEndToEndTests {
         let controller = try await HouseController.build(settings)
         #expect(try chip.info(line: 17).consumer == "housectl", "the inputs are requested as the controller is built")
         try await runController(controller) { controller in
-            let donations = await controller.service.donationStream()
+            let donations = await controller.engine.donationStream()
             Self.press(chip, clock, held: .milliseconds(120))
             let done = try await withTimeout(.seconds(10), "the rule's intent, with no broker") { () -> Donation? in
                 for await donation in donations { return donation }
                 return nil
             }
             #expect(done?.source == .rule)
-            let line = try #require(controller.relays?.layout.channels.first { $0.device == "hall-light" }?.line)
+            let line = try #require(controller.relayLayout?.channels.first { $0.device == "hall-light" }?.line)
             #expect(chip.edges.filter { $0.line == line && $0.kind == .set }.map(\.logical) == [true])
-            #expect(await controller.service.state(of: "hall-light") == .on)
+            #expect(await controller.engine.state(of: "hall-light") == .on)
         }
     }
 }

@@ -31,8 +31,8 @@ import Testing
 
             f.clock.advance(by: .seconds(1801))
             _ = try await events.first("the kitchen's evening ended") { $0.string?.contains("mode-reverted") == true }
-            #expect(await f.controller.service.modesByRoom["kitchen"] == "day")
-            #expect(await f.controller.service.modesByRoom["hall"] == "night", "the hall keeps its hour")
+            #expect(await f.controller.engine.modesByRoom["kitchen"] == "day")
+            #expect(await f.controller.engine.modesByRoom["hall"] == "night", "the hall keeps its hour")
             #expect(f.physicalLevel(of: "kitchen-light") == true, "day mode switched the kitchen light off")
             #expect(f.physicalLevel(of: "hall-light") == false, "the hall light stays on")
 
@@ -58,8 +58,8 @@ import Testing
         }
         clock.advance(by: .seconds(600))
         try await withController(routines: true, stateDirectory: directory, clock: clock, bootID: "boot-a") { f in
-            #expect(await f.controller.service.currentMode == "evening")
-            #expect(await f.controller.service.modeExpiry == WallInstant(start + 1800))
+            #expect(await f.controller.engine.currentMode == "evening")
+            #expect(await f.controller.engine.modeExpiry == WallInstant(start + 1800))
             let mqtt = try await f.mqttClient()
             let modes = try await mqtt.subscribe(to: "house/mode/state")
             clock.advance(by: .seconds(1201))

@@ -144,7 +144,7 @@ import Testing
             // The state is queued on the bus before it is mirrored: once a later command is
             // answered, the house has taken it (the mirror alone may come first).
             _ = try await f.client().send(.intent(.query(QueryHouseStatusIntent(queryType: .mode))))
-            #expect(await f.controller.service.state(of: "office-plug") == .off)
+            #expect(await f.controller.engine.state(of: "office-plug") == .off)
             await mqtt.disconnect()
         }
     }

@@ -32,7 +32,7 @@ import Testing
             #expect(f.physicalLevel(of: "kitchen-light") == false)
             #expect(f.physicalLevel(of: "bathroom-heater") == false)
             #expect(f.edges(of: "kitchen-light").isEmpty && f.edges(of: "bathroom-heater").isEmpty)
-            #expect(f.controller.relays?.powerOnDecisions.first { $0.device == "kitchen-light" }?.reason == .keptAcrossRestart)
+            #expect(f.controller.powerOnDecisions.first { $0.device == "kitchen-light" }?.reason == .keptAcrossRestart)
             // The heater had 30 of its 120 minutes left: the watchdog ends it then, not 2 h on.
             let mqtt = try await f.mqttClient()
             let heater = try await mqtt.subscribe(to: "house/bathroom/bathroom-heater/state")
@@ -61,7 +61,7 @@ import Testing
             // power_on: off (the default) for the kitchen light and the heater.
             #expect(f.physicalLevel(of: "kitchen-light") == true)
             #expect(f.physicalLevel(of: "bathroom-heater") == true)
-            #expect(f.controller.relays?.powerOnDecisions.first { $0.device == "kitchen-light" }?.reason == .policyOff)
+            #expect(f.controller.powerOnDecisions.first { $0.device == "kitchen-light" }?.reason == .policyOff)
         }
     }
 }

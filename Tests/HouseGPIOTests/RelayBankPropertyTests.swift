@@ -43,16 +43,17 @@ import HouseTesting
         let policies = zip(Gen.int(in: 0...2).array(of: 8), Gen.int(in: 0...1).array(of: 8))
         let timing = zip(Gen.int(in: 0...3).array(of: 8), Gen.int(in: 0...2))
         await propertyCheck(count: 2000, input: ops, policies, timing, Gen.bool) { ops, policies, timing, refuse in
-            try await Self.check(ops: ops, powerOn: policies.0, shutdown: policies.1, minInterval: timing.0, deadTime: timing.1, refuse: refuse)
+            try Self.check(ops: ops, powerOn: policies.0, shutdown: policies.1, minInterval: timing.0, deadTime: timing.1, refuse: refuse)
         }
     }
 
-    static func check(ops: [Op], powerOn: [Int], shutdown: [Int], minInterval: [Int], deadTime: Int, refuse: Bool) async throws {
+    static func check(ops: [Op], powerOn: [Int], shutdown: [Int], minInterval: [Int], deadTime: Int, refuse: Bool) throws {
         let layout = try layout(powerOn: powerOn, shutdown: shutdown, minInterval: minInterval, deadTime: deadTime)
         let clock = GPIOFixtures.clock()
         let chip = SimulatedChip(clock: clock)
         let policy: ChatterPolicy = refuse ? .refuse : .coalesce
-        var bank = try RelayBank(layout: layout, chip: chip, clock: clock, chatterPolicy: policy)
+        var bank = try RelayBank(layout: layout, chip: chip, at: clock.now, chatterPolicy: policy)
+        var events: [RelayEvent] = []
         var shutdownWrites: Set<Int> = []
         let pulses: [Duration?] = [nil, .milliseconds(500), .seconds(1), .seconds(2), .seconds(6)]
 
@@ -62,23 +63,23 @@ import HouseTesting
             case 0..<45:
                 let command: [RelayCommand] = [.on, .off, .toggle]
                 let before = chip.edges.count
-                let result = await bank.perform(command[op.amount % 3], on: device)
+                let result = bank.perform(command[op.amount % 3], on: device, at: clock.now, events: &events)
                 checkResult(result, device: device, layout: layout, newEdges: Array(chip.edges[before...]))
             case 45..<55:
                 let before = chip.edges.count
-                let result = await bank.perform(.pulse(pulses[op.amount % pulses.count]), on: device)
+                let result = bank.perform(.pulse(pulses[op.amount % pulses.count]), on: device, at: clock.now, events: &events)
                 checkResult(result, device: device, layout: layout, newEdges: Array(chip.edges[before...]))
             case 55..<85:
-                await clock.advance(by: .milliseconds(op.amount), firing: bank)
+                clock.advance(by: .milliseconds(op.amount), firing: &bank, events: &events)
             case 85..<93:
                 // Restart: persist, shut down, power on again with the persisted state.
-                let persisted = await bank.states()
+                let persisted = bank.states
                 let before = chip.edges.count
-                await bank.shutdown()
+                bank.shutdown(at: clock.now, events: &events)
                 shutdownWrites.formUnion(before..<chip.edges.count)
-                bank = try RelayBank(layout: layout, chip: chip, clock: clock, persisted: persisted, chatterPolicy: policy)
+                bank = try RelayBank(layout: layout, chip: chip, at: clock.now, persisted: persisted, chatterPolicy: policy)
                 let delay = bank.powerOnDecisions.compactMap(\.scheduled).max() ?? .zero
-                await clock.advance(by: delay, firing: bank)
+                clock.advance(by: delay, firing: &bank, events: &events)
                 for c in layout.channels {
                     var expected: DeviceState = switch c.powerOn {
                     case .off: .off
@@ -94,20 +95,20 @@ import HouseTesting
                     #expect(decision?.target == expected, "power-on \(c.powerOn) of \(c.device)")
                     // Restored relays have their state unless a watchdog already switched them off.
                     if c.maxOn == nil || c.maxOn! > delay {
-                        #expect(await bank.state(of: c.device) == expected, "after restart: \(c.device)")
+                        #expect(bank.state(of: c.device) == expected, "after restart: \(c.device)")
                     }
                 }
             default:
-                await clock.advance(by: .seconds(6), firing: bank)
+                clock.advance(by: .seconds(6), firing: &bank, events: &events)
             }
         }
         // The bank's view and the lines agree.
-        for (device, state) in await bank.states() {
+        for (device, state) in bank.states {
             let line = layout.channel(device: device)!.line
             #expect(try chip.info(line: line).logicalValue == state.isOn, "\(device) is \(state) in the bank")
         }
         let before = chip.edges.count
-        await bank.shutdown()
+        bank.shutdown(at: clock.now, events: &events)
         shutdownWrites.formUnion(before..<chip.edges.count)
         verify(edges: chip.edges, layout: layout, shutdownWrites: shutdownWrites)
     }

@@ -1,12 +1,15 @@
 import HouseGPIO
 import HouseTesting
 
-/// A bank on the fixture house's `pi-main`, on a simulated chip and a manual clock.
+/// A bank on the fixture house's `pi-main`, on a simulated chip and a manual clock. Every call
+/// gives the bank the clock's time, and what the relays did is appended to `events`, in order.
 struct Rig {
     let clock: ManualClock
     let chip: SimulatedChip
     let layout: RelayLayout
-    let bank: RelayBank<ManualClock>
+    var bank: RelayBank
+    /// Every event of the bank so far (edges, watchdogs, cancelled switches, failures).
+    var events: [RelayEvent] = []
 
     init(persisted: [DeviceID: DeviceState] = [:], chatter: ChatterPolicy = .coalesce, deadTime: Duration = .milliseconds(500)) throws {
         let clock = GPIOFixtures.clock()
@@ -19,7 +22,7 @@ struct Rig {
         self.clock = clock
         self.chip = chip
         self.layout = layout
-        self.bank = try! RelayBank(layout: layout, chip: chip, clock: clock, persisted: persisted, chatterPolicy: chatter)
+        self.bank = try! RelayBank(layout: layout, chip: chip, at: clock.now, persisted: persisted, chatterPolicy: chatter)
     }
 
     func line(_ device: DeviceID) -> Int { layout.channel(device: device)!.line }
@@ -27,33 +30,21 @@ struct Rig {
     /// Edges (writes) of one device's line.
     func edges(_ device: DeviceID) -> [SimulatedChip.Edge] { chip.edges.filter { $0.line == line(device) } }
 
-    func advance(_ d: Duration) async { await clock.advance(by: d, firing: bank) }
-}
+    /// Advances the clock, firing the bank's timers at their deadlines on the way.
+    mutating func advance(_ d: Duration) { clock.advance(by: d, firing: &bank, events: &events) }
 
-extension RelayBank {
-    /// The bank's events from now on, through its observer (which this replaces).
-    func eventStream() async -> AsyncStream<RelayEvent> {
-        let (stream, continuation) = AsyncStream.makeStream(of: RelayEvent.self)
-        observe { event, _ in continuation.yield(event) }
-        return stream
+    mutating func perform(_ command: RelayCommand, on device: DeviceID) -> RelayResult {
+        bank.perform(command, on: device, at: clock.now, events: &events)
     }
-}
 
-/// Collects events until `predicate` matches one, or gives up after `timeout` of real time.
-func firstEvent(
-    in events: AsyncStream<RelayEvent>, timeout: Duration = .seconds(20), where predicate: @Sendable @escaping (RelayEvent) -> Bool
-) async -> RelayEvent? {
-    await withTaskGroup(of: RelayEvent?.self) { group in
-        group.addTask {
-            for await e in events where predicate(e) { return e }
-            return nil
-        }
-        group.addTask {
-            try? await ContinuousClock().sleep(for: timeout)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
+    mutating func set(_ device: DeviceID, to state: DeviceState) -> RelayResult {
+        bank.set(device, to: state, at: clock.now, events: &events)
     }
+
+    @discardableResult
+    mutating func shutdown() -> [RelayOutcome] {
+        bank.shutdown(at: clock.now, events: &events)
+    }
+
+    func state(of device: DeviceID) -> DeviceState? { bank.state(of: device) }
 }

@@ -22,7 +22,7 @@ struct AcknowledgementTests {
 
     /// The connection drops: `s` settles its waiters as the client's loss handling does.
     func lose(_ s: inout ClientState) {
-        var fx = Effects()
+        var fx = ClientEffects()
         s.connectionLost(Self.lost, &fx)
         fx.run()
     }
@@ -34,7 +34,7 @@ struct AcknowledgementTests {
     func registerPublish(_ s: inout ClientState, mid: Int32, qos: MQTTQoS, ticket: AckTicket) async -> String {
         do {
             _ = try await withCheckedThrowingContinuation { (c: CheckedContinuation<MQTTDelivery, any Error>) in
-                var fx = Effects()
+                var fx = ClientEffects()
                 s.register(mid, .publish(qos, 0, c), sentWith: ticket, &fx)
                 fx.run()
                 if s.pending.removeValue(forKey: mid) != nil { c.resume(throwing: StillWaiting()) }
@@ -83,7 +83,7 @@ struct AcknowledgementTests {
         let ticket = s.ticket
         lose(&s)
         let codes = await withCheckedContinuation { (c: CheckedContinuation<[Int32]?, Never>) in
-            var fx = Effects()
+            var fx = ClientEffects()
             s.register(5, .subscribe(c), sentWith: ticket, &fx)
             fx.run()
         }

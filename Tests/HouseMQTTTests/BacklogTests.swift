@@ -15,7 +15,7 @@ struct BacklogTests {
     /// Runs `body` with a client connected (on a `ManualClock`) to a test broker, then disconnects.
     func withClient(_ id: String, _ body: (HouseBroker, MQTTClient, ManualClock) async throws -> Void) async throws {
         try await withTestBroker { broker in
-            let clock = ManualClock(start: Date())
+            let clock = ManualClock(start: Date(timeIntervalSince1970: 1_795_521_600))  // 2026-11-24 12:00 UTC: a fixed start
             var configuration = MQTTConfiguration(host: "127.0.0.1", port: broker.port, clientID: id)
             configuration.reconnect = MQTTReconnectPolicy(initialDelay: .seconds(30), maximumDelay: .seconds(30))
             let client = try MQTTClient(configuration: configuration, clock: clock)

@@ -264,7 +264,7 @@ import Testing
                 #expect((first["summary"] as? String)?.contains("kitchen-light") == true)
             }
             try await client.execute(uri: "/api/energy?days=2", method: .get) { response in
-                let days = try JSONDecoder().decode([HouseService.EnergyDay].self, from: Data(buffer: response.body))
+                let days = try JSONDecoder().decode([HouseEngine.EnergyDay].self, from: Data(buffer: response.body))
                 #expect(days.count == 2)
                 let kWh = try #require(days.last?.kWh["kitchen-light"])
                 #expect(abs(kWh - 0.05) < 0.001, "50 W for an hour: \(kWh)")

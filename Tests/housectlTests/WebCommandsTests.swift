@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HouseCore
 import HouseWeb
 import Testing
 @testable import housectl
@@ -16,13 +17,21 @@ import HouseTesting
     }
 
     @Test func routinesWritesTheDayAsAPicture() async throws {
+        // A Thursday (a weekday, so the morning routine is relevant and planned) in December (GMT)
+        // that is not the house's today: `--svg` draws the now line on today's picture, and the
+        // command reads the machine's clock (it has no option for another now). 24 December 2026,
+        // or 31 December when the machine's day in the house's zone is the 23rd or the 24th (the
+        // command runs well within a day, so the day it draws is never its today).
+        let house = try HouseFixtures.exampleConfiguration().house
+        let today = HouseCalendar(house: house).localDate(of: Date())
+        let day = try #require(["2026-12-24", "2026-12-31"].compactMap(LocalDate.init).first { $0 != today && $0 != today.adding(days: 1) })
+        #expect(day.weekdayName == "Thursday")
         try await withTemporaryDirectory { directory in
             let file = directory + "/day.svg"
-            // Thursday 24 December 2026: a weekday, so the morning routine is relevant and planned.
-            try await RoutinesCommand.parse(["--config", HouseFixtures.exampleConfigPath, "--svg", "2026-12-24", "-o", file]).run()
+            try await RoutinesCommand.parse(["--config", HouseFixtures.exampleConfigPath, "--svg", day.description, "-o", file]).run()
             let svg = try String(contentsOfFile: file, encoding: .utf8)
             #expect(svg.hasPrefix("<svg "))
-            #expect(svg.contains(#"data-date="2026-12-24""#))
+            #expect(svg.contains(#"data-date="\#(day)""#))
             #expect(svg.contains(#"class="window" data-routine="good-morning""#))
             #expect(svg.contains(#"class="run" data-routine="good-morning""#))
             #expect(svg.contains("GMT"))

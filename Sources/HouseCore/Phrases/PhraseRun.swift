@@ -1,6 +1,6 @@
 /// A phrase carried through the pipeline: each command it holds ("... and ...") in the order
 /// typed, stopping at the first one that is not done (a question, a refusal). The one loop the
-/// controller (`IntentGateway`), `housectl say --dry-run` and the phrase corpus share.
+/// engine (`HouseEngine`), `housectl say --dry-run` and the phrase corpus share.
 public struct PhraseRun: Sendable, Equatable {
     /// One command of the phrase and what came of it.
     public struct Step: Sendable, Equatable {
@@ -34,9 +34,8 @@ public struct PhraseRun: Sendable, Equatable {
     /// `phrase`, the option's index) or ends the run with that question.
     public static func run(
         _ interpretation: PhraseInterpretation, answers: IntentAnswers,
-        isolation: isolated (any Actor)? = #isolation,
-        process: (HouseIntent) async -> IntentOutcome
-    ) async -> PhraseRun {
+        process: (HouseIntent) -> IntentOutcome
+    ) -> PhraseRun {
         if let message = interpretation.message { return PhraseRun(steps: [], end: .notUnderstood(message: message)) }
         var steps: [Step] = []
         for command in interpretation.commands {
@@ -53,7 +52,7 @@ public struct PhraseRun: Sendable, Equatable {
             guard let intent = candidate.intent else { continue }
             // A part that needs an answer (or fails) does not stop the others: each part is
             // resolved, confirmed and handled on its own, and the answer reports each.
-            let outcome = await process(intent)
+            let outcome = process(intent)
             steps.append(Step(text: command.text, candidate: candidate, outcome: outcome))
         }
         return PhraseRun(steps: steps, end: .processed)

@@ -1,13 +1,9 @@
 import Foundation
-import Signals
 
-/// Drives a `RoutineScheduler` from a `WallClock`: sleeps on the clock until the next run or the
-/// end of a timed mode, then emits what became due, in time order.
-///
-/// The modes themselves live in `HouseService` (one `ModeTimeline` per room); whoever changes
-/// them tells the runner when the next temporary mode ends (`modeExpiryChanged(_:)`), and the
-/// runner emits `.modeExpired` when the clock gets there, so that the revert goes through the
-/// same command path as everything else.
+/// Drives a `RoutineScheduler` from a `WallClock`: sleeps on the clock until the next run, then
+/// emits what became due, in time order. (The end of a temporary mode is the engine's own timer:
+/// a routine's run that comes after it finds it ended, since every command first carries out
+/// what is due.)
 ///
 /// Runs found more than a minute late on waking (the machine slept, or the clock jumped) follow
 /// the routines' catch-up policy, as after downtime.
@@ -24,9 +20,6 @@ public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Send
     /// The runs recorded before a restart (planned and done).
     public let records: [RoutineRunRecord]
 
-    private let lock = NSLock()
-    private var modeExpiry: Date?
-    private let wake = WakeSignal()
 
     public init(clock: C, scheduler: RoutineScheduler<RNG>, lastActive: Date? = nil, records: [RoutineRunRecord] = []) {
         self.clock = clock
@@ -35,21 +28,11 @@ public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Send
         self.records = records
     }
 
-    /// Sets when the next temporary mode of the house ends (nil: none), waking the runner so
-    /// that it emits `.modeExpired` then.
-    public func modeExpiryChanged(_ expiry: Date?) {
-        lock.withLock { modeExpiry = expiry }
-        wake.signal()
-    }
-
-    /// When the runner will next emit `.modeExpired`, as it was last told.
-    public var nextModeExpiry: Date? { lock.withLock { modeExpiry } }
-
     /// Runs until cancelled (throws `CancellationError`).
     ///
     /// Emits `.started` first (catch-up runs and the reconciled desired state), then each
     /// catch-up run, then `.planned` with the runs to come (to record before waiting), then runs
-    /// and mode ends as the clock reaches them, with `.planned` again after runs. `emit` is
+    /// as the clock reaches them, with `.planned` again after runs. `emit` is
     /// awaited before the runner goes on, so a slow consumer delays, never drops.
     ///
     /// `lastActive` and `records` stand in for the runner's own for this run (a node that takes
@@ -67,18 +50,12 @@ public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Send
         try await emit(.planned(scheduler.pending))
         while true {
             try Task.checkCancellation()
-            let expiry = lock.withLock { modeExpiry }
-            let deadline = [scheduler.nextDue, expiry].compactMap { $0 }.min()
-            try await waitUntil(deadline)
-            let now = clock.now.date
-            // Interleave runs and mode ends in time order.
-            let due = scheduler.takeDue(at: now)
+            try await waitUntil(scheduler.nextDue)
+            let due = scheduler.takeDue(at: clock.now.date)
             for run in due {
-                try await emitReverts(upTo: run.due, emit: emit)
                 try await emitRun(run, scheduler: scheduler, emit: emit)
             }
             if !due.isEmpty { try await emit(.planned(scheduler.pending)) }
-            try await emitReverts(upTo: now, emit: emit)
         }
     }
 
@@ -90,29 +67,12 @@ public final class RoutineRunner<C: WallClock, RNG: RandomNumberGenerator & Send
         try await emit(.run(run, routine.intent))
     }
 
-    /// Emits `.modeExpired` when the next temporary mode ends at or before `instant`. The expiry
-    /// is consumed: the revert tells the runner the next one.
-    private func emitReverts(upTo instant: Date, emit: (RunnerEvent) async throws -> Void) async throws {
-        let expired: Date? = lock.withLock {
-            guard let at = modeExpiry, at <= instant else { return nil }
-            modeExpiry = nil
-            return at
-        }
-        if let expired { try await emit(.modeExpired(at: expired)) }
-    }
-
-    /// Returns when the clock reaches `deadline` (never, when nil) or `modeExpiryChanged` was
-    /// called (since the last wait), whichever comes first.
+    /// Returns when the clock reaches `deadline` (never, when nil: until cancelled).
     private func waitUntil(_ deadline: Date?) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            if let deadline {
-                let clock = self.clock
-                group.addTask { try await clock.sleep(until: WallInstant(deadline), tolerance: nil) }
-            }
-            let wake = self.wake
-            group.addTask { await wake.wait() }
-            _ = try await group.next()
-            group.cancelAll()
+        if let deadline {
+            try await clock.sleep(until: WallInstant(deadline), tolerance: nil)
+        } else {
+            try await Task.sleep(for: .seconds(86_400 * 365))
         }
         try Task.checkCancellation()
     }

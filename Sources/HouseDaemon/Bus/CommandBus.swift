@@ -1,5 +1,4 @@
 import DequeModule
-import HouseBroker
 import HouseCore
 import HouseMQTT
 import Signals
@@ -16,12 +15,8 @@ import Synchronization
 /// what the controller publishes (held, libmosquitto's list of unacknowledged messages grows, and
 /// every publish walks it): beyond the capacity its command is refused with a "busy" answer, which
 /// goes to the sender's reply topic and to the log. Nothing is dropped silently. What the house
-/// learns by itself (`note`: relay events, peer states) is always queued, as its sources are bounded.
-///
-/// With the embedded broker, a flood does not get that far: once `holdBackAbove` commands from
-/// outside wait, the bus closes the broker's `IntakeValve`, and the broker stops reading the
-/// connections that publish to the controller until the bus is down to `letGoAt` (their
-/// commands wait in their sockets, not in the controller's memory).
+/// learns by itself (`note`: inputs, peer states, timer ticks) is always queued, as its sources
+/// are bounded.
 final class CommandBus: Sendable {
     /// One queued command and how to answer whoever submitted it.
     struct Job: Sendable {
@@ -38,11 +33,6 @@ final class CommandBus: Sendable {
     /// How many commands from outside may wait. Far beyond any burst of a house (a scene, a
     /// Node-RED flow, 10,000 commands back to back from a test): a few seconds of work.
     static let defaultCapacity = 16_384
-    /// Waiting commands from outside at which the intake valve closes (a few milliseconds of
-    /// work: the bus never runs dry while the publishers are held back)...
-    static let holdBackAbove = 256
-    /// ... and at which it opens again.
-    static let letGoAt = 64
 
     private struct State {
         /// A ring buffer: a job taken is gone at once (its strings and closure freed), and the
@@ -52,14 +42,6 @@ final class CommandBus: Sendable {
         /// it grew is given back (a burst of 10,000 left 700 kB behind).
         var deepest = 0
         var consumer: CheckedContinuation<Job?, Never>?
-        /// When the consumer's wait ends, if it waits with a linger: set with `consumer`, and
-        /// cleared wherever `consumer` is taken, so a linger's timer ends only the wait it is for.
-        var linger: ContinuousClock.Instant?
-        /// The task that ends lingers (`endLingers`): until when it sleeps, and which one it is.
-        /// One at a time, however many waits linger while it sleeps; a wait that must end
-        /// sooner starts another, and the one it replaces stops when it wakes.
-        var lingerTimer: (until: ContinuousClock.Instant, id: UInt64)?
-        var lingerTimers: UInt64 = 0
         /// Sources waiting for room in the queue, first come first served.
         var waitingForRoom: [CheckedContinuation<Void, Never>] = []
         var finished = false
@@ -70,24 +52,16 @@ final class CommandBus: Sendable {
         var waiting: Int { jobs.count }
         /// The waiting commands from outside (what `capacity` bounds).
         var waitingBounded = 0
-        /// Whether the intake valve is closed.
-        var holdingBack = false
 
         /// The most jobs whose ring stays allocated while the queue is empty.
         static let keptRing = 1_024
 
         /// The next job, and the sources to let in now that there is room: all of them once the
         /// queue is down to half its capacity (not one wake-up per job taken).
-        /// The valve is opened here, under the bus's lock, so that it is never left closed by a
-        /// `close` and an `open` crossing each other.
-        mutating func pop(capacity: Int, valve: IntakeValve?) -> (job: Job, admit: [CheckedContinuation<Void, Never>])? {
+        mutating func pop(capacity: Int) -> (job: Job, admit: [CheckedContinuation<Void, Never>])? {
             guard let job = jobs.popFirst() else { return nil }
             taken += 1
             if job.bounded { waitingBounded -= 1 }
-            if holdingBack && waitingBounded <= CommandBus.letGoAt {
-                holdingBack = false
-                valve?.open()
-            }
             if jobs.isEmpty, deepest > Self.keptRing {
                 jobs = Deque()
                 deepest = 0
@@ -99,13 +73,10 @@ final class CommandBus: Sendable {
     }
 
     let capacity: Int
-    /// The embedded broker's valve on the controller's intake; nil with another broker.
-    private let valve: IntakeValve?
     private let state = Mutex(State())
 
-    init(capacity: Int = CommandBus.defaultCapacity, valve: IntakeValve? = nil) {
+    init(capacity: Int = CommandBus.defaultCapacity) {
         self.capacity = capacity
-        self.valve = valve
     }
 
     /// Queues `command` (waiting for room when `capacity` commands wait) and waits for its reply.
@@ -176,83 +147,30 @@ final class CommandBus: Sendable {
     /// or when the waiting task is cancelled (a command that comes at that moment is either
     /// returned or left in the queue, never lost).
     func next() async -> Job? {
-        await wait(within: nil)
-    }
-
-    /// The next command if one comes within `linger`, else nil (also once the bus has finished).
-    /// The consumer lingers after most commands under load: one task ends the lingers (`endLingers`).
-    func next(within linger: Duration) async -> Job? {
-        if let job = nextIfWaiting() { return job }
-        return await wait(within: linger)
-    }
-
-    private func wait(within linger: Duration?) async -> Job? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { (c: CheckedContinuation<Job?, Never>) in
-                let (ready, admit, timer): (Job??, [CheckedContinuation<Void, Never>], (until: ContinuousClock.Instant, id: UInt64)?) = state.withLock { s in
-                    if let (job, admit) = s.pop(capacity: capacity, valve: valve) { return (.some(job), admit, nil) }
-                    if s.finished || Task.isCancelled { return (.some(nil), [], nil) }
+                let (ready, admit): (Job??, [CheckedContinuation<Void, Never>]) = state.withLock { s in
+                    if let (job, admit) = s.pop(capacity: capacity) { return (.some(job), admit) }
+                    if s.finished || Task.isCancelled { return (.some(nil), []) }
                     s.consumer = c
-                    guard let linger else { return (.none, [], nil) }
-                    let deadline = ContinuousClock.now + linger
-                    s.linger = deadline
-                    if let timer = s.lingerTimer, timer.until <= deadline { return (.none, [], nil) }
-                    s.lingerTimers &+= 1
-                    s.lingerTimer = (deadline, s.lingerTimers)
-                    return (.none, [], (deadline, s.lingerTimers))
+                    return (.none, [])
                 }
                 for waiter in admit { waiter.resume() }
                 if let ready { c.resume(returning: ready) }
-                if let timer { Task.detached { [self] in await endLingers(from: timer.until, id: timer.id) } }
             }
         } onCancel: {
             // Here too: a command handed to the continuation, or nil from here, never both.
             let waiting = state.withLock { s -> CheckedContinuation<Job?, Never>? in
-                defer {
-                    s.consumer = nil
-                    s.linger = nil
-                }
+                defer { s.consumer = nil }
                 return s.consumer
             }
             waiting?.resume(returning: nil)
         }
     }
 
-    /// Ends the consumer's lingering waits whose time is up: one task that sleeps until the
-    /// deadline of the latest wait, not a sleeping task (and a timer) per wait. Under load the
-    /// consumer lingers after nearly every command and a command usually comes first: the
-    /// timer then wakes once per linger's length, not once per command.
-    private func endLingers(from first: ContinuousClock.Instant, id: UInt64) async {
-        var deadline = first
-        while true {
-            try? await Task.sleep(until: deadline, clock: .continuous)
-            // Whoever takes the continuation under the lock resumes it: a command handed to it
-            // (`enqueue`) or nil here when its wait's time is up, never both.
-            let (expired, later) = state.withLock { s -> (CheckedContinuation<Job?, Never>?, ContinuousClock.Instant?) in
-                // Replaced by a timer for a wait that had to end sooner.
-                guard s.lingerTimer?.id == id else { return (nil, nil) }
-                guard let end = s.linger else {
-                    s.lingerTimer = nil
-                    return (nil, nil)
-                }
-                if end > ContinuousClock.now {
-                    s.lingerTimer = (end, id)
-                    return (nil, end)
-                }
-                s.linger = nil
-                s.lingerTimer = nil
-                defer { s.consumer = nil }
-                return (s.consumer, nil)
-            }
-            expired?.resume(returning: nil)
-            guard let later else { return }
-            deadline = later
-        }
-    }
-
     /// The next command if one waits now, without waiting.
     func nextIfWaiting() -> Job? {
-        guard let (job, admit) = state.withLock({ $0.pop(capacity: capacity, valve: valve) }) else { return nil }
+        guard let (job, admit) = state.withLock({ $0.pop(capacity: capacity) }) else { return nil }
         for waiter in admit { waiter.resume() }
         return job
     }
@@ -261,11 +179,8 @@ final class CommandBus: Sendable {
     func finish() {
         let (consumer, admits) = state.withLock { s -> (CheckedContinuation<Job?, Never>?, [CheckedContinuation<Void, Never>]) in
             s.finished = true
-            s.holdingBack = false
-            valve?.open()
             defer {
                 s.consumer = nil
-                s.linger = nil
                 s.waitingForRoom = []
             }
             return (s.consumer, s.waitingForRoom)
@@ -287,7 +202,6 @@ final class CommandBus: Sendable {
             if s.finished { return (.stopped, nil) }
             if let c = s.consumer {
                 s.consumer = nil
-                s.linger = nil
                 s.taken += 1
                 return (.queued, c)
             }
@@ -297,10 +211,6 @@ final class CommandBus: Sendable {
             if bounded { s.waitingBounded += 1 }
             s.jobs.append(job)
             s.deepest = max(s.deepest, s.jobs.count)
-            if !s.holdingBack && s.waitingBounded >= CommandBus.holdBackAbove {
-                s.holdingBack = true
-                valve?.close()
-            }
             return (.queued, nil)
         }
         consumer?.resume(returning: job)

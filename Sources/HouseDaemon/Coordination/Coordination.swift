@@ -76,3 +76,16 @@ public final class Coordination: Sendable {
         if changed { changes.changed() }
     }
 }
+
+extension Coordination {
+    /// Who coordinates and which nodes are online, as this node knows it (`nodes`: each other
+    /// node's last reported status).
+    func report(in configuration: HouseConfiguration, nodes heard: [NodeID: Bool]) -> CoordinationReport {
+        let status = self.status
+        let nodes = configuration.nodes.map { n in
+            let state = n.id == node ? "online" : heard[n.id].map { $0 ? "online" : "offline" } ?? "unknown"
+            return CoordinationReport.NodeState(node: n.id, status: state, mayCoordinate: candidates.contains(n.id))
+        }
+        return CoordinationReport(coordinator: status.coordinator, term: status.term, answeredBy: node, nodes: nodes)
+    }
+}

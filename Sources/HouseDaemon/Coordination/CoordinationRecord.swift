@@ -11,7 +11,7 @@ import Synchronization
 final class CoordinationRecord: Sendable {
     private struct State {
         var runs = RoutineRunBook()
-        var modes: HouseService.ModeSnapshot?
+        var modes: ModeSnapshot?
         /// Who waits for the first claim of a run, by waiter id.
         var waiting: [ScheduledRun.Key: [UInt64: CheckedContinuation<NodeID?, Never>]] = [:]
         var nextWaiter: UInt64 = 0
@@ -19,7 +19,7 @@ final class CoordinationRecord: Sendable {
     private let state = Mutex(State())
 
     /// The latest mode timeline a coordinator published (nil: none heard).
-    var modes: HouseService.ModeSnapshot? { state.withLock { $0.modes } }
+    var modes: ModeSnapshot? { state.withLock { $0.modes } }
 
     /// Every run claimed on the broker, as done records.
     var claimedRuns: [RoutineRunRecord] { state.withLock { $0.runs.doneRecords } }
@@ -36,7 +36,7 @@ final class CoordinationRecord: Sendable {
         guard !payload.isEmpty else { return }
         do {
             try InputLimits.checkJSON(payload)
-            let snapshot = try JSONDecoder().decode(HouseService.ModeSnapshot.self, from: Data(payload))
+            let snapshot = try JSONDecoder().decode(ModeSnapshot.self, from: Data(payload))
             state.withLock { $0.modes = snapshot }
         } catch {
             logger.warning("coordination: ignored the mode timeline on \(topic): \(error)")

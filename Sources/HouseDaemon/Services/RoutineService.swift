@@ -6,8 +6,8 @@ import ServiceLifecycle
 import Signals
 
 /// Runs the routines while this node coordinates the house: catch-up and the reconciled desired
-/// state at the start of each term, then each routine at its time, and the end of temporary
-/// modes, all as commands on the bus (source `routine`). When the node stops coordinating the
+/// state at the start of each term, then each routine at its time, as commands on the bus
+/// (source `routine`). When the node stops coordinating the
 /// runner stops; the node that takes over catches up what fell due in between.
 ///
 /// With several nodes that may coordinate, every run is claimed on the broker first
@@ -98,9 +98,6 @@ struct RoutineService<C: WallClock>: Service {
                 logger.info("routine \(run.routineID) runs (\(run.reason))")
                 let confirmed = runner.scheduler.routine(id: run.routineID)?.confirmed ?? false
                 _ = await bus.submit(.routineRun(run, spec.intent, confirmed: confirmed))
-            case .modeExpired(let at):
-                logger.info("a temporary mode ends (due \(at))")
-                _ = await bus.submit(.revertExpiredMode)
             }
         }
     }

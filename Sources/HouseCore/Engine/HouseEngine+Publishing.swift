@@ -1,0 +1,39 @@
+/// The retained state this node keeps on the broker, as messages of the command that changed it.
+extension HouseEngine {
+    /// A device's state, retained, on its state topic (the topic made once per device, the
+    /// payload one of two shared arrays).
+    func publishState(_ state: DeviceState, of device: Device) {
+        let topic = stateTopics[device.id] ?? layout.deviceState(room: device.room, device: device.id)
+        effects.messages.append(Effects.Message(topic: topic, payload: state.payload, retain: true))
+    }
+
+    /// A sensor's availability topic (Home Assistant shows the sensor unavailable while it says `offline`).
+    func publishAvailability(_ sensor: Device, online: Bool) {
+        effects.publish(layout.deviceAvailability(room: sensor.room, device: sensor.id), online ? "online" : "offline", retain: true)
+    }
+
+    /// After every (re)connect: this node's relays' and inputs' states, its covers and openers,
+    /// the energy figures (primary node) and the house-level state (coordinator).
+    func republish() {
+        var levels = relayStates.filter { configuration.device(id: $0.key) != nil }
+        for device in configuration.devices where device.input?.node == node && device.kind != .button {
+            levels[device.id] = levels[device.id] ?? state(of: device.id)
+        }
+        for (id, state) in levels.sorted(by: { $0.key < $1.key }) {
+            if let d = configuration.device(id: id), d.opener == nil { publishState(state, of: d) }
+        }
+        for cover in configuration.devices where cover.motor?.node == node || (node == nil && cover.motor != nil) {
+            publishCover(cover)
+        }
+        for cover in configuration.devices where cover.opener?.node == node || (node == nil && cover.opener != nil) {
+            publishOpener(cover)
+        }
+        publishEnergy(force: true, perDevice: true)
+        publishHouseState()
+    }
+
+    /// Compact JSON with sorted keys (every payload the engine publishes), `fallback` if it cannot be encoded.
+    static func json<T: Encodable>(_ value: T, fallback: String = "{}") -> String {
+        value.sortedJSON(fallback: fallback)
+    }
+}
