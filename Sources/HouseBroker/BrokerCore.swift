@@ -43,10 +43,6 @@ package final class BrokerCore {
     package var refuseCode: HouseBroker.ConnectReturnCode?
     /// Fault hook (HouseBrokerTesting): client ids whose CONNECT is refused (a node cut off).
     package var refusedClientIDs: Set<String> = []
-    /// Connections not read now because the intake valve's client is behind.
-    private var heldBackConnections: [ObjectIdentifier: MQTTConnection] = [:]
-    /// Whether the valve will tell the broker when it opens.
-    private var waitingForValve = false
     /// Fault hook (HouseBrokerTesting): read from no client; change it with `setReadingPaused`.
     package private(set) var readingPaused = false
     /// Set while stopping: connections closing then publish no will.
@@ -296,7 +292,6 @@ package final class BrokerCore {
 
     func connectionClosed(_ connection: MQTTConnection) {
         connections[ObjectIdentifier(connection)] = nil
-        letGo(connection)
         detach(connection, publishWill: true)
         finishEvent()
     }
@@ -348,11 +343,9 @@ package final class BrokerCore {
                 logger.notice("'\(session.clientID)' published to \(packet.topic) a payload said to be UTF-8 that is not; dropped")
                 outcome = .payloadFormatInvalid
             } else {
-                let published = publish(topic: packet.topic, payload: packet.payload, qos: packet.qos, retain: packet.retain,
-                                        properties: packet.properties, from: session.clientID, username: session.username,
-                                        isWill: false)
-                outcome = published.code
-                if published.reachedIntake, session.clientID != configuration.intakeValve?.clientID { holdBackIfBehind(connection) }
+                outcome = publish(topic: packet.topic, payload: packet.payload, qos: packet.qos, retain: packet.retain,
+                                  properties: packet.properties, from: session.clientID, username: session.username,
+                                  isWill: false)
             }
         }
         switch packet.qos {
@@ -379,16 +372,16 @@ package final class BrokerCore {
 
     /// Records, authorises, retains and routes one application message; returns what an MQTT 5
     /// PUBACK or PUBREC says about it (success, no matching subscribers, not authorized, topic
-    /// name invalid) and whether it went to the intake valve's client (see `IntakeValve`).
+    /// name invalid).
     @discardableResult
     func publish(topic: String, payload: ByteBuffer, qos: HouseBroker.QoS, retain: Bool, properties: MessageProperties?,
-                 from clientID: String, username: String?, isWill: Bool) -> (code: MQTTReasonCode, reachedIntake: Bool) {
+                 from clientID: String, username: String?, isWill: Bool) -> MQTTReasonCode {
         statistics.messagesReceived += 1
         if let why = MQTTTopic.limitExceeded(topic, maximumLevels: configuration.maximumTopicLevels,
                                              maximumLength: configuration.maximumTopicLength) {
             statistics.publishesRefused += 1
             logger.notice("'\(clientID)' published\(isWill ? " its will" : "") to a topic of \(why); dropped")
-            return (.topicNameInvalid, false)
+            return .topicNameInvalid
         }
         if configuration.recordedMessageLimit > 0 {
             if received.count >= configuration.recordedMessageLimit { received.removeFirst() }
@@ -398,18 +391,16 @@ package final class BrokerCore {
         if let acl = configuration.accessControl, !acl.mayPublish(topic: topic, user: username, clientID: clientID) {
             statistics.publishesDenied += 1
             logger.notice("ACL: '\(clientID)' may not publish to \(topic); dropped")
-            return (.notAuthorized, false)
+            return .notAuthorized
         }
         logger.debug("publish from '\(clientID)' to \(topic) (\(qos), \(payload.readableBytes) bytes\(retain ? ", retained" : ""))")
         if retain { self.retain(topic: topic, payload: payload, qos: qos, properties: properties, from: clientID) }
         let denials = readDenials
         let matches = tree.subscribers(matching: topic, publisher: clientID)
         var delivered = false
-        var reachedIntake = false
         for (subscriber, delivery) in matches.clients {
             guard let session = sessions[subscriber], Self.mayDeliver(topic, to: session, denials) else { continue }
             delivered = true
-            if subscriber == configuration.intakeValve?.clientID { reachedIntake = true }
             deliver(OutgoingMessage(topic: topic, payload: payload, qos: min(qos, delivery.qos),
                                     retain: retain && delivery.retainAsPublished, properties: properties,
                                     subscriptionIdentifiers: delivery.identifiers), to: session)
@@ -427,7 +418,7 @@ package final class BrokerCore {
                                     retain: retain && subscription.retainAsPublished, properties: properties,
                                     subscriptionIdentifiers: subscription.identifier.map { [$0] } ?? []), to: session)
         }
-        return (delivered ? .success : .noMatchingSubscribers, reachedIntake)
+        return delivered ? .success : .noMatchingSubscribers
     }
 
     /// The ACL when it has deny rules, which delivery must check; nil otherwise (no check needed).
@@ -463,54 +454,6 @@ package final class BrokerCore {
     private func removeRetained(_ topic: String) {
         guard let old = retained.removeValue(forKey: topic) else { return }
         retainedBytes -= old.size
-    }
-
-    // MARK: - Holding back publishers (IntakeValve)
-
-    /// Whether the intake valve's client is behind: its valve is closed, or what the broker sends
-    /// it waits (its connection's buffers are full). An offline client is never behind: its
-    /// session queue and its limits apply as for any client.
-    private var intakeIsBehind: Bool {
-        guard let valve = configuration.intakeValve else { return false }
-        if valve.isClosed { return true }
-        guard let session = sessions[valve.clientID], let connection = session.connection else { return false }
-        return !session.queue.isEmpty || !connection.isWritable
-    }
-
-    /// Stops reading `connection`, which has just published to the intake valve's client, while
-    /// that client is behind: at most the valve's `maximumPause` at a time, then it is read again
-    /// (and held back again at its next such PUBLISH if the client is still behind).
-    private func holdBackIfBehind(_ connection: MQTTConnection) {
-        guard let valve = configuration.intakeValve, connection.heldBack == nil, !connection.isClosing, intakeIsBehind else { return }
-        let target = NIOLoopBound((core: self, connection: connection), eventLoop: loop)
-        connection.holdBack(until: loop.scheduleTask(in: TimeAmount(valve.maximumPause)) {
-            target.value.core.letGo(target.value.connection)
-        })
-        heldBackConnections[ObjectIdentifier(connection)] = connection
-        statistics.publishersHeldBack += 1
-        if !waitingForValve {
-            let loop = self.loop
-            let core = NIOLoopBound(self, eventLoop: loop)
-            waitingForValve = valve.whenOpen { loop.execute { core.value.valveOpened() } }
-        }
-    }
-
-    private func valveOpened() {
-        waitingForValve = false
-        letGoIfCaughtUp()
-    }
-
-    /// Reads every held-back connection again once the intake valve's client has caught up
-    /// (called when the valve opens and when the client's queue drains).
-    private func letGoIfCaughtUp() {
-        guard !heldBackConnections.isEmpty, !intakeIsBehind else { return }
-        for connection in heldBackConnections.values { letGo(connection) }
-    }
-
-    /// Decodes what `connection` has read and reads it again (see `MQTTConnection.letGo()`).
-    private func letGo(_ connection: MQTTConnection) {
-        heldBackConnections[ObjectIdentifier(connection)] = nil
-        connection.letGo()
     }
 
     // MARK: - Delivery to a client
@@ -614,7 +557,6 @@ package final class BrokerCore {
                 sendInflight(next, session: session, on: connection)
             }
         }
-        if session.clientID == configuration.intakeValve?.clientID { letGoIfCaughtUp() }
     }
 
     /// PUBACK, PUBREC or PUBCOMP from the client for a message the broker sent.

@@ -63,9 +63,6 @@ extension HouseBroker {
         public var recordedMessageLimit: Int
         /// Where connects, subscriptions and publishes (debug level) and errors are logged.
         public var logger: Logger
-        /// A client in this process that may hold back its publishers while it is behind (see
-        /// `IntakeValve`); nil holds back no one.
-        public var intakeValve: IntakeValve?
         /// When set, the listener speaks TLS only (MQTT over TLS, port 8883 by convention).
         public var tls: TLS?
         /// Also listen on 127.0.0.1 at this port, without TLS, for this machine's own clients (as

@@ -28,9 +28,6 @@ extension HouseBroker {
         public var subscriptionsRefused = 0
         /// Retained messages delivered but not retained because of `maximumRetainedBytes`.
         public var retainedRefused = 0
-        /// Times a connection was not read for a while because the intake valve's client was
-        /// behind (see `IntakeValve`).
-        public var publishersHeldBack = 0
 
         /// Estimated memory of all subscriptions now (bounded by `maximumSubscriptionBytes`).
         public var subscriptionBytes = 0

@@ -83,7 +83,7 @@ public final class HouseBroker: Sendable {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: tls))
                     }
                     try channel.pipeline.syncOperations.addHandler(
-                        ByteToMessageHandler(MQTTPacketDecoder(maximumPacketSize: maximumPacketSize, gate: connection.packetGate)))
+                        ByteToMessageHandler(MQTTPacketDecoder(maximumPacketSize: maximumPacketSize)))
                     try channel.pipeline.syncOperations.addHandler(connection)
                 }
             }

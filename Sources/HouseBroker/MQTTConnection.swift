@@ -22,7 +22,7 @@ final class MQTTConnection: ChannelInboundHandler {
     private(set) var clientMaximumPacketSize: Int?
     private var topicAliases = TopicAliases(inboundMaximum: 0, outboundMaximum: 0)
     private var hasReceivedConnect = false
-    private(set) var isClosing = false
+    private var isClosing = false
     private var needsFlush = false
     private var connectTimeout: Scheduled<Void>?
     /// Set while an MQTT 5 connection that was told why it ends waits for the client to close.
@@ -38,10 +38,6 @@ final class MQTTConnection: ChannelInboundHandler {
     }
 
     var isWritable: Bool { context?.channel.isWritable ?? false }
-    /// Shut while the intake valve holds this connection back (see `holdBack(until:)`); its decoder's.
-    let packetGate = PacketGate()
-    /// While the intake valve holds this connection back: the end of the longest pause.
-    var heldBack: Scheduled<Void>? { packetGate.pause }
 
     // MARK: - Channel events
 
@@ -211,12 +207,6 @@ final class MQTTConnection: ChannelInboundHandler {
                 inboundMaximum: configuration.topicAliasMaximum,
                 outboundMaximum: min(configuration.topicAliasMaximum, Int(clientProperties.topicAliasMaximum ?? 0)))
         }
-        if let valve = configuration.intakeValve, valve.clientID == session.clientID, let options = context?.channel.syncOptions {
-            // The valve's client: it counts as behind (see `IntakeValve`) once a little waits for it.
-            let bytes = valve.bufferedBytes
-            try? options.setOption(ChannelOptions.socketOption(.so_sndbuf), value: SocketOptionValue(bytes))
-            try? options.setOption(ChannelOptions.writeBufferWaterMark, value: .init(low: bytes / 4, high: bytes))
-        }
         if keepAlive > 0, let context {
             // Close after 1.5 times the keepalive without a packet (MQTT-3.1.2-24).
             let handler = IdleStateHandler(readTimeout: .milliseconds(Int64(keepAlive) * 1500))
@@ -321,34 +311,6 @@ final class MQTTConnection: ChannelInboundHandler {
             context.flush()
         }
         context.close(promise: nil)
-    }
-
-    /// Stops reading and decoding this connection (the intake valve's client is behind) until
-    /// `letGo()`; `timer` ends the pause at the latest.
-    func holdBack(until timer: Scheduled<Void>) {
-        packetGate.pause = timer
-        setAutoRead(false)
-    }
-
-    /// Ends a pause of `holdBack(until:)`. In the event loop's next turn (not in the middle of
-    /// the broker's work on another connection) the packets already read are decoded and handled
-    /// (they may hold the connection back again), then reading goes on unless reading is paused
-    /// for a fault test.
-    func letGo() {
-        guard let timer = packetGate.pause else { return }
-        timer.cancel()
-        packetGate.pause = nil
-        guard let context else { return }
-        context.eventLoop.assumeIsolated().execute { [self] in
-            guard heldBack == nil, let context = self.context, !isClosing else { return }
-            if let decoder = try? context.pipeline.syncOperations.context(handlerType: ByteToMessageHandler<MQTTPacketDecoder>.self),
-               let handler = decoder.handler as? ByteToMessageHandler<MQTTPacketDecoder> {
-                // An empty read makes the decoder go through the bytes it holds.
-                handler.channelRead(context: decoder, data: NIOAny(context.channel.allocator.buffer(capacity: 0)))
-                core.finishEvent()
-            }
-            if heldBack == nil, !core.readingPaused { setAutoRead(true) }
-        }
     }
 
     func setAutoRead(_ enabled: Bool) {

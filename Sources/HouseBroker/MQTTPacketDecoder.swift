@@ -26,21 +26,11 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
     /// not make the broker buffer more than this, whatever `maximumPacketSize` allows.
     static let maximumConnectSize = 10 + 5 * (2 + 65_535) + 2 * 65_536
 
-    /// Shut while the connection is held back: decoding stops before the next packet.
-    let gate: PacketGate
-
-    init(maximumPacketSize: Int, gate: PacketGate = PacketGate()) {
+    init(maximumPacketSize: Int) {
         self.maximumPacketSize = maximumPacketSize
-        self.gate = gate
     }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
-        if gate.isShut { return .needMoreData }
-        return try decodePacket(context: context, buffer: &buffer)
-    }
-
-    /// Decodes and hands on the next packet, whether or not the gate is shut.
-    private mutating func decodePacket(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         guard let (header, remaining, headerLength) = try Self.peekFixedHeader(buffer) else {
             return .needMoreData
         }
@@ -68,8 +58,7 @@ struct MQTTPacketDecoder: ByteToMessageDecoder {
     }
 
     mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws -> DecodingState {
-        // The connection is gone: what it sent before its end is delivered, held back or not.
-        while try decodePacket(context: context, buffer: &buffer) == .continue {}
+        while try decode(context: context, buffer: &buffer) == .continue {}
         return .needMoreData
     }
 

@@ -41,6 +41,8 @@ public final class HouseController<C: WallClock>: Sendable {
     /// learned by itself): with the commands sent, how many jobs a command makes (`make bench`
     /// prints it with row 7).
     public var busJobs: Int { bus.taken }
+    /// The most commands from outside that waited on the bus at once, and how many may.
+    public var busMostWaiting: (count: Int, capacity: Int) { (bus.mostWaiting, bus.capacity) }
     /// Told after every command the bus carried out: what watches the house (the page's live
     /// view) looks again.
     public let changes = ChangeFeed()

@@ -39,9 +39,7 @@ public struct MQTTConfiguration: Sendable, Hashable, CustomStringConvertible {
     public var maximumPayloadSize: Int
     /// What the kernel may hold of the connection's incoming bytes (`SO_RCVBUF`, set at every
     /// connect); nil leaves the system's, which grows with the traffic. A small one keeps a
-    /// broker that the client cannot keep up with from sending far ahead: the controller sets
-    /// it with its embedded broker, whose intake valve then holds a flood back in the
-    /// publishers' sockets (HouseBroker's `IntakeValve`).
+    /// broker that the client cannot keep up with from sending far ahead.
     public var receiveBufferSize: Int? = nil
     /// Most QoS 1/2 messages handed to libmosquitto and not yet acknowledged by the broker.
     /// Further messages (of any QoS, to keep their order) wait in the client, in order, and go

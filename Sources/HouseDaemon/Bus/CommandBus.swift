@@ -48,6 +48,8 @@ final class CommandBus: Sendable {
 
         /// Jobs handed to the consumer since the bus was made.
         var taken = 0
+        /// The most commands from outside that ever waited at once.
+        var mostWaiting = 0
 
         var waiting: Int { jobs.count }
         /// The waiting commands from outside (what `capacity` bounds).
@@ -195,6 +197,9 @@ final class CommandBus: Sendable {
     /// Jobs handed to the consumer so far: with the commands sent, how many jobs a command makes.
     var taken: Int { state.withLock { $0.taken } }
 
+    /// The most commands from outside that ever waited at once (at most `capacity`).
+    var mostWaiting: Int { state.withLock { $0.mostWaiting } }
+
     private enum Enqueued { case queued, full, stopped }
 
     private func enqueue(_ job: Job, bounded: Bool) -> Enqueued {
@@ -208,7 +213,10 @@ final class CommandBus: Sendable {
             if bounded && s.waitingBounded >= capacity { return (.full, nil) }
             var job = job
             job.bounded = bounded
-            if bounded { s.waitingBounded += 1 }
+            if bounded {
+                s.waitingBounded += 1
+                s.mostWaiting = max(s.mostWaiting, s.waitingBounded)
+            }
             s.jobs.append(job)
             s.deepest = max(s.deepest, s.jobs.count)
             return (.queued, nil)
