@@ -11,7 +11,7 @@ import UnixSignals
 
 /// The controller of one node, built and ready to run: the relays of this node, the MQTT client
 /// (and the embedded broker when the configuration names none), the house engine behind the one
-/// command path (router -> bus -> engine -> recorder), the state database and the routines. `housectl serve` builds one and runs it; the
+/// command path (router -> bus -> engine -> store and broker), the state database and the routines. `housectl serve` builds one and runs it; the
 /// tests build one the same way on a manual clock, a simulated chip and a broker on port 0.
 public final class HouseController<C: WallClock>: Sendable {
     public let configuration: HouseConfiguration
@@ -31,10 +31,8 @@ public final class HouseController<C: WallClock>: Sendable {
     public let store: StateStore
     /// The one owner of the house's state; only the bus's consumer changes it.
     public let engine: HouseEngine
-    /// The one serial command path (see `CommandBus`).
+    /// The one serial command path, and its consumer (see `CommandBus`).
     let bus: CommandBus
-    /// Publishes and records what each command did.
-    let recorder: Recorder
     /// When the engine next needs a tick.
     let timers = TimerSchedule()
     /// The jobs the command bus has handed to its consumer so far (commands, and what the house
@@ -210,7 +208,6 @@ public final class HouseController<C: WallClock>: Sendable {
                 brokerPort = port
             }
         }
-        bus = CommandBus()
 
         var credentials: MQTTCredentials? = nil
         if let user = config.mqtt.username {
@@ -238,7 +235,6 @@ public final class HouseController<C: WallClock>: Sendable {
         client = try MQTTClient(configuration: mqttConfiguration, logger: mqttLogger)
         logger.info("MQTT: \(mqttConfiguration)")
 
-        recorder = Recorder(store: store, client: client, logger: logger)
         let matcher: PhraseMatcher? = try s.phrases.map { try PhraseMatcher(phraseSet: $0, house: config) }
         let seen = try store.seenCommands(since: s.clock.now.advanced(by: .zero - HouseEngine.commandWindow).date)
         engine = HouseEngine(configuration: config, node: node, relays: bank, clock: s.clock, matcher: matcher,
@@ -261,6 +257,8 @@ public final class HouseController<C: WallClock>: Sendable {
             logger.info("restored mode: \(restored)")
         }
         restoredMode = snapshot != nil && !(snapshot?.roomModes.isEmpty ?? true)
+        bus = CommandBus(consumer: CommandBus.Consumer(engine: engine, store: store, client: client, timers: timers,
+                                                       coordination: coordination, changes: changes, logger: logger))
 
         let scheduler = RoutineScheduler(configuration: config)
         runner = RoutineRunner(clock: s.clock, scheduler: scheduler,
@@ -283,11 +281,9 @@ public final class HouseController<C: WallClock>: Sendable {
                                                          deadline: shutdownDeadline, logger: logger),
                           serviceName: "mqtt"))
         // Started before every writer, stopped after them all: the last commit.
-        list.append(.init(service: StateRecorderService(store: store, recorder: recorder), serviceName: "state-recorder"))
+        list.append(.init(service: StateRecorderService(store: store, logger: logger), serviceName: "state-recorder"))
         // Started before every source of commands, stopped after them all.
-        list.append(.init(service: CommandBusService(bus: bus, engine: engine, recorder: recorder, timers: timers,
-                                                     coordination: coordination, changes: changes, logger: logger),
-                          serviceName: "command-bus"))
+        list.append(.init(service: bus, serviceName: "command-bus"))
         list.append(.init(service: TimerService(schedule: timers, bus: bus, clock: clock), serviceName: "timers"))
         if coordination.isCandidate && !coordination.isAlone {
             list.append(.init(service: CoordinatorService(coordination: coordination, client: client, layout: layout, bus: bus,
@@ -315,7 +311,7 @@ public final class HouseController<C: WallClock>: Sendable {
         let primary = coordination.isCandidate
         let base = layout.base
         list.append(.init(service: TopicRouter(
-            engine: engine, bus: bus, recorder: recorder, client: client, node: node, isPrimary: isPrimary, coordination: coordination,
+            engine: engine, bus: bus, store: store, client: client, node: node, isPrimary: isPrimary, coordination: coordination,
             discovery: discovery, deadline: shutdownDeadline, logger: logger,
             onReady: {
                 let notifier = SystemdNotifier()

@@ -1,3 +1,5 @@
+import Logging
+
 extension MQTTClient {
     /// Publishes `message`.
     ///
@@ -234,5 +236,17 @@ extension MQTTClient {
         properties: MQTTPublishProperties = MQTTPublishProperties(), timeToLive: Duration? = nil
     ) async throws -> MQTTDelivery {
         try await publish(MQTTMessage(topic: topic, string: payload, qos: qos, retain: retain, properties: properties), timeToLive: timeToLive)
+    }
+}
+
+extension MQTTClient {
+    /// `send(_:)`, with a failure (no connection and a full offline queue, say) logged instead
+    /// of thrown: for messages nobody waits on (states, events, replies).
+    public func send(_ message: MQTTMessage, loggingFailuresTo logger: Logger) {
+        do {
+            try send(message)
+        } catch {
+            logger.warning("publish \(message.topic) failed: \(error)")
+        }
     }
 }

@@ -19,33 +19,56 @@ enum ValgrindBench {
     static func run(rounds: Int, count: Int, rate: Int, baseline: Int, housectl: String, bench: String, root: String) async -> [BenchRow] {
         let goal = "<= \(baseline)"
         var ours: [Figures] = [], echo: [Figures] = []
-        for round in 0..<rounds {
-            do {
-                let o = try measure(["\(housectl)"], count: count, rate: rate, root: root)
-                let e = try measure(["--echo", bench], count: count, rate: rate, root: root)
-                ours.append(o)
-                echo.append(e)
-                progress("valgrind round \(round + 1)/\(rounds): daemon \(Int(o.instructions)) instructions and \(format(o.allocations, 1)) allocations a command, "
-                         + "echo client \(Int(e.instructions)) and \(format(e.allocations, 1))")
-            } catch {
-                progress("valgrind failed: \(error)")
-                if ours.isEmpty { return [.unavailable("9. instructions per command", goal: goal, why: "\(error)")] }
-                break
+        var failures: [String] = []
+        // The daemon's and the echo client's runs fail apart: a side that failed is not run again
+        // (it would fail the same way), the other's figures are kept (the ratio is then n/a, and
+        // why is in the note).
+        var daemonFailed = false, echoFailed = false
+        for round in 0..<rounds where !(daemonFailed && echoFailed) {
+            var line = "valgrind round \(round + 1)/\(rounds):"
+            if !daemonFailed {
+                do {
+                    let o = try measure([housectl], count: count, rate: rate, root: root)
+                    ours.append(o)
+                    line += " daemon \(Int(o.instructions)) instructions and \(format(o.allocations, 1)) allocations a command;"
+                } catch {
+                    daemonFailed = true
+                    failures.append("the daemon's run: \(error)")
+                    line += " the daemon's run failed;"
+                }
             }
+            if !echoFailed {
+                do {
+                    let e = try measure(["--echo", bench], count: count, rate: rate, root: root)
+                    echo.append(e)
+                    line += " echo client \(Int(e.instructions)) and \(format(e.allocations, 1))"
+                } catch {
+                    echoFailed = true
+                    failures.append("the echo client's run: \(error)")
+                    line += " the echo client's run failed"
+                }
+            }
+            progress(line)
+        }
+        if ours.isEmpty {
+            return [.unavailable("9. instructions per command", goal: goal, why: failures.first ?? "no run")]
         }
         let instructions = Spread(ours.map(\.instructions)), echoInstructions = Spread(echo.map(\.instructions))
         let allocations = Spread(ours.map(\.allocations)), echoAllocations = Spread(echo.map(\.allocations))
+        func ratio(_ a: Spread, _ b: Spread) -> String { b.rounds.isEmpty ? "n/a" : String(format: "%.2fx", a.median / b.median) }
+        let failed = failures.isEmpty ? "" : "; failed: " + failures.map { String($0.suffix(400)) }.joined(separator: "; ")
         return [
             BenchRow(name: "9. instructions per command, all threads", ours: whole(instructions), peer: whole(echoInstructions) + " echo client",
-                     ratio: String(format: "%.2fx", instructions.median / echoInstructions.median), goal: goal,
+                     ratio: ratio(instructions, echoInstructions), goal: goal,
                      met: instructions.median <= Double(baseline) ? "yes" : "NO",
                      note: "9. valgrind --tool=callgrind (bench/cpu/callgrind.sh, once on `housectl serve --gpio sim --no-web`, once with --echo on "
                          + "`housectl-bench echo`, each against its own Debian mosquitto): \(count) QoS 1 ON/OFF commands at \(rate)/s, counted after "
-                         + "20 warm-up commands, every thread; the goal is BENCH_BASELINE_INSTRUCTIONS. Heap allocations: calls to "
-                         + "malloc, calloc, realloc, posix_memalign, aligned_alloc and memalign in the same profiles. The echo client: "
-                         + "a plain MQTTClient process republishing each set message as a retained QoS 1 state (two hops, like set -> daemon -> state)"),
+                         + "20 warm-up commands, every thread; the goal is BENCH_BASELINE_INSTRUCTIONS (the same binary repeats within about 2%). "
+                         + "Heap allocations: calls to malloc, calloc, realloc, posix_memalign, aligned_alloc and memalign in the same profiles. "
+                         + "The echo client: a plain MQTTClient process republishing each set message as a retained QoS 1 state (two hops, "
+                         + "like set -> daemon -> state)" + failed),
             BenchRow(name: "9. heap allocations per command, all threads", ours: allocations.text(1), peer: echoAllocations.text(1) + " echo client",
-                     ratio: String(format: "%.2fx", allocations.median / echoAllocations.median), goal: "- (info)", met: "-"),
+                     ratio: ratio(allocations, echoAllocations), goal: "- (info)", met: "-"),
         ]
     }
 
@@ -53,12 +76,19 @@ enum ValgrindBench {
     static func measure(_ arguments: [String], count: Int, rate: Int, root: String) throws -> Figures {
         let r = try PhraseRow.shell(root + "/bench/cpu/callgrind.sh", arguments + [String(count), String(rate)], root: root)
         guard r.status == 0 else {
-            throw ChildBroker.StartFailed(description: "bench/cpu/callgrind.sh \(arguments.joined(separator: " ")) exited \(r.status): \(r.output.suffix(600))")
+            throw ChildBroker.StartFailed(description: "bench/cpu/callgrind.sh \(arguments.joined(separator: " ")) exited \(r.status): \(reason(r.output))")
         }
         guard let figures = parse(r.output) else {
             throw ChildBroker.StartFailed(description: "cannot read bench/cpu/callgrind.sh's output: \(r.output.suffix(600))")
         }
         return figures
+    }
+
+    /// Why a run failed, in short: valgrind's own error line when it crashed, and the script's last line.
+    static func reason(_ output: String) -> String {
+        let lines = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let crash = lines.first { $0.contains("VALGRIND INTERNAL ERROR") || $0.contains("the 'impossible' happened") }
+        return ([crash, lines.last].compactMap { $0 }).joined(separator: " ... ")
     }
 
     /// The figures of the "all threads: N instructions a command, A allocations a command" line.

@@ -18,6 +18,19 @@ import Testing
         #expect(ValgrindBench.parse("no summary") == nil)
     }
 
+    @Test func aFailureInShort() {
+        let output = """
+            ==18707== Command: /tmp/x/housectl-bench echo --port 34953
+            --18707-- VALGRIND INTERNAL ERROR: Valgrind received a signal 11 (SIGSEGV) - exiting
+            In the bug report, send all the above text.
+
+            bench/cpu/callgrind.sh: process 18707 stopped before " ready: " in /tmp/x/daemon.log
+            """
+        #expect(ValgrindBench.reason(output) == "--18707-- VALGRIND INTERNAL ERROR: Valgrind received a signal 11 (SIGSEGV) - exiting ... "
+                + "bench/cpu/callgrind.sh: process 18707 stopped before \" ready: \" in /tmp/x/daemon.log")
+        #expect(ValgrindBench.reason("bench/cpu/callgrind.sh: valgrind is missing\n") == "bench/cpu/callgrind.sh: valgrind is missing")
+    }
+
     @Test func wholeNumbersWithTheirSpread() {
         #expect(ValgrindBench.whole(Spread([391_399, 390_629.4, 393_129])) == "391399 (390629-393129)")
         #expect(ValgrindBench.whole(Spread([24_204])) == "24204")

@@ -66,18 +66,6 @@ extension HouseEngine {
         return start
     }
 
-    /// Something switched (primary node): the house's figure goes out now, or, when one went out
-    /// within the last `energyInterval`, once that has passed (a burst costs one figure a second).
-    func energyMoved() {
-        guard isPrimary, energyDue == nil else { return }
-        let now = clock.now
-        if let last = energyPublished, now < last.advanced(by: Self.energyInterval) {
-            energyDue = last.advanced(by: Self.energyInterval)
-        } else {
-            publishEnergy()
-        }
-    }
-
     /// Publishes today's energy use in kWh, retained (Home Assistant's energy sensors), unless
     /// the figure is the one already published and `force` is false: the house's, and with
     /// `perDevice` each metered device's (once a minute and after a reconnect).

@@ -1,12 +1,5 @@
 /// The retained state this node keeps on the broker, as messages of the command that changed it.
 extension HouseEngine {
-    /// A device's state, retained, on its state topic (the topic made once per device, the
-    /// payload one of two shared arrays).
-    func publishState(_ state: DeviceState, of device: Device) {
-        let topic = stateTopics[device.id] ?? layout.deviceState(room: device.room, device: device.id)
-        effects.messages.append(Effects.Message(topic: topic, payload: state.payload, retain: true))
-    }
-
     /// A sensor's availability topic (Home Assistant shows the sensor unavailable while it says `offline`).
     func publishAvailability(_ sensor: Device, online: Bool) {
         effects.publish(layout.deviceAvailability(room: sensor.room, device: sensor.id), online ? "online" : "offline", retain: true)

@@ -1,14 +1,22 @@
 import DequeModule
 import HouseCore
 import HouseMQTT
+import Logging
+import ServiceLifecycle
 import Signals
 import Synchronization
 
-/// The one serial command path: every source (MQTT `set` topics, intent requests, the mode topic,
-/// routines, rules, timed mode reverts, relay events) submits a `HouseCommand`, and one consumer
-/// (`CommandBusService`) takes them one at a time, in order, through the gateway. No part of
-/// another command can run in the middle of one, so a reply, its donation and its mode change
-/// always belong to the command that caused them.
+/// The one serial command path: every source (the router's MQTT topics, the page, routines,
+/// inputs, the timers) submits a `HouseCommand`, and the bus's one consumer (`run`, a Service)
+/// takes them one at a time, in order: the engine carries each out to its end, then the consumer
+/// publishes its messages, queues its records in the state store, logs its lines and tells the
+/// timers when the engine next needs a tick. No part of another command can run in the middle of
+/// one, so a reply, its donation and its mode change always belong to the command that caused them.
+///
+/// The commands waiting together are carried out one after the other; those somebody waits for
+/// are answered once what they wrote is committed (an answered command is on disk), the commit on
+/// the store's thread while the bus goes on with the next commands. What nobody waits for is
+/// committed by `StateRecorderService` within its interval.
 ///
 /// Commands from outside are held to `capacity`. A task (`submit`, `enqueue`) beyond it waits for
 /// room (back-pressure). The MQTT thread (`offer`) is never held, as it also reads the PUBACKs of
@@ -17,7 +25,19 @@ import Synchronization
 /// goes to the sender's reply topic and to the log. Nothing is dropped silently. What the house
 /// learns by itself (`note`: inputs, peer states, timer ticks) is always queued, as its sources
 /// are bounded.
-final class CommandBus: Sendable {
+final class CommandBus: Service, Sendable {
+    /// What the consumer carries each command to, and its effects through.
+    struct Consumer: Sendable {
+        let engine: HouseEngine
+        let store: StateStore
+        let client: MQTTClient
+        let timers: TimerSchedule
+        let coordination: Coordination
+        /// Told after every command (the page's live view watches it).
+        let changes: ChangeFeed
+        let logger: Logger
+    }
+
     /// One queued command and how to answer whoever submitted it.
     struct Job: Sendable {
         let command: HouseCommand
@@ -76,9 +96,12 @@ final class CommandBus: Sendable {
 
     let capacity: Int
     private let state = Mutex(State())
+    /// Nil for a bus whose commands are taken by hand (`next()`, the tests).
+    private let consumer: Consumer?
 
-    init(capacity: Int = CommandBus.defaultCapacity) {
+    init(capacity: Int = CommandBus.defaultCapacity, consumer: Consumer? = nil) {
         self.capacity = capacity
+        self.consumer = consumer
     }
 
     /// Queues `command` (waiting for room when `capacity` commands wait) and waits for its reply.
@@ -225,4 +248,117 @@ final class CommandBus: Sendable {
         return result
     }
 
+    // MARK: The consumer
+
+    /// The most commands answered after one commit.
+    static let batch = 256
+    /// The longest a command waits for the MQTT client's backlog to shrink (see `perform`).
+    static let backlogWait: Duration = .seconds(1)
+
+    /// The consumer: started before every source of commands and stopped after them, it
+    /// finishes what was queued, then applies the relays' shutdown policies.
+    func run() async throws {
+        guard let consumer else { return }
+        consumer.timers.set(await consumer.engine.nextWake)
+        await withGracefulShutdownHandler {
+            await consume(consumer)
+        } onGracefulShutdown: {
+            self.finish()
+        }
+        if waiting > 0 { consumer.logger.warning("command bus stopped with \(waiting) commands waiting") }
+        // Last: each relay's shutdown policy, published and recorded before the final commit.
+        let (_, effects) = await consumer.engine.perform(.shutdown, acting: consumer.coordination.isActing)
+        apply(effects, consumer)
+    }
+
+    private func consume(_ consumer: Consumer) async {
+        // The commit of the previous batch's answers: at most one is in flight, so the answers
+        // waiting stay within two batches however far the disk falls behind.
+        var inFlight: OneShot<Void>? = nil
+        while let first = await next() {
+            var answers: [(answer: @Sendable (IntentReply) -> Void, reply: IntentReply)] = []
+            var job: CommandBus.Job? = first
+            var count = 0
+            while let next = job {
+                let reply = await perform(next, consumer)
+                if let answer = next.answer { answers.append((answer, reply)) }
+                count += 1
+                job = count < Self.batch ? nextIfWaiting() : nil
+            }
+            guard !answers.isEmpty else { continue }
+            if let inFlight { _ = await inFlight.wait() }
+            let batch = answers, committed = OneShot<Void>()
+            consumer.store.commit(logger: consumer.logger) {
+                for (answer, reply) in batch { answer(reply) }
+                committed.fulfill(())
+            }
+            inFlight = committed
+        }
+        // The answers of the last batch go out before the bus is done.
+        if let inFlight { _ = await inFlight.wait() }
+    }
+
+    private func perform(_ job: Job, _ consumer: Consumer) async -> IntentReply {
+        let (engine, coordination) = (consumer.engine, consumer.coordination)
+        // A command's messages wait in the MQTT client while the broker acknowledges more slowly
+        // than commands come (a flood): past a backlog, the next command waits on the bus
+        // instead, where it costs a fifth of what its messages would. Bounded: a broker that
+        // stops acknowledging never holds the relays up for longer than `backlogWait`.
+        await consumer.client.waitForRoom(atMost: Self.backlogWait)
+        if let expires = job.expires, engine.clock.monotonic.now >= expires {
+            consumer.logger.warning("a command expired before its turn (its message expiry ran out while it waited): not carried out")
+            return IntentReply(id: "", status: .expired, phase: .resolve,
+                               dialog: "The command expired (its message expiry ran out) before it could be carried out.")
+        }
+        if case .request(let request, _) = job.command, case .history(let limit) = request.body {
+            return historyReply(id: request.id, limit: limit, consumer)
+        }
+        let (reply, effects) = await engine.perform(job.command, acting: coordination.isActing)
+        apply(effects, consumer)
+        consumer.timers.set(effects.wake)
+        consumer.changes.changed()
+        if case .request(let request, _) = job.command, case .intent(.query(let query)) = request.body, query.queryType == .deviceStates {
+            var reply = reply
+            reply.coordination = coordination.report(in: engine.configuration, nodes: await engine.nodeStatuses)
+            return reply
+        }
+        return reply
+    }
+
+    /// The latest `limit` history records, as the answer to a history request.
+    private func historyReply(id: String, limit: Int, _ consumer: Consumer) -> IntentReply {
+        do {
+            let records = try consumer.store.history(limit: max(1, min(limit, 1000)))
+            let calendar = HouseCalendar(house: consumer.engine.configuration.house)
+            let lines = records.map { "\(calendar.iso8601Text($0.at)) \($0.source) \($0.summary): \($0.outcome) — \($0.dialog)" }
+            var reply = IntentReply(id: id, outcomes: [])
+            reply.status = .done
+            reply.phase = .handle
+            reply.dialog = lines.isEmpty ? "No history yet." : lines.joined(separator: "\n")
+            return reply
+        } catch {
+            return IntentReply(id: id, error: "\(error)")
+        }
+    }
+
+    /// Publishes, queues and logs what one command did, in that order: its messages at QoS 1
+    /// without waiting for the broker (libmosquitto sends them again until acknowledged), its
+    /// records for the store's next grouped commit.
+    private func apply(_ effects: Effects, _ consumer: Consumer) {
+        for message in effects.messages {
+            consumer.client.send(MQTTMessage(topic: message.topic, payload: message.payload, qos: .atLeastOnce, retain: message.retain),
+                                 loggingFailuresTo: consumer.logger)
+        }
+        for record in effects.records {
+            do { try consumer.store.keep(record) } catch { consumer.logger.error("\(error)") }
+        }
+        for line in effects.logs {
+            switch line.level {
+            case .debug: consumer.logger.debug("\(line.text)")
+            case .info: consumer.logger.info("\(line.text)")
+            case .warning: consumer.logger.warning("\(line.text)")
+            case .error: consumer.logger.error("\(line.text)")
+            }
+        }
+    }
 }

@@ -7,7 +7,7 @@ import ServiceLifecycle
 /// the last commit once they have all stopped.
 struct StateRecorderService: Service {
     let store: StateStore
-    let recorder: Recorder
+    let logger: Logger
     /// How long a write waits for company: the most history a power cut can lose.
     static let interval: Duration = .milliseconds(100)
 
@@ -16,13 +16,13 @@ struct StateRecorderService: Service {
             while await store.waitForWrites() {
                 // Real time, not the house's clock: this batches disk writes, it is no time logic.
                 try? await Task.sleep(for: Self.interval)
-                await recorder.commit()
+                await store.commit(logger: logger)
             }
         } onGracefulShutdown: {
             store.stopWaiting()
         }
         // The last one: the shutdown waits for it.
-        await recorder.commit()
-        recorder.stop()
+        await store.commit(logger: logger)
+        store.stopCommitting()
     }
 }

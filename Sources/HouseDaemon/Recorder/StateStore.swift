@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import HouseCore
+import HouseMQTT
+import Logging
 import Signals
 import Synchronization
 
@@ -15,6 +17,10 @@ import Synchronization
 /// with `synchronous = NORMAL` syncs at checkpoints only, so a power cut may lose the last
 /// moments of history and states; a killed process loses nothing it acknowledged. Every read
 /// flushes first, so this process always reads what it wrote.
+///
+/// Commits run on one thread of their own (`commit(then:)`), in the order they were asked for: a
+/// commit, and a WAL checkpoint's sync within it, never blocks a thread of the concurrency pool,
+/// so a command's state goes out while the previous command's history is being written.
 public final class StateStore: Sendable {
     /// Where the file lives.
     public let path: String
@@ -27,6 +33,8 @@ public final class StateStore: Sendable {
     /// write of its own, which waits for the commit anyway (the database's one writer).
     private let flushing = NSLock()
     private let counters = Mutex(Statistics())
+    /// The thread the grouped commits run on.
+    private let committer = BlockingWorker(name: "housectl-commit")
     /// Signalled when a write is queued or the store stops taking writes.
     private let writesQueued = WakeSignal()
     /// Energy edges waiting for `flushEnergyEdges()`.
@@ -445,6 +453,46 @@ public final class StateStore: Sendable {
         try flushEnergyEdges()
         try flushPending()
         do { try pool.close() } catch { throw .database(path: path, reason: String(describing: error)) }
+    }
+
+    // MARK: A command's records
+
+    /// Queues `record` (what a command did: `Effects.Record`) for the next grouped commit.
+    public func keep(_ record: Effects.Record) throws(DaemonError) {
+        switch record {
+        case .history(let entry): try appendHistory(entry)
+        case .relayState(let device, let state, let at): try saveRelayState(device: device, state: state, at: at)
+        case .modes(let snapshot, let at): try saveModes(snapshot, at: at)
+        case .coverPosition(let cover, let position): try saveCoverPosition(cover, position)
+        case .runDone(let run, let at): try markRunDone(run, at: at)
+        case .commandSeen(let id, let at): try saveCommandSeen(id, at: at)
+        case .energyEdge(let edge): bufferEnergyEdge(edge)
+        case .lastActive(let at): try saveLastActive(at)
+        case .checkpoint(let at):
+            try flushEnergyEdges()
+            try saveLastActive(at)
+        }
+    }
+
+    /// Commits everything queued so far on the commit thread, then calls `then` there; a failed
+    /// commit is logged (its writes are lost, later ones go on).
+    public func commit(logger: Logger, then: @escaping @Sendable () -> Void) {
+        committer.submit { [self] in
+            do { try flushPending() } catch { logger.error("\(error)") }
+            then()
+        }
+    }
+
+    /// `commit(logger:then:)`, returning once it is on disk (and every commit asked for before it).
+    public func commit(logger: Logger) async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            commit(logger: logger) { done.resume() }
+        }
+    }
+
+    /// Ends the commit thread once the commits asked for are done.
+    public func stopCommitting() {
+        committer.stop()
     }
 
     // MARK: Grouped writes

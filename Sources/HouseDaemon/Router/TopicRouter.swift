@@ -19,8 +19,8 @@ struct TopicRouter: Service {
     let engine: HouseEngine
     /// Where every command and state change goes (see `CommandBus`).
     let bus: CommandBus
-    /// Publishes the router's own messages (replies, cleared retained commands, discovery).
-    let recorder: Recorder
+    /// Where the discovery topics of earlier runs are kept.
+    let store: StateStore
     let client: MQTTClient
     let node: NodeID
     /// Whether this is the first node (the house's energy).
@@ -397,7 +397,7 @@ struct TopicRouter: Service {
         if reply.status != .done, !reply.dialog.isEmpty {
             properties.userProperties.append(MQTTUserProperty("reason", String(reply.dialog.prefix(256))))
         }
-        recorder.publish(MQTTMessage(topic: route.topic, string: reply.json, qos: .atLeastOnce, properties: properties))
+        client.send(MQTTMessage(topic: route.topic, string: reply.json, qos: .atLeastOnce, properties: properties), loggingFailuresTo: logger)
     }
 
     /// A reply to a `set` that asked for one, under the command's id (a fresh one when it gave none).
@@ -477,12 +477,12 @@ struct TopicRouter: Service {
         let messages = discovery.messages
         let topics = messages.map(\.topic)
         do {
-            let previous = try recorder.store.discoveryTopics()
+            let previous = try store.discoveryTopics()
             for clear in discovery.clearing(stale: Set(previous)) {
                 logger.info("clearing discovery of a removed entity: \(clear.topic)")
                 publish(clear.topic, clear.payload, retain: true)
             }
-            if previous != topics { try recorder.store.saveDiscoveryTopics(topics) }
+            if previous != topics { try store.saveDiscoveryTopics(topics) }
         } catch {
             logger.error("\(error)")
         }
@@ -492,6 +492,6 @@ struct TopicRouter: Service {
     }
 
     private func publish(_ topic: String, _ payload: String, retain: Bool) {
-        recorder.publish(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain))
+        client.send(MQTTMessage(topic: topic, string: payload, qos: .atLeastOnce, retain: retain), loggingFailuresTo: logger)
     }
 }
