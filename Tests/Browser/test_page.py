@@ -301,19 +301,6 @@ def main():
         url = f"http://127.0.0.1:{daemon.web_port}/"
         driver = browser(1280, 900, tmp)
         run_checks(daemon, driver, url)
-        if "/release/" in args.housectl:
-            # The release link marks the code only start-up runs; the daemon unmaps it at ready, and
-            # every check above ran after that (what runs again faults back in).
-            line = daemon.wait_for(r"start-up pages unmapped at ready: \d+ kB", timeout=0) or ""
-            kilobytes = int(re.search(r"(\d+) kB", line).group(1)) if line else 0
-            check("the release daemon unmapped its start-up pages at ready (1 MB or more)", kilobytes >= 1024,
-                  line or "no 'start-up pages unmapped at ready' line")
-            # The page's first visit is a start-up stage too: once its live stream is open, what
-            # the visit ran once is given back, once (the checks above visited many times).
-            visits = [l for l in daemon.lines if "start-up pages unmapped after the page's first visit" in l]
-            kilobytes = int(re.search(r"(\d+) kB", visits[0]).group(1)) if visits else 0
-            check("the release daemon gave back its pages once, after the page's first visit (256 kB or more)",
-                  len(visits) == 1 and kilobytes >= 256, "; ".join(visits) or "no 'after the page's first visit' line")
         if args.screenshots:
             screenshots(daemon, tmp, url, os.path.abspath(args.screenshots))
         # SIGTERM with the page open (its live events stream held): a prompt, clean stop.

@@ -134,12 +134,13 @@ public actor HouseEngine {
 
     // MARK: The one way in
 
-    /// Carries out `command` to its end and returns its reply (empty for what nobody asked) and
-    /// what it did. `acting`: whether this node coordinates the house now.
-    public func perform(_ command: HouseCommand, acting: Bool = true) -> (reply: IntentReply, effects: Effects) {
+    /// Carries out `command` to its end and returns its reply and what it did. `acting`: whether
+    /// this node coordinates the house now; `replying`: whether somebody waits for the reply (an
+    /// intent nobody waits for, with no request id to answer a repeat with, gets an empty one).
+    public func perform(_ command: HouseCommand, acting: Bool = true, replying: Bool = true) -> (reply: IntentReply, effects: Effects) {
         self.acting = acting
         fireDueTimers()
-        let reply = carryOut(command)
+        let reply = carryOut(command, replying: replying)
         fireEdgeRules()
         return (reply, takeEffects())
     }
@@ -153,11 +154,13 @@ public actor HouseEngine {
         return out
     }
 
-    private func carryOut(_ command: HouseCommand) -> IntentReply {
+    private func carryOut(_ command: HouseCommand, replying: Bool) -> IntentReply {
         switch command {
         case .intent(let intent, let source, let answers, let requestID):
             if let requestID, let first = repeated(requestID) { return first }
-            let reply = IntentReply(id: requestID ?? "", outcomes: [carryOut(intent, source: source, answers: answers, requestID: requestID)])
+            let outcome = carryOut(intent, source: source, answers: answers, requestID: requestID)
+            guard replying || requestID != nil else { return IntentReply.none }
+            let reply = IntentReply(id: requestID ?? "", outcomes: [outcome])
             remember(reply, for: requestID)
             return reply
         case .routineRun(let run, let intent, let confirmed):
@@ -201,7 +204,7 @@ public actor HouseEngine {
         case .shutdown:
             shutDownRelays()
         }
-        return IntentReply(id: "", outcomes: [])
+        return IntentReply.none
     }
 
     // MARK: Repeats
@@ -527,8 +530,9 @@ extension HouseEngine {
         let outcome = process(intent, source: source, answers: answers, commandID: commandID ?? requestID)
         let now = clock.now
         let donation = outcome.status == .done ? lastDonation : nil
-        if let donation { effects.publish(layout.events, donation.event.json, retain: false) }
-        recordHistory(outcome, at: now.date, requestID: requestID)
+        let summary = intent.description
+        if let donation { effects.messages.append(Effects.Message(topic: layout.events, payload: donation.event(summary: summary).bytes, retain: false)) }
+        recordHistory(outcome, summary: summary, at: now.date, requestID: requestID)
         if donation != nil {
             energyMoved()
         } else if outcome.status != .done, !outcome.dryRun {
@@ -569,10 +573,10 @@ extension HouseEngine {
     /// Records a handled intent in the history; the resolution trace (`details`) is kept for
     /// outcomes that are not done (a question, a refusal, a failure: what one looks into), a done
     /// one has its summary and answer (and its trace on `events`).
-    private func recordHistory(_ outcome: IntentOutcome, at date: Date, requestID: String?) {
+    private func recordHistory(_ outcome: IntentOutcome, summary: String, at date: Date, requestID: String?) {
         let details = outcome.status == .done ? nil : try? SortedJSONEncoder().encode(IntentTrace(outcome))
         effects.records.append(.history(HistoryRecord(
-            at: date, source: outcome.source.rawValue, kind: outcome.intent.kind, summary: outcome.intent.description,
+            at: date, source: outcome.source.rawValue, kind: outcome.intent.kind, summary: summary,
             outcome: outcome.status.rawValue, dialog: outcome.dialog, details: details, requestID: requestID)))
         effects.records.append(.lastActive(date))
     }

@@ -78,6 +78,9 @@ public struct IntentReply: Sendable, Equatable, Codable {
         }
     }
 
+    /// The reply to what nobody asked (a state from elsewhere, a tick, a plain `set`).
+    public static let none = IntentReply(id: "", outcomes: [])
+
     /// Compact JSON with sorted keys.
     public var json: String { sortedJSON(fallback: #"{"status":"error"}"#) }
 }

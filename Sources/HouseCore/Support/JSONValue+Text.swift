@@ -7,7 +7,7 @@ extension JSONValue {
     static func write(string s: String, to out: inout String, escapingSlashes: Bool = false) {
         out += "\""
         // Most strings need no escape: written whole.
-        guard s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || (escapingSlashes && $0 == UInt8(ascii: "/")) }) else {
+        guard needsEscape(s, escapingSlashes: escapingSlashes) else {
             out += s
             out += "\""
             return
@@ -29,5 +29,31 @@ extension JSONValue {
             }
         }
         out += "\""
+    }
+
+    /// `write(string:to:escapingSlashes:)` into UTF-8 bytes.
+    static func write(string s: String, to out: inout [UInt8], escapingSlashes: Bool = false) {
+        guard needsEscape(s, escapingSlashes: escapingSlashes) else {
+            out.append(UInt8(ascii: "\""))
+            out += s.utf8
+            out.append(UInt8(ascii: "\""))
+            return
+        }
+        var text = ""
+        write(string: s, to: &text, escapingSlashes: escapingSlashes)
+        out += text.utf8
+    }
+
+    /// Whether `s` holds a byte a JSON string must escape (one pass over its UTF-8 bytes).
+    private static func needsEscape(_ s: String, escapingSlashes: Bool) -> Bool {
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            for b in bytes where b < 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || (escapingSlashes && b == UInt8(ascii: "/")) {
+                return true
+            }
+            return false
+        }
+        if let found = s.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        var copy = s
+        return copy.withUTF8(scan)
     }
 }

@@ -313,7 +313,7 @@ final class CommandBus: Service, Sendable {
         if case .request(let request, _) = job.command, case .history(let limit) = request.body {
             return historyReply(id: request.id, limit: limit, consumer)
         }
-        let (reply, effects) = await engine.perform(job.command, acting: coordination.isActing)
+        let (reply, effects) = await engine.perform(job.command, acting: coordination.isActing, replying: job.answer != nil)
         apply(effects, consumer)
         consumer.timers.set(effects.wake)
         consumer.changes.changed()
