@@ -4,16 +4,6 @@ import PackageDescription
 // housectl: a smart-home controller for the Raspberry Pi.
 // One target per subsystem; see docs/ARCHITECTURE.md for how they fit.
 
-/// How the release daemon is linked on Linux: with lld, relative relocations packed (DT_RELR,
-/// glibc 2.36: Debian 12 and later), and only the symbols shared libraries need exported (the
-/// static standard library's link arguments export every symbol of the binary). What each buys
-/// in the daemon's memory is in docs/BENCHMARKS.md.
-let leanRelease: [LinkerSetting] = [
-    .unsafeFlags(
-        ["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"],
-        .when(platforms: [.linux], configuration: .release)
-    ),
-]
 let package = Package(
     name: "housectl",
     platforms: [.macOS(.v15)],
@@ -61,10 +51,10 @@ let package = Package(
 
         // MARK: MQTT topic names and filters: validation and matching for client, broker and controller
         .target(name: "MQTTTopics"),
-        // One-shot values and wake-up flags that tasks await (every subsystem's one way to wait), and the engine's lane (EngineExecutor).
+        // One-shot values and wake-up flags that tasks await (every subsystem's one way to wait).
         .target(name: "Signals"),
 
-        // MARK: Pure domain: model, config, intents, HouseService, phrases, time windows, scheduler
+        // MARK: Pure domain: model, config, intents, the engine, phrases, time windows, scheduler
         .target(
             name: "HouseCore",
             dependencies: ["MQTTTopics", "Signals", .product(name: "Yams", package: "Yams")]
@@ -94,7 +84,7 @@ let package = Package(
             dependencies: ["CGPIOD", "HouseCore", "Signals", .product(name: "Logging", package: "swift-log")]
         ),
 
-        // MARK: Composition: topic API, discovery, rules, persistence, routines runner
+        // MARK: Composition: router -> bus -> engine -> store and broker; timers, discovery, coordination, routines
         .target(
             name: "HouseDaemon",
             dependencies: [
@@ -140,8 +130,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            linkerSettings: leanRelease
+            ]
         ),
 
         // MARK: The in-VM GPIO test program of `make test-vm` (Tests/VM)
@@ -153,8 +142,7 @@ let package = Package(
             dependencies: [
                 "HouseDaemon", "HouseTesting", "HouseMQTT", "Signals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ],
-            linkerSettings: leanRelease
+            ]
         ),
 
         // MARK: Tests (one target per module; real-mosquitto tests in their own target)
@@ -197,7 +185,7 @@ let package = Package(
     ]
 )
 
-// Debug links with lld too (as release ones do): the test bundle, two hundred megabytes with its
+// Debug links with lld: the test bundle, two hundred megabytes with its
 // debug information, links in 10 s instead of 23 with the default linker, at every `swift build`.
 for target in package.targets where target.type == .test || target.type == .executable {
     target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"], .when(platforms: [.linux], configuration: .debug))]

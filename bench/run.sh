@@ -20,6 +20,20 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 START=$(date +%s)
 
+# Row 9's tools, installed when missing (make bench's deps cover the rest).
+missing=""
+for p in valgrind binutils; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [[ -n "$missing" ]]; then
+    echo "== installing$missing" >&2
+    SUDO=""
+    [[ "$(id -u)" -ne 0 ]] && SUDO="sudo"
+    # shellcheck disable=SC2086  # the package list is split on purpose
+    $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null \
+        || echo "bench: could not install$missing; row 9 will say n/a" >&2
+fi
+
 echo "== release build (housectl, housectl-bench)" >&2
 scripts/release-build.sh --product housectl-bench >&2
 scripts/release-build.sh --product housectl >&2

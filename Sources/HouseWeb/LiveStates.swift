@@ -15,10 +15,8 @@ struct LiveStates<C: WallClock> {
     static var heartbeat: Duration { .seconds(15) }
     /// The shortest time between two `state` events. A change after a quiet spell goes out at
     /// once; one within this of the last event waits for the rest of the interval and goes out
-    /// with whatever else changed meanwhile. Building the whole house's JSON after each of
-    /// 10,000 flooded commands cost the daemon 0.3-0.5 MB of peak memory in row 8's alternating
-    /// runs (docs/BENCHMARKS.md, session 29) for states no browser could show; 50 events a
-    /// second is more than a page draws, and far inside the 200 ms a change may take to reach it.
+    /// with whatever else changed meanwhile: 50 events a second is more than a page draws, and
+    /// far inside the 200 ms a change may take to reach it.
     static var burstInterval: Duration { .milliseconds(20) }
 
     func stream(_ write: (String) async throws -> Void) async throws {

@@ -31,7 +31,9 @@ run() {
         "$tests" --testing-library swift-testing --filter HouseCoreTests > "$log" 2>&1; then
         grep -a "Test run with" "$log" | tail -n 1
     else
+        echo "weekend test: HouseCore's tests failed (exit $?); their output's failures, then its end:"
         grep -aE "recorded an issue|^✘ Test|Test run with" "$log" | cut -c1-240 | head -n 20
+        tail -n 20 "$log" | cut -c1-240
         failed=1
     fi
     rm -f "$log"

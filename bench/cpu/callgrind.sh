@@ -2,11 +2,11 @@
 # The daemon's instructions and heap allocations per command, by thread, that the machine's noise
 # cannot move (see docs/BENCHMARKS.md): `housectl serve --gpio sim` under valgrind's callgrind
 # against Debian's mosquitto (its own, on a free port), COUNT QoS 1 commands on
-# house/kitchen/kitchen-light/set paced at RATE a second, one at a time as row 1's come (each runs
-# inline on the MQTT thread), counted after 20 warm-up commands (the instrumentation is switched on
-# then: start-up is not in the figures). The same binary gives the same counts within about 2%.
-# Timers' work (the recorder's 100 ms, the events' probe) is spread over RATE/10 commands a tick:
-# compare two builds at the same RATE, not with row 2's CPU figures.
+# house/kitchen/kitchen-light/set paced at RATE a second, one at a time as row 1's come, counted
+# after 20 warm-up commands (the instrumentation is switched on then: start-up is not in the
+# figures). The same binary gives the same counts within about 2%. Timers' work (the recorder's
+# 100 ms commit, the energy figure's tick) is spread over the commands of its interval: compare
+# two builds at the same RATE, not with row 2's CPU figures.
 #
 #   bench/cpu/callgrind.sh [HOUSECTL] [COUNT] [RATE]              # default: the release housectl, 400, 40
 #   bench/cpu/callgrind.sh --echo [HOUSECTL_BENCH] [COUNT] [RATE] # the echo client, the same way
@@ -16,7 +16,7 @@
 # set topic onto the state topic, retained, QoS 1: two hops like set -> daemon -> state) under the
 # same tool, broker and load: row 9's peer. Prints one line per thread (instructions and heap
 # allocations per command; the MQTT thread is MosquittoNetworkThread, the commit thread
-# BlockingWorker, the lane's workers _dispatch_worker_thread) and the total, "all threads: N
+# BlockingWorker, the bus's consumer on Swift's pool _dispatch_worker_thread) and the total, "all threads: N
 # instructions a command, A allocations a command (...)", which housectl-bench's row 9 reads.
 # Allocations are the calls to malloc, calloc, realloc, posix_memalign, aligned_alloc and memalign
 # (bench/cpu/allocs.py). Leaves the profiles in OUT (default .build/callgrind, or

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The controller's own CPU per command, for A/B comparisons of builds or settings on a noisy
-# machine (see docs/BENCHMARKS.md, session 37): `housectl serve --gpio sim` against Debian's
+# The controller's own CPU per command, for A/B comparisons of builds or settings (run in turn on
+# a quiet machine; bench/cpu/callgrind.sh counts instructions, which noise does not move): `housectl serve --gpio sim` against Debian's
 # mosquitto (its own, on a free port), COUNT commands on house/kitchen/kitchen-light/set, and the
 # daemon's and mosquitto's CPU (every thread, /proc/PID/task/*/schedstat) divided by the commands,
 # once every command's state has come back. No peer and no goal: compare two runs made in turn.

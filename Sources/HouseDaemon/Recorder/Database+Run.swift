@@ -15,10 +15,8 @@ enum SQLValue {
 
 extension Database {
     /// Runs `sql`, a statement prepared once per connection and kept, with `values` bound straight
-    /// to SQLite's parameters. The writes of every command (history, relay state, energy edges)
-    /// went through GRDB's `StatementArguments` (a boxed value per argument, the bindings checked
-    /// against the statement's): about two thirds of a commit's time, which SQLite's own work
-    /// was a tenth of (docs/BENCHMARKS.md, "A commit without GRDB's arguments").
+    /// to SQLite's parameters (GRDB's `StatementArguments` box each value and check the bindings
+    /// against the statement's: most of a commit's time, which SQLite's own work was a tenth of).
     func run(_ sql: String, _ values: [SQLValue]) throws {
         try run(try cachedStatement(sql: sql).sqliteStatement, values, sql)
     }
@@ -27,8 +25,7 @@ extension Database {
     /// multi-row statement (`VALUES (?, ?), (?, ?), ...`) for each `rowsPerStatement` rows, a
     /// one-row statement for each row left over (two statements per table, prepared once per
     /// connection and kept); `values` appends one row's values, `between` is called after each
-    /// statement. A statement per row cost a commit's history and energy edges about a fifth more
-    /// of the commit thread's time in a flood (docs/BENCHMARKS.md, session 38).
+    /// statement (a statement per row cost a commit about a fifth more in a flood).
     func insert<Rows: Collection>(into table: String, columns: Int, _ rows: Rows,
                                   values: (Rows.Element, inout [SQLValue]) -> Void, between: () -> Void = {}) throws {
         let tuple = "(" + repeatElement("?", count: columns).joined(separator: ", ") + ")"
