@@ -32,7 +32,7 @@ public struct RelayBank: RelaySwitching {
     private var slots: [DeviceID: Slot]
     private var isShutDown = false
 
-    struct Pending {
+    struct Pending: Sendable {
         var target: Bool
         var pulse: Duration?
         /// When to try again.
@@ -41,14 +41,13 @@ public struct RelayBank: RelaySwitching {
         var eta: WallInstant
     }
 
-    struct AutoOff {
+    struct AutoOff: Sendable {
         var at: WallInstant
         var cause: SwitchCause
     }
 
-    /// One relay: its configuration, found once, and its state. A class, so that a command reads
-    /// and changes it in place (the bank's owner keeps it to one caller at a time).
-    final class Slot: @unchecked Sendable {
+    /// One relay: its configuration, found once, and its state (changed in place in `slots`).
+    struct Slot: Sendable {
         let channel: RelayLayout.Channel
         /// The channel's interlock group, if any.
         let group: RelayLayout.InterlockGroup?
@@ -133,7 +132,7 @@ public struct RelayBank: RelaySwitching {
                 throw error
             }
             requested.append(c.line)
-            let slot = Slot(channel: c, group: layout.group(of: c.device), isOn: initial, lastEdge: now,
+            var slot = Slot(channel: c, group: layout.group(of: c.device), isOn: initial, lastEdge: now,
                             lastOff: initial ? nil : now, onSince: initial ? now : nil)
             if initial, let left = pulseLeft[c.device] {
                 slot.autoOff = AutoOff(at: now.advanced(by: left), cause: .pulseEnd)
@@ -199,20 +198,20 @@ public struct RelayBank: RelaySwitching {
         // with a pulse of its own (a door opener's button) is never held longer than that.
         if case .pulse = command, slot.isOn, c.pulse == nil, let pulse {
             if let p = slot.pending {
-                slot.pending = nil
+                slots[device]?.pending = nil
                 emit(&events, .cancelled(device: device, wanted: DeviceState(isOn: p.target), reason: "asked to pulse ON, which it is"))
             }
             var auto = AutoOff(at: now.advanced(by: pulse), cause: .pulseEnd)
             if let maxOn = c.maxOn, let since = slot.onSince, since.advanced(by: maxOn) < auto.at {
                 auto = AutoOff(at: since.advanced(by: maxOn), cause: .watchdog)
             }
-            slot.autoOff = auto
+            slots[device]?.autoOff = auto
             return .retimed(offAfter: now.duration(to: auto.at))
         }
 
         if target == slot.isOn {
             if let p = slot.pending {
-                slot.pending = nil
+                slots[device]?.pending = nil
                 emit(&events, .cancelled(device: device, wanted: DeviceState(isOn: p.target), reason: "asked \(wanted.rawValue), which it already is"))
             }
             return .unchanged(wanted)
@@ -234,14 +233,14 @@ public struct RelayBank: RelaySwitching {
         }
         if target, let group = slot.group {
             for m in group.members where m != device {
-                if let other = slots[m], let p = other.pending, p.target {
-                    other.pending = nil
+                if let p = slots[m]?.pending, p.target {
+                    slots[m]?.pending = nil
                     emit(&events, .cancelled(device: m, wanted: .on, reason: "\"\(device)\" of interlock group \"\(group.id)\" was asked ON"))
                 }
             }
         }
-        slot.pending = Pending(target: target, pulse: pulse, due: now, eta: now)
-        return settle(slot, now: now, events: &events)
+        slots[device]?.pending = Pending(target: target, pulse: pulse, due: now, eta: now)
+        return settle(device, now: now, events: &events)
     }
 
     /// Switches a relay on or off.
@@ -270,14 +269,14 @@ public struct RelayBank: RelaySwitching {
                 guard let slot = slots[device], let auto = slot.autoOff else { continue }
                 let onFor = slot.onSince.map { $0.duration(to: now) } ?? .zero
                 do {
-                    try edge(slot, on: false, cause: auto.cause, now: now, events: &events)
+                    try edge(device, on: false, cause: auto.cause, now: now, events: &events)
                     if auto.cause == .watchdog { emit(&events, .watchdog(device: device, after: onFor)) }
                 } catch {
-                    slot.autoOff = nil
+                    slots[device]?.autoOff = nil
                     emit(&events, .failed(device: device, error: error.description))
                 }
-            } else if let slot = slots[device] {
-                if case .refused(.hardware(let error)) = settle(slot, now: now, events: &events) {
+            } else if slots[device] != nil {
+                if case .refused(.hardware(let error)) = settle(device, now: now, events: &events) {
                     emit(&events, .failed(device: device, error: error))
                 }
             }
@@ -295,12 +294,12 @@ public struct RelayBank: RelaySwitching {
         for c in layout.channels {
             guard let slot = slots[c.device] else { continue }
             if let p = slot.pending {
-                slot.pending = nil
+                slots[c.device]?.pending = nil
                 emit(&events, .cancelled(device: c.device, wanted: DeviceState(isOn: p.target), reason: "shutting down"))
             }
             if slot.isOn && c.shutdown == .off {
                 do {
-                    try edge(slot, on: false, cause: .shutdown, now: now, events: &events)
+                    try edge(c.device, on: false, cause: .shutdown, now: now, events: &events)
                     outcomes.append(RelayOutcome(device: c.device, result: .switched(.off)))
                 } catch {
                     outcomes.append(RelayOutcome(device: c.device, result: .refused(.hardware(error.description))))
@@ -373,8 +372,8 @@ public struct RelayBank: RelaySwitching {
     }
 
     /// Makes a pending switch happen now if every rule allows, or sets the time it may happen.
-    private func settle(_ slot: Slot, now: WallInstant, events: inout [RelayEvent]) -> RelayResult {
-        let device = slot.channel.device
+    private mutating func settle(_ device: DeviceID, now: WallInstant, events: inout [RelayEvent]) -> RelayResult {
+        guard let slot = slots[device] else { return .refused(.unknownRelay(device)) }
         guard let p = slot.pending else { return .unchanged(DeviceState(isOn: slot.isOn)) }
         let wanted = DeviceState(isOn: p.target)
         var due = now
@@ -390,8 +389,8 @@ public struct RelayBank: RelaySwitching {
                 if other.isOn {
                     let ready = other.channel.minInterval.map { other.lastEdge.advanced(by: $0) } ?? now
                     if ready <= now {
-                        do { try edge(other, on: false, cause: .interlock(for: device), now: now, events: &events) } catch {
-                            slot.pending = nil
+                        do { try edge(m, on: false, cause: .interlock(for: device), now: now, events: &events) } catch {
+                            slots[device]?.pending = nil
                             return .refused(.hardware(error.description))
                         }
                     } else {
@@ -402,21 +401,22 @@ public struct RelayBank: RelaySwitching {
                         continue
                     }
                 }
-                if let off = other.lastOff {
+                // Read again: the edge just made changed it.
+                if let off = slots[m]?.lastOff {
                     let t = off.advanced(by: group.deadTime)
                     if t > due { due = t; reason = .deadTime(group: group.id, group.deadTime) }
                 }
             }
         }
         if due > now, let reason {
-            slot.pending?.due = retry ?? due
-            slot.pending?.eta = due
+            slots[device]?.pending?.due = retry ?? due
+            slots[device]?.pending?.eta = due
             return .scheduled(wanted, after: now.duration(to: due), because: reason)
         }
         do {
-            try edge(slot, on: p.target, cause: .command, now: now, events: &events)
+            try edge(device, on: p.target, cause: .command, now: now, events: &events)
         } catch {
-            slot.pending = nil
+            slots[device]?.pending = nil
             return .refused(.hardware(error.description))
         }
         if p.target {
@@ -426,13 +426,14 @@ public struct RelayBank: RelaySwitching {
             if let maxOn = c.maxOn, auto == nil || now.advanced(by: maxOn) < auto!.at {
                 auto = AutoOff(at: now.advanced(by: maxOn), cause: .watchdog)
             }
-            slot.autoOff = auto
+            slots[device]?.autoOff = auto
         }
         return .switched(wanted)
     }
 
     /// One edge: writes the line and updates the bookkeeping.
-    private func edge(_ slot: Slot, on: Bool, cause: SwitchCause, now: WallInstant, events: inout [RelayEvent]) throws(GPIOError) {
+    private mutating func edge(_ device: DeviceID, on: Bool, cause: SwitchCause, now: WallInstant, events: inout [RelayEvent]) throws(GPIOError) {
+        guard var slot = slots[device] else { return }
         try chip.setValue(line: slot.channel.line, to: on)
         slot.isOn = on
         slot.lastEdge = now
@@ -444,6 +445,7 @@ public struct RelayBank: RelaySwitching {
             slot.autoOff = nil
         }
         if let p = slot.pending, p.target == on { slot.pending = nil }
-        emit(&events, .switched(device: slot.channel.device, to: DeviceState(isOn: on), cause: cause))
+        slots[device] = slot
+        emit(&events, .switched(device: device, to: DeviceState(isOn: on), cause: cause))
     }
 }

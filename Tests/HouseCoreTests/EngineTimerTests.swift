@@ -48,3 +48,44 @@ import Testing
         #expect(query.reply.dialog.contains("no mode") || !query.reply.dialog.contains("movie"), "\(query.reply.dialog)")
     }
 }
+
+/// Only the node that coordinates ends temporary modes: another node's timelines may be stale
+/// (it hears no mode command while it does not coordinate), and its revert would switch relays
+/// against the coordinator's.
+@Suite struct EngineTimerCoordinationTests {
+    @Test func aNodeThatDoesNotCoordinateEndsNoModeAndWaitsForNone() async throws {
+        let h = try HouseHarness()
+        _ = await h.engine.process(.setMode(SetHouseModeIntent(mode: "movie", duration: .seconds(60))), source: .cli)
+        let ends = h.clock.now.advanced(by: .seconds(60))
+        h.clock.advance(by: .seconds(61))
+        let standby = await h.engine.perform(.tick, acting: false)
+        #expect(await h.engine.modesByRoom["living-room"] == "movie", "not this node's to end")
+        #expect(!standby.effects.messages.contains { $0.topic == "house/events" })
+        #expect(standby.effects.wake.map { $0 > h.clock.now } == true, "no wake in the past: the timers would tick on and on")
+        // Coordinating: the mode that ran out ends at once.
+        let acting = await h.engine.perform(.tick, acting: true)
+        #expect(await h.engine.modesByRoom["living-room"] == nil)
+        #expect(acting.effects.messages.contains { $0.topic == "house/events" && $0.string.contains("mode-reverted") })
+        #expect(ends < h.clock.now)
+    }
+
+    /// A node that starts coordinating publishes the house's state in that very command, however
+    /// the coordination's own flag reads at that moment.
+    @Test func coordinationStartedPublishesTheHouseState() async throws {
+        let h = try HouseHarness()
+        let started = await h.engine.perform(.coordinationStarted(term: 2001, modes: nil), acting: false)
+        #expect(started.effects.messages.contains { $0.topic == "house/mode/state" })
+        #expect(started.effects.messages.contains { $0.topic == "house/mode/timeline" })
+    }
+
+    /// Only the first node records energy edges (it keeps the house's energy).
+    @Test func onlyThePrimaryNodeRecordsEnergyEdges() async throws {
+        let other = try HouseHarness(node: "pi-garage")
+        await other.engine.noteState("garage-light", .on)
+        let records = await other.engine.takeEffects().records
+        #expect(!records.contains { if case .energyEdge = $0 { true } else { false } })
+        let primary = try HouseHarness(node: "pi-main")
+        await primary.engine.noteState("kitchen-light", .on)
+        #expect(await primary.engine.takeEffects().records.contains { if case .energyEdge = $0 { true } else { false } })
+    }
+}

@@ -291,8 +291,9 @@ extension HouseEngine {
             publishState(state, of: d)
             // A command's edge is known already (the command set the state it switched to, also
             // for a switch the safety rules put off); what the relays did on their own is the
-            // device's new state.
-            if cause != .command {
+            // device's new state, and so is a command's edge nobody told of (an interlocked
+            // relay's power-on state, switched after the dead time).
+            if cause != .command || self.state(of: device) != state {
                 setState(device, state)
                 energyMoved()
             }

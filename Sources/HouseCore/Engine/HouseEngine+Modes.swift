@@ -15,9 +15,6 @@ extension HouseEngine {
 
     var roomModes: [RoomID: ModeID] { modeSnapshot.roomModes }
 
-    /// When the next temporary mode of any room ends, if one is set.
-    public var modeExpiry: WallInstant? { modeSnapshot.nextExpiry.map(WallInstant.init) }
-
     /// The current mode state.
     public var modeSnapshot: ModeSnapshot { ModeSnapshot(timelines: timelines) }
 

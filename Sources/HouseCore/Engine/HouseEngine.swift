@@ -138,7 +138,8 @@ public actor HouseEngine {
     /// this node coordinates the house now; `replying`: whether somebody waits for the reply (an
     /// intent nobody waits for, with no request id to answer a repeat with, gets an empty one).
     public func perform(_ command: HouseCommand, acting: Bool = true, replying: Bool = true) -> (reply: IntentReply, effects: Effects) {
-        self.acting = acting
+        // A node that starts coordinating acts in that command (it publishes the house's state).
+        if case .coordinationStarted = command { self.acting = true } else { self.acting = acting }
         fireDueTimers()
         let reply = carryOut(command, replying: replying)
         fireEdgeRules()
@@ -270,7 +271,8 @@ public actor HouseEngine {
     func setState(_ device: DeviceID, _ s: DeviceState) {
         states[device] = s
         let now = clock.now
-        if ledger.record(device, on: s.isOn, at: now), (configuration.device(id: device)?.watts ?? 0) > 0 {
+        // The first node keeps the house's energy: only its edges are recorded.
+        if ledger.record(device, on: s.isOn, at: now), isPrimary, (configuration.device(id: device)?.watts ?? 0) > 0 {
             effects.records.append(.energyEdge(EnergyEdge(device: device, on: s.isOn, at: now)))
         }
     }
@@ -319,11 +321,18 @@ extension HouseEngine {
                 next = press.at.advanced(by: opener.deadline)
             }
         }
-        for timeline in timelines.values {
-            if let end = timeline.nextExpiry.map(WallInstant.init), end < next { next = end }
-        }
+        // Only the coordinator ends temporary modes (another node's timelines may be stale).
+        if acting, let end = modeExpiry, end < next { next = end }
         if let due = energyDue, due < next { next = due }
         return next
+    }
+
+    /// When the next temporary mode of any room ends, if one is set (not before its end: the
+    /// instant's milliseconds rounded up, so that a tick then finds it ended).
+    public var modeExpiry: WallInstant? {
+        guard let end = timelines.values.compactMap(\.nextExpiry).min() else { return nil }
+        let instant = WallInstant(end)
+        return instant.date < end ? instant.advanced(by: .milliseconds(1)) : instant
     }
 
     /// Carries out every timer due by now, earliest kind first: what the relays do on time, the
@@ -337,7 +346,7 @@ extension HouseEngine {
             relayEvents(events)
         }
         if let due = nextOpenerDeadline, due <= now { checkOpeners() }
-        if let due = modeExpiry, due <= now { revertExpiredModes() }
+        if acting, let due = modeExpiry, due <= now { revertExpiredModes() }
         if let due = energyDue, due <= now {
             energyDue = nil
             publishEnergy()
