@@ -187,3 +187,47 @@ import HouseTesting
                 == "About 2.0 kW right now: the bathroom heater 2.0 kW and the hall light 20 W. Also on, with no watts configured: the radio.")
     }
 }
+
+/// Cover classes: a class word ("curtains", "blinds", "windows") means the covers of that
+/// `device_class`, and a plural never crosses classes; "covers" means them all.
+@Suite struct CoverClassTests {
+    static let house = """
+        house: {name: Test, timezone: Europe/London, latitude: 51.5, longitude: -0.1}
+        nodes: [{id: pi-main, board: generic-8ch-optocoupler}]
+        rooms: [{id: lounge, name: Lounge}, {id: study, name: Study}]
+        devices:
+          - {id: lounge-curtain, room: lounge, kind: cover, device_class: curtain, names: [curtain],
+             motor: {node: pi-main, up: 1, down: 2, open_time: 20s}}
+          - {id: lounge-blind, room: lounge, kind: cover, device_class: blind, names: [blind],
+             motor: {node: pi-main, up: 3, down: 4, open_time: 20s}}
+          - {id: lounge-window, room: lounge, kind: cover, device_class: window, names: [window],
+             motor: {node: pi-main, up: 5, down: 6, open_time: 20s}}
+          - {id: study-light, room: study, kind: light, names: [light], relay: {node: pi-main, channel: 7}}
+        """
+
+    func say(_ text: String, room: String? = nil) async throws -> [IntentOutcome] {
+        let configuration = try ConfigurationLoader().load(yaml: Self.house, file: "test.yaml", boards: HouseFixtures.boards())
+        let phrases = try PhraseSet.load(contentsOf: URL(fileURLWithPath: HouseFixtures.repositoryRoot + "/config/phrases.yaml"))
+        let engine = HouseEngine(configuration: configuration, matcher: try PhraseMatcher(phraseSet: phrases, house: configuration))
+        return await engine.process(phrase: text, source: .cli, answers: IntentAnswers(confirmed: true, contextRoom: room), dryRun: true).outcomes
+    }
+
+    /// The covers an outcome moves (each winding's relay id names its cover).
+    func moved(_ outcomes: [IntentOutcome]) -> Set<String> {
+        Set(outcomes.flatMap(\.commands).map { String($0.device.rawValue.split(separator: "/")[0]) })
+    }
+
+    @Test func aClassWordMovesOnlyTheCoversOfItsClass() async throws {
+        #expect(moved(try await say("open the curtains in the lounge")) == ["lounge-curtain"])
+        #expect(moved(try await say("close the blinds in the lounge")) == ["lounge-blind"])
+        #expect(moved(try await say("open the windows", room: "lounge")) == ["lounge-window"])
+        #expect(moved(try await say("set the curtains in the lounge to 50%")) == ["lounge-curtain"])
+        #expect(moved(try await say("open the lounge covers")) == ["lounge-curtain", "lounge-blind", "lounge-window"])
+    }
+
+    @Test func aClassTheRoomHasNoneOfMovesNothing() async throws {
+        let outcomes = try await say("open the shutters in the lounge")
+        #expect(moved(outcomes).isEmpty)
+        #expect(outcomes.allSatisfy { $0.status != .done })
+    }
+}

@@ -66,4 +66,20 @@ public enum CoverClass: String, Sendable, Equatable, CaseIterable {
     case shutter, blind, curtain, shade, awning, window
     /// Worked by an opener (`CoverOpener`).
     case garage, gate, door
+
+    /// The words (singular) a cover of this class answers to besides "cover": its class's own,
+    /// never another class's.
+    public var words: [String] {
+        switch self {
+        case .shutter: ["shutter", "roller shutter"]
+        case .blind: ["blind"]
+        case .curtain: ["curtain", "drape"]
+        case .shade: ["shade"]
+        case .awning: ["awning"]
+        case .window: ["window"]
+        case .garage: ["garage door", "door"]
+        case .gate: ["gate"]
+        case .door: ["door"]
+        }
+    }
 }

@@ -82,14 +82,18 @@ public struct Device: Sendable, Equatable {
     }
 
     /// The words (singular) this device answers to without listing them in its `names`: its
-    /// kind's, except for a cover worked by an opener, which answers to its class ("door",
-    /// "gate"), never to "blind" or "shutter".
+    /// kind's, except for a cover, which answers to "cover" and to its class's words only ("the
+    /// curtains" never move a window or a blind), and a cover worked by an opener, which
+    /// answers to its class ("door", "gate"), never to "blind" or "shutter".
     public var kindWords: [String] {
-        guard let opener else { return kind.words }
-        switch opener.deviceClass {
-        case .gate: return ["gate"]
-        default: return ["door"]
+        if let opener {
+            switch opener.deviceClass {
+            case .gate: return ["gate"]
+            default: return ["door"]
+            }
         }
+        if let motor { return ["cover"] + motor.deviceClass.words }
+        return kind.words
     }
 
     /// The GPIO input of a button, contact or motion sensor.
