@@ -34,7 +34,9 @@ enum PhraseBenchmark {
         lists["number"] = list(spelledNumbers())
         lists["duration"] = list(spelledDurations())
         let document = HassilIntents(language: matcher.phraseSet.language, intents: intents, lists: lists,
-                                     expansionRules: matcher.phraseSet.expansionRules, skipWords: matcher.phraseSet.skipWords)
+                                     expansionRules: matcher.phraseSet.expansionRules,
+                                     // hassil has no wake words: they are skip words there.
+                                     skipWords: matcher.phraseSet.skipWords + matcher.phraseSet.wakeWords)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(document)

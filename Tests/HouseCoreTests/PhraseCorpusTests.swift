@@ -219,7 +219,8 @@ import Testing
         case .cannot:
             right = commands.isEmpty && understood && (last?.status == .unsupported || last?.status == .refused)
         case .unknown:
-            right = commands.isEmpty && !understood
+            // Not understood, or refused with its reason ("There's no light in the bathroom").
+            right = commands.isEmpty && (!understood || last?.status == .unsupported || last?.status == .refused)
         }
         return (right, falseActuation)
     }
@@ -288,5 +289,39 @@ import Testing
             + String(format: "%.1f%%", percent) + " (\(right)); understood \(understood)/\(count { l, _ in l.expectation != .unknown }); "
             + "asked \(tally { $0 == .ask }); cannot \(tally { $0 == .cannot }); unknown \(tally { $0 == .unknown }); "
             + "false actuations \(count { _, r in r.falseActuation })"
+    }
+
+    /// The blind corpus: sentences written from the user's side only (the example house's
+    /// config/house.yaml, README.md and docs/CONFIG.md, never the templates or the resolver):
+    /// wake words, politeness, possessives, covers, modes, questions and impossible requests, as
+    /// a new user would type them (Tests/Corpus/blind.tsv). Its own floors, raised as the matcher
+    /// learns to read what people say.
+    static let blindMinimumRight = 284
+    static let blindMaximumFalseActuations = 0
+    static let blindMinimumCannot = 20
+
+    @Test("the blind corpus: one line of figures, and its floors")
+    func blindCorpus() async throws {
+        let root = HouseFixtures.repositoryRoot
+        let phrases = try PhraseSet.load(contentsOf: URL(fileURLWithPath: root + "/config/phrases.yaml"))
+        let configuration = try HouseFixtures.exampleConfiguration()
+        let engine = HouseEngine(configuration: configuration, matcher: try PhraseMatcher(phraseSet: phrases, house: configuration))
+        var results: [(Line, Result)] = []
+        for line in try Self.loadCorpus(root + "/Tests/Corpus/blind.tsv") {
+            results.append((line, await Self.evaluate(line, engine: engine)))
+            await Task.yield()
+        }
+        print("blind corpus, example house: " + Self.figures(results))
+        if ProcessInfo.processInfo.environment["HOUSECTL_CORPUS_VERBOSE"] == "1" {
+            for (line, result) in results where !result.right || result.falseActuation {
+                print("  blind \(result.falseActuation ? "FALSE ACTUATION " : "")\(line.expectation): \(result.summary)")
+            }
+        }
+        let right = results.filter { $0.0.expectation.isPossible && $0.1.right }.count
+        #expect(right >= Self.blindMinimumRight, "right answers fell to \(right), below the floor of \(Self.blindMinimumRight)")
+        let cannot = results.filter { $0.0.expectation == .cannot && $0.1.right }.count
+        #expect(cannot >= Self.blindMinimumCannot, "impossible requests answered with a reason fell to \(cannot)")
+        let falseActuations = results.filter { $0.1.falseActuation }.count
+        #expect(falseActuations <= Self.blindMaximumFalseActuations, "\(falseActuations) false actuations: HOUSECTL_CORPUS_VERBOSE=1 lists them")
     }
 }

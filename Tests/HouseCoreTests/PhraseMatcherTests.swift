@@ -89,6 +89,48 @@ struct PhraseMatcherTests {
         }
     }
 
+    /// What people add around a command: a wake word first, politeness and fillers anywhere.
+    @Test func wakeWordsAndFillersAreDroppedButNeverFromANameOrTheMiddle() throws {
+        let kettleOn: [HouseIntent] = [.control(HouseControlIntent(action: .on, device: "kettle"))]
+        for text in ["ok house, turn on the kettle", "computer turn on the kettle", "house, turn on the kettle",
+                     "i'd like the kettle on please", "would you mind turning on the kettle", "just turn on my kettle",
+                     "turn on the kettle now, thank you", "kindly go ahead and turn on the kettle for me"] {
+            #expect(PhraseFixture.intents(text) == kettleOn, "\(text)")
+        }
+        // A wake word counts only at the start, and the routine whose name ends in "house" keeps it.
+        #expect(PhraseFixture.matcher.words("turn on the kettle computer") == ["turn", "on", "the", "kettle", "computer"])
+        #expect(PhraseFixture.matcher.words("house") == ["house"])
+        #expect(PhraseFixture.matcher.words("ok good morning house") == ["good", "morning", "house"])
+        // A skip word inside a name of the house stays.
+        var house = PhraseFixtures.sampleHouse
+        house.devices.append(Device(id: "just-lamp", room: "hall", kind: .light, names: ["just lamp"]))
+        let matcher = try PhraseMatcher(phraseSet: PhraseFixture.matcher.phraseSet, house: house)
+        #expect(matcher.words("please turn on the just lamp now") == ["turn", "on", "the", "just", "lamp"])
+        #expect(matcher.interpret("turn on the just lamp").intents == [.control(HouseControlIntent(action: .on, device: "just lamp"))])
+    }
+
+    @Test func aRoomsPossessiveIsTheRoom() {
+        #expect(PhraseFixture.intents("turn on the kitchen's light") == [
+            .control(HouseControlIntent(room: "Kitchen", action: .on, device: "light")),
+        ])
+        #expect(PhraseFixture.intents("turn off the lounge's big light") == [
+            .control(HouseControlIntent(room: "lounge", action: .off, device: "big light")),
+        ])
+    }
+
+    /// "turn off the lamp and the tv in the living room": the place said once is both parts'
+    /// when the first would otherwise have to ask which one; a part that is clear keeps its own.
+    @Test func aPlaceSaidAtTheEndOfAnAndIsSharedWhereItIsNeeded() {
+        #expect(PhraseFixture.intents("turn off the light and the tv in the living room") == [
+            .control(HouseControlIntent(room: "Living Room", action: .off, device: "light")),
+            .control(HouseControlIntent(room: "Living Room", action: .off, device: "tv")),
+        ])
+        #expect(PhraseFixture.intents("turn off the kettle and the light in the hall") == [
+            .control(HouseControlIntent(action: .off, device: "kettle")),
+            .control(HouseControlIntent(room: "Hall", action: .off, device: "light")),
+        ])
+    }
+
     @Test func listValuesAreTheConfiguredNames() {
         #expect(PhraseFixture.intents("turn off the light in the living room") == [
             .control(HouseControlIntent(room: "Living Room", action: .off, device: "light")),

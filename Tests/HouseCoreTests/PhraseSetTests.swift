@@ -32,6 +32,7 @@ struct PhraseSetTests {
         expansion_rules:
           turn: "(turn|switch)"
         skip_words: ["please"]
+        wake_words: ["hey fan"]
         """
 
     @Test func loadsIntentsListsRulesAndFixedSlots() throws {
@@ -46,6 +47,7 @@ struct PhraseSetTests {
         #expect(set.lists["level"]?.values.map(\.value) == ["1", "2", "3"])
         #expect(set.expansionRules["turn"] == "(turn|switch)")
         #expect(set.skipWords == ["please"])
+        #expect(set.wakeWords == ["hey fan"])
     }
 
     @Test func fixedSlotsAndInOutValuesReachTheIntent() throws {

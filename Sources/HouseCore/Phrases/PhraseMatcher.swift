@@ -14,6 +14,13 @@ public struct PhraseMatcher: Sendable {
     let suggester: LazyPhraseSuggester
     /// Skip words as token sequences, longest first.
     let skipWords: [[String]]
+    /// Wake words as token sequences, longest first.
+    let wakeWords: [[String]]
+    /// The first words of the skip and wake words: text without any is matched as typed.
+    let firstWords: Set<String>
+    /// The house's names (rooms, devices, modes, routines) as token sequences by first word,
+    /// longest first: a skip or wake word inside one stays ("good morning house", "just lamp").
+    let names: [String: [[String]]]
     /// The house the lists came from, when compiled from one: suggestions are checked against it.
     let house: HouseConfiguration?
 
@@ -42,24 +49,59 @@ public struct PhraseMatcher: Sendable {
         self.automaton = try PhraseAutomaton(phraseSet, extraLists: extra)
         let sampler = try PhraseSampler(phraseSet: phraseSet, lists: all)
         self.suggester = LazyPhraseSuggester(automaton: automaton, sampler: sampler)
-        self.skipWords = phraseSet.skipWords.map(PhraseNormalizer.tokens).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+        func sequences(_ words: [String]) -> [[String]] {
+            words.map(PhraseNormalizer.tokens).filter { !$0.isEmpty }.sorted { $0.count > $1.count }
+        }
+        self.skipWords = sequences(phraseSet.skipWords)
+        self.wakeWords = sequences(phraseSet.wakeWords)
+        self.firstWords = Set((skipWords + wakeWords).map { $0[0] })
+        var names: [String: [[String]]] = [:]
+        for name in Set(extra.values.flatMap { $0.values.map(\.spoken) }) {
+            let tokens = PhraseNormalizer.tokens(name)
+            if let first = tokens.first { names[first, default: []].append(tokens) }
+        }
+        self.names = names.mapValues { $0.sorted { $0.count > $1.count } }
     }
 
-    /// The normalised words of `text` without skip words.
+    /// The normalised words of `text` without a leading wake word and without skip words; a
+    /// name of the house is kept whole whatever words it has.
     func words(_ text: String) -> [String] {
         let tokens = PhraseNormalizer.tokens(text)
-        guard !skipWords.isEmpty, tokens.contains(where: { t in skipWords.contains { $0[0] == t } }) else { return tokens }
+        guard tokens.contains(where: firstWords.contains) else { return tokens }
+        var start = 0
+        if nameLength(in: tokens, at: 0) == 0, let wake = Self.sequence(wakeWords, in: tokens, at: 0), wake < tokens.count {
+            start = wake
+        }
         var result: [String] = []
         result.reserveCapacity(tokens.count)
-        var i = 0
-        outer: while i < tokens.count {
-            for skip in skipWords where i + skip.count <= tokens.count && tokens[i] == skip[0] {
-                if tokens[i..<(i + skip.count)].elementsEqual(skip) { i += skip.count; continue outer }
+        var i = start
+        while i < tokens.count {
+            let name = nameLength(in: tokens, at: i)
+            if name > 0 {
+                result += tokens[i..<(i + name)]
+                i += name
+            } else if let skip = Self.sequence(skipWords, in: tokens, at: i) {
+                i += skip
+            } else {
+                result.append(tokens[i])
+                i += 1
             }
-            result.append(tokens[i])
-            i += 1
         }
         return result
+    }
+
+    /// How many words of the longest of `sequences` start `tokens` at `i`, if one does.
+    private static func sequence(_ sequences: [[String]], in tokens: [String], at i: Int) -> Int? {
+        for s in sequences where i + s.count <= tokens.count && tokens[i] == s[0] && tokens[i..<(i + s.count)].elementsEqual(s) {
+            return s.count
+        }
+        return nil
+    }
+
+    /// How many words of the longest house name start `tokens` at `i` (0 for none).
+    private func nameLength(in tokens: [String], at i: Int) -> Int {
+        guard let candidates = names[tokens[i]] else { return 0 }
+        return Self.sequence(candidates, in: tokens, at: i) ?? 0
     }
 
     /// Interprets a line of text: one command, or several joined by "and".
@@ -111,9 +153,36 @@ public struct PhraseMatcher: Sendable {
                 memo[key] = .some(result)
                 return result
             }
-            if let commands = cover(0, after: nil) { return .commands(commands) }
+            if let commands = cover(0, after: nil) { return .commands(sharingPlace(commands)) }
         }
         return .noMatch(text: words.joined(separator: " "), suggestions: suggest ? suggestions(for: words) : [])
+    }
+
+    /// Commands joined by "and" with the place said once, at the end ("turn off the fan and the
+    /// monitor in the office"): a part that names no place, and would otherwise have to ask which
+    /// device, takes the last part's when the device is there.
+    private func sharingPlace(_ commands: [PhraseCommand]) -> [PhraseCommand] {
+        func place(_ c: PhraseCommand) -> Bool {
+            guard let slots = c.candidates.first?.slots else { return false }
+            return slots["room"] != nil || slots["floor"] != nil
+        }
+        guard commands.count > 1, let last = commands.last, place(last),
+              let at = last.words.lastIndex(where: { $0 == "in" || $0 == "on" || $0 == "at" }) else { return commands }
+        let suffix = last.words[at...]
+        return commands.dropLast().map { command in
+            guard !place(command) else { return command }
+            let words = command.words + suffix
+            let found = candidates(ids: words.map(automaton.tokenTable.id), words: words)
+            let placed = PhraseCommand(words: words, candidates: found)
+            guard !found.isEmpty, place(placed) else { return command }
+            guard let house else { return placed }
+            func kinds(_ c: PhraseCommand) -> Set<ParameterResolution.Kind> {
+                guard let intent = c.candidates.first?.intent else { return [.unsupported] }
+                return Set(IntentResolver(configuration: house).resolve(intent).parameters.map(\.kind))
+            }
+            let unclear: Set<ParameterResolution.Kind> = [.disambiguation, .needsValue, .unsupported]
+            return kinds(command).isDisjoint(with: unclear) || !kinds(placed).isDisjoint(with: unclear) ? command : placed
+        } + [last]
     }
 
     /// The best whole-text match as (intent name, slots), without splitting at "and"; what

@@ -23,13 +23,18 @@ public struct PhraseSet: Sendable, Equatable {
     public var groups: [PhraseTemplateGroup]
     public var lists: [String: PhraseList]
     public var expansionRules: [String: String]
-    /// Words dropped from the text before matching ("please"), as hassil's `skip_words`.
+    /// Words dropped from the text before matching ("please", "thank you"), as hassil's
+    /// `skip_words`; never inside a name of the house.
     public var skipWords: [String]
+    /// Words that call the house rather than say what to do ("ok house", "computer"), dropped
+    /// only at the start of the text (`wake_words`, our own key).
+    public var wakeWords: [String]
 
     public init(language: String = "en", groups: [PhraseTemplateGroup] = [], lists: [String: PhraseList] = [:],
-                expansionRules: [String: String] = [:], skipWords: [String] = []) {
+                expansionRules: [String: String] = [:], skipWords: [String] = [], wakeWords: [String] = []) {
         self.language = language
         self.skipWords = skipWords
+        self.wakeWords = wakeWords
         self.groups = groups
         self.lists = lists
         self.expansionRules = expansionRules
@@ -43,6 +48,7 @@ public struct PhraseSet: Sendable, Equatable {
         result.lists.merge(other.lists) { _, new in new }
         result.expansionRules.merge(other.expansionRules) { _, new in new }
         result.skipWords += other.skipWords.filter { !result.skipWords.contains($0) }
+        result.wakeWords += other.wakeWords.filter { !result.wakeWords.contains($0) }
         return result
     }
 
@@ -114,10 +120,13 @@ public struct PhraseSet: Sendable, Equatable {
                 case "skip_words":
                     guard let seq = value.sequence else { throw fail(value, "expected a list of skip words") }
                     for w in seq { set.skipWords.append(try text(w, "a skip word")) }
+                case "wake_words":
+                    guard let seq = value.sequence else { throw fail(value, "expected a list of wake words") }
+                    for w in seq { set.wakeWords.append(try text(w, "a wake word")) }
                 case "responses", "requires_context", "excludes_context":
                     continue // hassil keys we accept and ignore
                 default:
-                    throw fail(key, "unknown key '\(name)' (expected language, intents, lists, expansion_rules or skip_words)")
+                    throw fail(key, "unknown key '\(name)' (expected language, intents, lists, expansion_rules, skip_words or wake_words)")
                 }
             }
             return set

@@ -1,6 +1,7 @@
 /// Builds the slot lists a house provides to the phrase templates:
 ///
-/// - `room`: room names, aliases and ids;
+/// - `room`: room names, aliases and ids, and the names' possessives as typed without the
+///   apostrophe ("the kitchen's light" reads "kitchens light");
 /// - `floor`: floor names and aliases ("upstairs", "ground floor"; not the ids: "first" alone
 ///   would read "first floor lamp" two ways);
 /// - `device`: device names, ids and kinds, singular ("lamp", "garage door", "light");
@@ -17,9 +18,9 @@ public enum PhraseVocabulary {
 
     /// The house's slot lists.
     public static func lists(for house: HouseConfiguration) -> [String: PhraseList] {
-        let rooms = placeList(house.rooms.map { ($0.id.rawValue, $0.name, $0.aliases) })
+        let rooms = placeList(house.rooms.map { ($0.id.rawValue, $0.name, $0.aliases) }, possessives: true)
         // A floor's id is not a word on its own ("first" would read "first floor lamp" two ways).
-        let floors = placeList(house.floors.map { ($0.id.rawValue, $0.name, $0.aliases) }, ids: false)
+        let floors = placeList(house.floors.map { ($0.id.rawValue, $0.name, $0.aliases) }, ids: false, possessives: false)
 
         var devices = ListBuilder()
         var plurals = ListBuilder()
@@ -60,14 +61,23 @@ public enum PhraseVocabulary {
         ]
     }
 
-    /// Rooms or floors: names and aliases (the spoken words), then ids.
-    private static func placeList(_ places: [(id: String, name: String, aliases: [String])], ids: Bool = true) -> PhraseList {
+    /// Rooms or floors: names and aliases (the spoken words), then ids, then possessives of the
+    /// names and aliases not ending in "s" (so never one place's name read as another's).
+    private static func placeList(_ places: [(id: String, name: String, aliases: [String])], ids: Bool = true,
+                                  possessives: Bool) -> PhraseList {
         var list = ListBuilder()
         for place in places {
             list.add(place.name, value: place.name)
             for alias in place.aliases { list.add(alias, value: alias) }
         }
         if ids { for place in places { list.add(place.id, value: place.id) } }
+        if possessives {
+            for place in places {
+                for spoken in [place.name] + place.aliases where !PhraseNormalizer.normalize(spoken).hasSuffix("s") {
+                    list.add(spoken + "s", value: spoken)
+                }
+            }
+        }
         return list.list
     }
 
