@@ -291,37 +291,42 @@ import Testing
             + "false actuations \(count { _, r in r.falseActuation })"
     }
 
-    /// The blind corpus: sentences written from the user's side only (the example house's
+    /// The blind corpora: sentences written from the user's side only (the example house's
     /// config/house.yaml, README.md and docs/CONFIG.md, never the templates or the resolver):
     /// wake words, politeness, possessives, covers, modes, questions and impossible requests, as
-    /// a new user would type them (Tests/Corpus/blind.tsv). Its own floors, raised as the matcher
-    /// learns to read what people say.
-    static let blindMinimumRight = 284
-    static let blindMaximumFalseActuations = 0
-    static let blindMinimumCannot = 20
+    /// a new user would type them. `blind.tsv` guided the tolerant matching; `heldout.tsv` was
+    /// written after it and never tuned against, so it shows what generalises. Each has its own
+    /// floors, raised as the matcher learns to read what people say.
+    static let blindCorpora: [(file: String, minimumRight: Int, minimumCannot: Int, maximumFalseActuations: Int)] = [
+        ("blind.tsv", 290, 24, 0),
+        ("heldout.tsv", 108, 8, 0),
+    ]
 
-    @Test("the blind corpus: one line of figures, and its floors")
-    func blindCorpus() async throws {
+    @Test("the blind corpora: one line of figures each, and their floors")
+    func blindCorpora() async throws {
         let root = HouseFixtures.repositoryRoot
         let phrases = try PhraseSet.load(contentsOf: URL(fileURLWithPath: root + "/config/phrases.yaml"))
         let configuration = try HouseFixtures.exampleConfiguration()
         let engine = HouseEngine(configuration: configuration, matcher: try PhraseMatcher(phraseSet: phrases, house: configuration))
-        var results: [(Line, Result)] = []
-        for line in try Self.loadCorpus(root + "/Tests/Corpus/blind.tsv") {
-            results.append((line, await Self.evaluate(line, engine: engine)))
-            await Task.yield()
-        }
-        print("blind corpus, example house: " + Self.figures(results))
-        if ProcessInfo.processInfo.environment["HOUSECTL_CORPUS_VERBOSE"] == "1" {
-            for (line, result) in results where !result.right || result.falseActuation {
-                print("  blind \(result.falseActuation ? "FALSE ACTUATION " : "")\(line.expectation): \(result.summary)")
+        for corpus in Self.blindCorpora {
+            var results: [(Line, Result)] = []
+            for line in try Self.loadCorpus(root + "/Tests/Corpus/" + corpus.file) {
+                results.append((line, await Self.evaluate(line, engine: engine)))
+                await Task.yield()
             }
+            print("\(corpus.file), example house: " + Self.figures(results))
+            if ProcessInfo.processInfo.environment["HOUSECTL_CORPUS_VERBOSE"] == "1" {
+                for (line, result) in results where !result.right || result.falseActuation {
+                    print("  \(corpus.file) \(result.falseActuation ? "FALSE ACTUATION " : "")\(line.expectation): \(result.summary)")
+                }
+            }
+            let right = results.filter { $0.0.expectation.isPossible && $0.1.right }.count
+            #expect(right >= corpus.minimumRight, "\(corpus.file): right answers fell to \(right), below the floor of \(corpus.minimumRight)")
+            let cannot = results.filter { $0.0.expectation == .cannot && $0.1.right }.count
+            #expect(cannot >= corpus.minimumCannot, "\(corpus.file): impossible requests answered with a reason fell to \(cannot)")
+            let falseActuations = results.filter { $0.1.falseActuation }.count
+            #expect(falseActuations <= corpus.maximumFalseActuations,
+                    "\(corpus.file): \(falseActuations) false actuations: HOUSECTL_CORPUS_VERBOSE=1 lists them")
         }
-        let right = results.filter { $0.0.expectation.isPossible && $0.1.right }.count
-        #expect(right >= Self.blindMinimumRight, "right answers fell to \(right), below the floor of \(Self.blindMinimumRight)")
-        let cannot = results.filter { $0.0.expectation == .cannot && $0.1.right }.count
-        #expect(cannot >= Self.blindMinimumCannot, "impossible requests answered with a reason fell to \(cannot)")
-        let falseActuations = results.filter { $0.1.falseActuation }.count
-        #expect(falseActuations <= Self.blindMaximumFalseActuations, "\(falseActuations) false actuations: HOUSECTL_CORPUS_VERBOSE=1 lists them")
     }
 }
