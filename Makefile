@@ -6,21 +6,26 @@ GPIO ?= sim
 
 .PHONY: run test build deps clean bench soak fuzz fuzz-ci
 
+# System packages, and the community grammar (home-assistant-intents from PyPI, pinned) into
+# .cache/intents: without it the controller runs on its own phrases only, so a failed fetch warns.
 deps:
 	@./scripts/ensure-deps.sh
+	@./scripts/intents-data.sh > /dev/null || echo "make: warning: no community grammar (scripts/intents-data.sh failed); our own phrases only"
 
 build: deps
 	$(SWIFT) build
 
 # Every test: the Swift tests (unit, in-process end to end, real mosquitto, short fault
-# scenarios, the release-build broker under hostile clients), the page in a real browser
-# (headless chromium), the tests that draw or schedule days again on a Saturday and a Sunday
+# scenarios, the release-build broker under hostile clients), phrase understanding against
+# Home Assistant's hassil on the community grammar in English, German and French (Tests/Grammar),
+# the page in a real browser (headless chromium), the tests that draw or schedule days again on a Saturday and a Sunday
 # (Tests/Weekend), each libFuzzer target briefly on its committed seeds, then the libgpiod
 # backend against a kernel gpio-sim chip in a VM (about 2 minutes from a cold cache). One after
 # the other: the VM's input checks have windows of 100 ms, which fuzzers beside it could miss.
 test: deps
 	SWIFT=$(SWIFT) ./scripts/release-build.sh --product housectl
 	SWIFT=$(SWIFT) ./scripts/swift-test.sh
+	@./Tests/Grammar/run.sh
 	@./Tests/Browser/run.sh
 	@./Tests/Weekend/run.sh
 	fuzz/run.sh 10 --ci

@@ -40,20 +40,18 @@ scripts/release-build.sh --product housectl >&2
 BIN="$(scripts/release-build.sh --show-bin-path)"
 echo "== build took $(( $(date +%s) - START )) s" >&2
 
-# The peers: hassil (phrase matching) and amqtt (a Python MQTT broker). A failure here is not
-# fatal: their rows then say "n/a" and why.
+# The peers: amqtt (a Python MQTT broker) here, hassil (phrase matching, pinned) in
+# .cache/grammar-venv by bench/phrases/run.sh. A failure here is not fatal: their rows then say
+# "n/a" and why.
 VENV="$ROOT/bench/.venv"
 if [[ ! -x "$VENV/bin/python" ]]; then
     "${PYTHON:-python3}" -m venv "$VENV" >&2 || echo "bench: cannot create $VENV (python3 -m venv failed)" >&2
 fi
 if [[ -x "$VENV/bin/python" ]]; then
-    for pkg in hassil amqtt; do
-        mod=$pkg
-        if ! "$VENV/bin/python" -c "import $mod" 2>/dev/null; then
-            echo "== pip install $pkg" >&2
-            timeout 180 "$VENV/bin/pip" install --quiet "$pkg" >&2 || echo "bench: pip install $pkg failed; its row will say n/a" >&2
-        fi
-    done
+    if ! "$VENV/bin/python" -c "import amqtt" 2>/dev/null; then
+        echo "== pip install amqtt" >&2
+        timeout 180 "$VENV/bin/pip" install --quiet amqtt >&2 || echo "bench: pip install amqtt failed; its row will say n/a" >&2
+    fi
 fi
 
 OUT=${BENCH_OUT:-$ROOT/.build/bench-last-run.md}

@@ -162,6 +162,19 @@ install_files() {
         run install -m 0644 "$profile" "$SHARE_DIR/devices/"
     done
 
+    # The community grammar (home-assistant-intents, fetched from PyPI at the pinned version):
+    # housectl finds it at share/housectl/intents/VERSION beside its bin/ folder. Without it the
+    # controller runs on its own phrases only.
+    if grammar=$("$REPO/scripts/intents-data.sh"); then
+        say "community grammar: $SHARE_DIR/intents/$(basename "$grammar")"
+        run install -d -m 0755 "$SHARE_DIR/intents/$(basename "$grammar")"
+        for file in "$REPO/$grammar"/*.json; do
+            run install -m 0644 "$file" "$SHARE_DIR/intents/$(basename "$grammar")/"
+        done
+    else
+        echo "install.sh: warning: could not fetch the community grammar; housectl will understand its own phrases only" >&2
+    fi
+
     say "systemd unit: $UNIT_DIR/housectl.service"
     run install -m 0644 "$REPO/deploy/systemd/housectl.service" "$UNIT_DIR/housectl.service"
     run systemctl daemon-reload

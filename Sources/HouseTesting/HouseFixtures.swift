@@ -39,4 +39,26 @@ public enum HouseFixtures {
             return error.diagnostics.map { "\($0.line):\($0.column): \($0.message)" }
         }
     }
+
+    /// The community grammar's file of `language`, as `make` fetches it (scripts/intents-data.sh,
+    /// into .cache/intents/VERSION); nil when it is not there, except in CI (`CI=true`), where
+    /// a missing grammar is an error, not a skip.
+    public static func grammar(_ language: String = "en") throws -> CommunityGrammar? {
+        let folder = URL(fileURLWithPath: repositoryRoot + "/.cache/intents/\(CommunityGrammar.version)")
+        let file = CommunityGrammar.file(language: language, in: folder)
+        guard FileManager.default.fileExists(atPath: file.path) else {
+            if ProcessInfo.processInfo.environment["CI"] == "true" {
+                throw PhraseError.invalidFile(source: file.path, message: "missing: scripts/intents-data.sh fetches it (make test does)")
+            }
+            return nil
+        }
+        return try CommunityGrammar.load(contentsOf: file)
+    }
+
+    /// `config/phrases.yaml` with the English community grammar when it is there: what the
+    /// daemon reads for the example house.
+    public static func phrases() throws -> PhraseSet {
+        let ours = try PhraseSet.load(contentsOf: URL(fileURLWithPath: repositoryRoot + "/config/phrases.yaml"))
+        return try grammar().map { ours.merging($0.phraseSet) } ?? ours
+    }
 }

@@ -42,6 +42,22 @@ enum FootprintBench {
         if let failure, off.isEmpty {
             return [.unavailable("5. footprint", goal: "<= 10 MB / 12 MB, <= 100 ms", why: failure)]
         }
+        // What a language's grammar costs: the same daemon (page off) with each language's
+        // community grammar, against one with none.
+        var byLanguage: [String: [Result]] = [:]
+        for round in 0..<rounds {
+            for language in [nil] + languages {
+                do {
+                    let house = try await ServedHouse.start(housectl: housectl, root: root, web: false, language: language)
+                    defer { house.stop() }
+                    byLanguage[language ?? "", default: []].append(try await flood(house, commands: commands))
+                } catch {
+                    progress("footprint (\(language ?? "no grammar")) failed: \(error)")
+                }
+            }
+            progress("footprint by language, round \(round + 1)/\(rounds): "
+                     + byLanguage.sorted { $0.key < $1.key }.map { "\($0.key.isEmpty ? "none" : $0.key) \(format($0.value.last?.anonMB ?? .nan, 1)) MB" }.joined(separator: ", "))
+        }
         let anonOff = Spread(off.map(\.anonMB)), anonOn = Spread(on.map(\.anonMB))
         let peakOff = Spread(off.map(\.peakMB)), peakOn = Spread(on.map(\.peakMB))
         let ready = Spread(off.map(\.readyMs)), readyOn = Spread(on.map(\.readyMs))
@@ -63,7 +79,29 @@ enum FootprintBench {
             BenchRow(name: "5. daemon VmHWM, page off (MB)", ours: peakOff.text(1), peer: "-", ratio: "-", goal: "- (info)", met: "-"),
             BenchRow(name: "5. daemon VmHWM, page on (MB)", ours: peakOn.text(1), peer: "-", ratio: "-", goal: "- (info)", met: "-"),
             goalRow("5. daemon start-to-ready (ms)", ready, goal: readyGoalMs, unit: "ms"),
-        ]
+        ] + languageRows(byLanguage)
+    }
+
+    /// The community grammars whose cost row 5 reports.
+    static let languages = ["en", "de", "fr"]
+    static let languageGoalMB = 5.0
+
+    /// Per language: RssAnon with its grammar minus RssAnon with none (goal), and start-to-ready.
+    static func languageRows(_ results: [String: [Result]]) -> [BenchRow] {
+        guard let none = results[""], !none.isEmpty else { return [] }
+        let base = Spread(none.map(\.anonMB)).median
+        var rows = [BenchRow(name: "5. daemon RssAnon, no grammar (MB)", ours: Spread(none.map(\.anonMB)).text(1), peer: "-", ratio: "-",
+                             goal: "- (info)", met: "-")]
+        for language in languages {
+            guard let r = results[language], !r.isEmpty else { continue }
+            let extra = Spread(r.map { $0.anonMB - base })
+            rows.append(BenchRow(name: "5. RssAnon of the \(language) grammar (MB)", ours: extra.text(2), peer: "\(format(languageGoalMB, 0)) (goal)",
+                                 ratio: String(format: "%.2fx", extra.median / languageGoalMB), goal: "<= \(format(languageGoalMB, 0)) MB",
+                                 met: extra.median <= languageGoalMB ? "yes" : "NO"))
+            rows.append(BenchRow(name: "5. start-to-ready, \(language) grammar (ms)", ours: Spread(r.map(\.readyMs)).text(1), peer: "-",
+                                 ratio: "-", goal: "- (info)", met: "-"))
+        }
+        return rows
     }
 
     struct Result { var readyMs: Double; var peakMB: Double; var anonMB: Double; var rate: Double; var lost: Int }

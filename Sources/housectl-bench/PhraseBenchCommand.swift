@@ -17,6 +17,9 @@ struct PhraseBenchCommand: ParsableCommand {
     @Option(help: "Phrase templates (hassil YAML).")
     var phrases = "config/phrases.yaml"
 
+    @Option(help: "A language file of the community grammar (home-assistant-intents): measure it instead of --phrases, with the house's lists (--export writes them as lists.json for hassil).")
+    var grammar: String?
+
     @Option(help: "A file of hand-written sentences, one per line, added to the generated corpus.")
     var natural: String?
 
@@ -45,8 +48,10 @@ struct PhraseBenchCommand: ParsableCommand {
     var seconds = 3.0
 
     func run() throws {
-        let set = try PhraseSet.load(contentsOf: URL(fileURLWithPath: phrases))
-        let matcher = try PhraseMatcher(phraseSet: set, house: PhraseFixtures.sampleHouse)
+        let set = try grammar.map { try CommunityGrammar.load(contentsOf: URL(fileURLWithPath: $0)).phraseSet }
+            ?? PhraseSet.load(contentsOf: URL(fileURLWithPath: phrases))
+        let house = PhraseFixtures.sampleHouse
+        let matcher = try PhraseMatcher(phraseSet: set, house: house)
         var hand: [String] = []
         if let natural {
             hand = try String(contentsOfFile: natural, encoding: .utf8).split(separator: "\n")
@@ -58,7 +63,14 @@ struct PhraseBenchCommand: ParsableCommand {
             let dir = URL(fileURLWithPath: export)
             try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
             try (corpus.joined(separator: "\n") + "\n").write(to: dir.appendingPathComponent("corpus.txt"), atomically: true, encoding: .utf8)
-            try PhraseBenchmark.hassilExport(matcher: matcher).write(to: dir.appendingPathComponent("intents.json"))
+            if let grammar {
+                // hassil reads the grammar's own file, with the house's lists.
+                try Data(contentsOf: URL(fileURLWithPath: grammar)).write(to: dir.appendingPathComponent("intents.json"))
+                try CommunityGrammar.hassilLists(for: house, saidIn: house.rooms.first?.name)
+                    .write(to: dir.appendingPathComponent("lists.json"))
+            } else {
+                try PhraseBenchmark.hassilExport(matcher: matcher).write(to: dir.appendingPathComponent("intents.json"))
+            }
             print("wrote \(corpus.count) sentences (\(corpus.count - hand.count) generated, \(hand.count) hand-written) to \(export)")
             return
         }

@@ -13,7 +13,11 @@ enum PhraseBenchmark {
         var sentences: [String] = []
         for group in matcher.phraseSet.groups {
             for sentence in group.sentences {
-                for _ in 0..<perTemplate { sentences.append(sampler.random(of: sentence, using: &random)) }
+                for _ in 0..<perTemplate {
+                    // "": a template this house cannot say.
+                    let said = sampler.random(of: sentence, using: &random)
+                    if !said.isEmpty { sentences.append(said) }
+                }
             }
         }
         return sentences + natural

@@ -1,4 +1,5 @@
 import Foundation
+import HouseCore
 import HouseTesting
 
 /// The real `housectl serve` (embedded broker, simulated relays) on a temporary copy of
@@ -16,15 +17,18 @@ struct ServedHouse {
     /// From spawn to the "ready:" log line.
     let readyMs: Double
 
-    static func start(housectl: String, root: String, web: Bool) async throws -> ServedHouse {
+    /// `language`: the house's (`house.language`), its community grammar read from the
+    /// checkout's .cache/intents as `make run` reads it; nil: no grammar, our own phrases only.
+    static func start(housectl: String, root: String, web: Bool, language: String? = "en") async throws -> ServedHouse {
         let port = try MosquittoBroker.freeLoopbackPort()
         let webPort = web ? try MosquittoBroker.freeLoopbackPort() : nil
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-bench-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory.appendingPathComponent("state"), withIntermediateDirectories: true)
         // A copy of the example house with the embedded broker on the free port (phrases beside
         // it), and no routine runs: what the daemon does at start-up does not depend on the hour.
-        try HouseFixtures.exampleHouseText(root: root, mqttPort: port, routines: .withoutRuns)
-            .write(to: directory.appendingPathComponent("house.yaml"), atomically: true, encoding: .utf8)
+        var text = try HouseFixtures.exampleHouseText(root: root, mqttPort: port, routines: .withoutRuns)
+        if let language { text = text.replacingOccurrences(of: "\nhouse:\n", with: "\nhouse:\n  language: \(language)\n") }
+        try text.write(to: directory.appendingPathComponent("house.yaml"), atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(atPath: root + "/config/phrases.yaml", toPath: directory.appendingPathComponent("phrases.yaml").path)
         let logURL = directory.appendingPathComponent("serve.log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
@@ -38,6 +42,9 @@ struct ServedHouse {
         p.standardOutput = output
         p.standardError = output
         p.standardInput = FileHandle.nullDevice
+        var environment = ProcessInfo.processInfo.environment
+        environment["HOUSECTL_GRAMMAR_DIR"] = language == nil ? "/nonexistent" : root + "/.cache/intents/\(CommunityGrammar.version)"
+        p.environment = environment
         let clock = ContinuousClock()
         let t0 = clock.now
         try p.run()

@@ -21,16 +21,20 @@ struct ConfigCheckCommand: AsyncParsableCommand {
         let file = path ?? options.config
         switch options.load(path: file) {
         case .success(let config):
-            if json {
-                return CommandOutput(text: JSONOutput.encode(ConfigCheckReport(file: file, ok: true, summary: config.summary, errors: [])), exitCode: 0)
+            let phrases: String
+            do { phrases = try options.phrases(language: config.house.language).grammar } catch {
+                return CommandOutput(text: "", exitCode: 1, errors: "\(error)")
             }
-            return CommandOutput(text: "\(file): OK\n" + config.summary, exitCode: 0)
+            if json {
+                return CommandOutput(text: JSONOutput.encode(ConfigCheckReport(file: file, ok: true, summary: config.summary, phrases: phrases, errors: [])), exitCode: 0)
+            }
+            return CommandOutput(text: "\(file): OK\n" + config.summary + "\nphrases: " + phrases, exitCode: 0)
         case .failure(let error):
             if json {
                 let errors = error.diagnostics.map {
                     ConfigCheckReport.Diagnostic(file: $0.file, line: $0.line, column: $0.column, message: $0.message)
                 }
-                return CommandOutput(text: JSONOutput.encode(ConfigCheckReport(file: file, ok: false, summary: nil, errors: errors)), exitCode: 1)
+                return CommandOutput(text: JSONOutput.encode(ConfigCheckReport(file: file, ok: false, summary: nil, phrases: nil, errors: errors)), exitCode: 1)
             }
             return CommandOutput(text: "", exitCode: 1, errors: error.description)
         }
@@ -51,5 +55,7 @@ struct ConfigCheckReport: Encodable {
     var file: String
     var ok: Bool
     var summary: String?
+    /// Which phrases load: our own, and the community grammar's file or why there is none.
+    var phrases: String?
     var errors: [Diagnostic]
 }

@@ -9,6 +9,15 @@ struct ConfigOptions: ParsableArguments {
     @Option(name: .customLong("devices-dir"), help: "Directory of relay-board profiles (default: devices/ next to the config's directory).")
     var devices: String?
 
+    @Option(name: .customLong("grammar-dir"),
+            help: "Directory of the community grammar's language files, <language>.json (default: HOUSECTL_GRAMMAR_DIR, .cache/intents/VERSION next to the config's directory, or share/housectl/intents/VERSION beside the binary's).")
+    var grammar: String?
+
+    /// The phrase files beside the configuration, `extra` ones, and the grammar of `language`.
+    func phrases(extra: [String] = [], language: String, ours: Bool = true) throws -> PhraseFiles.Loaded {
+        try PhraseFiles.load(configPath: config, extra: extra, language: language, grammarDirectory: grammar, ours: ours)
+    }
+
     /// Loads the configuration, or returns the located errors as text.
     func load(path: String? = nil) -> Result<HouseConfiguration, ConfigurationError> {
         Result { () throws(ConfigurationError) in

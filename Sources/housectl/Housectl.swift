@@ -10,7 +10,7 @@ struct Housectl: AsyncParsableCommand {
         abstract: "A smart-home controller for the Raspberry Pi: relays, MQTT, routines and shortcut phrases.",
         version: HousectlVersion.current,
         subcommands: [
-            ServeCommand.self, SayCommand.self, StatusCommand.self, ControlCommand.self, ModeCommand.self,
+            ServeCommand.self, SayCommand.self, PhrasesCommand.self, StatusCommand.self, ControlCommand.self, ModeCommand.self,
             HistoryCommand.self, ShortcutsCommand.self, RoutinesCommand.self, RelaysCommand.self,
             ConfigCommand.self, DeployCommand.self, BrokerCommand.self, WebCommand.self,
         ]

@@ -181,7 +181,8 @@ struct SayCommand: AsyncParsableCommand {
 
     /// The engine a dry run goes through: the configuration and the phrases, no relays.
     private func dryRunEngine(_ configuration: HouseConfiguration) throws -> HouseEngine {
-        let matcher = try PhraseMatcher(phraseSet: try PhraseFiles.load(configPath: options.config, extra: phrases), house: configuration)
+        let loaded = try options.phrases(extra: phrases, language: configuration.house.language)
+        let matcher = try PhraseMatcher(phraseSet: loaded.phraseSet, house: configuration)
         return HouseEngine(configuration: configuration, matcher: matcher)
     }
 

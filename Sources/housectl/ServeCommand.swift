@@ -59,7 +59,9 @@ struct ServeCommand: AsyncParsableCommand {
             guard let hp = DaemonOptions.parseHostPort(broker) else { throw ValidationError("--broker expects HOST:PORT, not '\(broker)'") }
             override = hp
         }
-        let phraseSet = try PhraseFiles.load(configPath: options.config, extra: phrases)
+        let loaded = try options.phrases(extra: phrases, language: configuration.house.language)
+        logger.info("phrases: \(loaded.grammar)")
+        let phraseSet = loaded.phraseSet
         var clock = SystemWallClock()
         if let startTime {
             guard let start = HouseCalendar(house: configuration.house).parseLocal(startTime) else {
@@ -112,23 +114,5 @@ extension ServeCommand {
         if startTime != nil, gpio.map(DaemonOptions.GPIOChoice.init) != .simulated {
             throw ValidationError("--start-time needs --gpio sim: a rehearsal of another time never drives real relays")
         }
-    }
-}
-
-/// Loading the phrase templates: `phrases.yaml` beside the house configuration, then the user's files.
-enum PhraseFiles {
-    static func load(configPath: String, extra: [String]) throws -> PhraseSet {
-        let directory = URL(fileURLWithPath: configPath).deletingLastPathComponent()
-        var paths = [directory.appendingPathComponent("phrases.yaml").path]
-        paths += extra
-        var set = PhraseSet()
-        for path in paths {
-            guard FileManager.default.fileExists(atPath: path) else {
-                if extra.contains(path) { throw ValidationError("phrase file \(path) does not exist") }
-                continue
-            }
-            set = set.merging(try PhraseSet.load(contentsOf: URL(fileURLWithPath: path)))
-        }
-        return set
     }
 }

@@ -6,6 +6,8 @@
 #   Tests/Browser/run.sh --screenshots DIR     also writes each tab at phone and desktop width
 set -eu
 cd "$(dirname "$0")/../.."
+# shellcheck source=Tests/common.sh
+. Tests/common.sh
 PKGS="chromium chromium-driver python3-selenium fonts-dejavu-core mosquitto-clients"
 missing=""
 for p in $PKGS; do
@@ -17,12 +19,8 @@ if [ -n "$missing" ]; then
     [ "$(id -u)" -ne 0 ] && SUDO="sudo"
     # shellcheck disable=SC2086  # the package list is split on purpose
     if ! { $SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null; }; then
-        echo "browser test: could not install$missing"
-        [ "${CI:-}" = "true" ] && exit 1
-        echo "browser test: SKIPPED (not in CI)"; exit 0
+        unavailable "browser test" "could not install$missing"
     fi
 fi
-bin=.build/release/housectl
-[ -x "$bin" ] || bin=$(swift build --product housectl --show-bin-path)/housectl
-[ -x "$bin" ] || { echo "browser test: no housectl binary (make test builds it)"; exit 2; }
+find_housectl "browser test"
 exec /usr/bin/python3 Tests/Browser/test_page.py --housectl "$bin" "$@"

@@ -16,7 +16,56 @@ struct PhraseTemplateTests {
 
     @Test func permutationsExpandToEveryOrder() throws {
         let expr = try PhraseExpression.parse("(a;b)")
-        #expect(expr == .alternatives([.sequence([.words(["a"]), .words(["b"])]), .sequence([.words(["b"]), .words(["a"])])]))
+        #expect(expr == .alternatives([.words(["a", "b"]), .words(["b", "a"])]))
+    }
+
+    @Test func partsWrittenTogetherJoinIntoOneWord() throws {
+        #expect(try PhraseExpression.parse("fan[s]") == .alternatives([.words(["fan"]), .words(["fans"])]))
+        #expect(try PhraseExpression.parse("turn on the fan[s] now") == .sequence([
+            .words(["turn", "on", "the"]), .alternatives([.words(["fan"]), .words(["fans"])]), .words(["now"]),
+        ]))
+        #expect(try PhraseExpression.parse("(Ziel|Soll)temperatur") == .alternatives([.words(["zieltemperatur"]), .words(["solltemperatur"])]))
+        // A space inside the optional part keeps the words apart: nothing to spell out.
+        #expect(try PhraseExpression.parse("[den ]{area}") == .sequence([.optional(.words(["den"])), .list(list: "area", slot: "area")]))
+        #expect(try PhraseExpression.parse("Helligkeit[ (a|b)][ hier] auf") == .sequence([
+            .words(["helligkeit"]), .optional(.alternatives([.words(["a"]), .words(["b"])])), .optional(.words(["hier"])), .words(["auf"]),
+        ]))
+        // ... unless the part before it may be missing and is joined to a word: "x{area}".
+        #expect(try PhraseExpression.parse("x[den ]{area}") == .alternatives([
+            .list(list: PhraseList.affixedName("area", prefix: "x", suffix: ""), slot: "area"),
+            .sequence([.words(["xden"]), .list(list: "area", slot: "area")]),
+        ]))
+        // A rule joined to a word is spelled out; on its own it stays a rule.
+        #expect(try PhraseExpression.parse("<r>s", rules: ["r": "(a|b)"]) == .alternatives([.words(["as"]), .words(["bs"])]))
+        #expect(try PhraseExpression.parse("<r> s") == .sequence([.rule("r"), .words(["s"])]))
+        #expect(throws: PhraseError.self) { try PhraseExpression.parse("<unknown>s") }
+    }
+
+    @Test func textJoinedToAListMakesAnAffixedList() throws {
+        let affixed = PhraseList.affixedName("area", prefix: "l'", suffix: "")
+        #expect(try PhraseExpression.parse("de l'{area}") == .sequence([.words(["de"]), .list(list: affixed, slot: "area")]))
+        // Signs that are no word ("50%", "21°") leave the list as it is.
+        #expect(try PhraseExpression.parse("{brightness}%") == .list(list: "brightness", slot: "brightness"))
+        let lists = ["area": PhraseList(values: [PhraseListValue(spoken: "entrée", value: "Hall")])]
+        #expect(PhraseList.named(affixed, in: lists)?.values == [PhraseListValue(spoken: "l'entrée", value: "Hall")])
+        let set = PhraseSet(groups: [PhraseTemplateGroup(intent: "Light", sentences: ["allume la lumière de [<le>]{area}"])],
+                            expansionRules: ["le": "(le |la |l')"])
+        let matcher = try PhraseMatcher(phraseSet: set, lists: lists)
+        #expect(matcher.bestMatch("allume la lumière de l'entrée")?.slots == ["area": "Hall"])
+        #expect(matcher.bestMatch("allume la lumière de la entrée")?.slots == ["area": "Hall"])
+        #expect(matcher.bestMatch("allume la lumière de entrée")?.slots == ["area": "Hall"])
+        #expect(matcher.bestMatch("allume la lumière de l entrée") == nil)
+    }
+
+    @Test func domainListsAreTheUnionOfTheirDomains() {
+        let lists = [
+            "name": PhraseList(values: []),
+            "name@light": PhraseList(values: [PhraseListValue(spoken: "lamp", value: "lamp")]),
+            "name@fan": PhraseList(values: [PhraseListValue(spoken: "fan", value: "fan")]),
+        ]
+        #expect(PhraseList.named("name@fan+light+valve", in: lists)?.values.map(\.value) == ["fan", "lamp"])
+        #expect(PhraseList.named("name@valve", in: lists)?.values == [])
+        #expect(PhraseList.named("other@light", in: lists) == nil)
     }
 
     @Test func templateWordsAreNormalised() throws {

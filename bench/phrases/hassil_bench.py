@@ -1,14 +1,20 @@
 """hassil's half of the phrase benchmark.
 
-Usage: hassil_bench.py INTENTS.json CORPUS.txt ANSWERS.jsonl [MIN_SECONDS]
-Prints hassil's rate (sentences per second) as the last line "rate N" and writes one JSON answer
+Usage: hassil_bench.py INTENTS.json CORPUS.txt ANSWERS.jsonl [MIN_SECONDS] [LISTS.json]
+With LISTS.json (the community grammar's mode: INTENTS.json is a home-assistant-intents language
+file), the house's lists come from it and each sentence is read as Home Assistant's Assist reads it
+(recognize_best, Tests/Grammar/hassil_reference.py). Prints hassil's rate (sentences per second) as the last line "rate N" and writes one JSON answer
 per sentence: {"text", "intent" (or null), "slots"}.
 """
 import json
+import os
 import sys
 import time
 
 from hassil import Intents, recognize
+from hassil.recognize import recognize_best
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "Tests", "Grammar"))
 
 
 def main() -> None:
@@ -16,12 +22,22 @@ def main() -> None:
     min_seconds = float(sys.argv[4]) if len(sys.argv) > 4 else 3.0
     with open(intents_path, encoding="utf-8") as f:
         intents = Intents.from_dict(json.load(f))
+    read = recognize
+    if len(sys.argv) > 5:
+        from hassil_reference import load_lists  # the differential test's reading of the lists
+
+        slot_lists, context = load_lists(sys.argv[5])
+
+        def read(text, intents):  # Assist's strict pass
+            return recognize_best(text, intents, slot_lists=slot_lists, intent_context=context,
+                                  language=intents.language, best_metadata_key="hass_custom_sentence",
+                                  best_slot_name="name")
     with open(corpus_path, encoding="utf-8") as f:
         sentences = [line.rstrip("\n") for line in f if line.strip()]
 
     with open(answers_path, "w", encoding="utf-8") as out:
         for text in sentences:
-            result = recognize(text, intents)
+            result = read(text, intents)
             if result is None:
                 out.write(json.dumps({"text": text, "intent": None, "slots": {}}) + "\n")
                 continue
@@ -34,7 +50,7 @@ def main() -> None:
     for _ in range(3):
         for i, text in enumerate(sentences):
             t0 = time.perf_counter()
-            recognize(text, intents)
+            read(text, intents)
             fastest[i] = min(fastest[i], time.perf_counter() - t0)
     ordered = sorted(fastest)
     p99 = ordered[min(len(ordered) - 1, -(-len(ordered) * 99 // 100) - 1)] if ordered else 0.0
@@ -48,7 +64,7 @@ def main() -> None:
     while elapsed < min_seconds or done == 0:
         pass_start = time.perf_counter()
         for text in sentences:
-            recognize(text, intents)
+            read(text, intents)
         best = min(best, time.perf_counter() - pass_start)
         done += len(sentences)
         elapsed = time.perf_counter() - start

@@ -176,7 +176,7 @@ final class ConfigurationParser {
     // MARK: house, mqtt, nodes, rooms
 
     private func parseHouse(_ node: YNode) -> HouseInfo? {
-        guard let m = ctx.map(node, what: "house", allowed: ["name", "timezone", "latitude", "longitude", "confirm_above"]) else { return nil }
+        guard let m = ctx.map(node, what: "house", allowed: ["name", "timezone", "latitude", "longitude", "confirm_above", "language"]) else { return nil }
         let name = m.string("name", expected: "the house's name", required: true)
         var zone: HouseZone?
         if let z = m.require("timezone", expected: "an IANA time zone such as Europe/London"),
@@ -193,8 +193,16 @@ final class ConfigurationParser {
         let lon = m.require("longitude", expected: "degrees east, -180...180")
             .flatMap { ctx.double($0, expected: "a longitude in degrees, -180...180", range: -180...180) }
         let confirmAbove = m["confirm_above"].flatMap { ctx.int($0, expected: "a number of devices, 0 or more", range: 0...10_000) }
+        var language = "en"
+        if let node = m["language"], let text = ctx.string(node, expected: "a language code such as en, de or fr") {
+            if text.range(of: #"^[a-z]{2,3}(-[A-Za-z]{2,4})?$"#, options: .regularExpression) != nil {
+                language = text
+            } else {
+                ctx.error("'\(text)' is not a language code; expected one such as en, de, fr or pt-BR", at: node)
+            }
+        }
         guard let name, let zone, let lat, let lon else { return nil }
-        return HouseInfo(name: name, timeZone: zone, latitude: lat, longitude: lon, confirmAbove: confirmAbove ?? 5)
+        return HouseInfo(name: name, timeZone: zone, latitude: lat, longitude: lon, confirmAbove: confirmAbove ?? 5, language: language)
     }
 
     private func parseMQTT(_ node: YNode) -> MQTTSettings? {

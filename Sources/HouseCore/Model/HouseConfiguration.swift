@@ -87,8 +87,12 @@ public struct HouseInfo: Sendable, Equatable {
     /// A spoken command that would switch more devices than this at once ("turn everything off",
     /// "all the lights") asks for a yes first (`house.confirm_above`, default 5).
     public var confirmAbove: Int
+    /// The language people speak to the house in (`house.language`, default "en"): the
+    /// community grammar's file of that language is read beside our own phrases.
+    public var language: String
 
-    public init(name: String, timeZone: HouseZone, latitude: Double, longitude: Double, confirmAbove: Int = 5) {
+    public init(name: String, timeZone: HouseZone, latitude: Double, longitude: Double, confirmAbove: Int = 5, language: String = "en") {
+        self.language = language
         self.name = name
         self.timeZone = timeZone
         self.latitude = latitude

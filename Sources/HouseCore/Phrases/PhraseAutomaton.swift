@@ -24,6 +24,8 @@ final class PhraseAutomaton: Sendable {
     let listNames: [String]
     let templates: [Template]
     let valueStrings: [String]
+    /// Grammar templates left out (they need a list this house does not have).
+    let skipped: [String]
 
     init(_ set: PhraseSet, extraLists: [String: PhraseList]) throws(PhraseError) {
         let b = try PhraseAutomatonBuilder(set, extraLists: extraLists)
@@ -45,6 +47,7 @@ final class PhraseAutomaton: Sendable {
         listNames = b.listNames
         templates = b.templates
         valueStrings = b.valueStrings
+        skipped = b.skipped
     }
 }
 
@@ -57,6 +60,8 @@ struct PhraseAutomatonBuilder {
         var intent: String
         var sentence: String
         var fixedSlots: [PhraseSlot]
+        /// From the community grammar: loses to a match of our own templates.
+        var fromGrammar: Bool
     }
 
     /// A slot list: a trie of token ids, or a built-in parser.
@@ -92,6 +97,8 @@ struct PhraseAutomatonBuilder {
     var listNames: [String] = []
     var lists: [ListMatcher] = []
     var templates: [Template] = []
+    /// Grammar templates left out (they need a list this house does not have).
+    var skipped: [String] = []
     /// List values by index (tries store indices, so matching moves no strings around).
     var valueStrings: [String] = []
     var valueIndex: [String: Int32] = [:]
@@ -110,19 +117,34 @@ struct PhraseAutomatonBuilder {
         var listIndex: [String: Int32] = [:]
         var rules: [String: PhraseExpression] = [:]
         for (name, text) in set.expansionRules {
-            rules[name] = try PhraseExpression.parse(text)
+            do throws(PhraseError) {
+                rules[name] = try PhraseExpression.parse(text, rules: set.expansionRules)
+            } catch {
+                // A grammar's rule that cannot be read leaves out the templates that use it.
+                guard set.groups.contains(where: \.fromGrammar) else { throw error }
+            }
         }
         var starts: [Int32] = []
         for group in set.groups {
             for sentence in group.sentences {
-                let expr = try PhraseExpression.parse(sentence)
-                let templateIndex = Int32(templates.count)
-                templates.append(Template(intent: group.intent, sentence: sentence, fixedSlots: group.slots.map { PhraseSlot(name: $0.key, value: $0.value) }))
-                let accept = addNode(.accept, arg: templateIndex)
-                var expanding: [String] = []
-                let start = try compile(expr, next: accept, sentence: sentence, rules: rules, expanding: &expanding,
-                                        lists: allLists, listIndex: &listIndex)
-                starts.append(start)
+                do throws(PhraseError) {
+                    let expr = try PhraseExpression.parse(sentence, rules: set.expansionRules)
+                    let templateIndex = Int32(templates.count)
+                    templates.append(Template(intent: group.intent, sentence: sentence,
+                                               fixedSlots: group.slots.map { PhraseSlot(name: $0.key, value: $0.value) },
+                                               fromGrammar: group.fromGrammar))
+                    let accept = addNode(.accept, arg: templateIndex)
+                    var expanding: [String] = []
+                    let start = try compile(expr, next: accept, sentence: sentence, rules: rules, expanding: &expanding,
+                                            lists: allLists, listIndex: &listIndex)
+                    starts.append(start)
+                } catch {
+                    // A grammar template this house cannot say (a wildcard, a list it lacks)
+                    // is left out; one of our own is an error.
+                    guard group.fromGrammar else { throw error }
+                    if templates.last?.sentence == sentence { templates.removeLast() }
+                    skipped.append(sentence)
+                }
             }
         }
         root = addNode(.split)
@@ -199,7 +221,7 @@ struct PhraseAutomatonBuilder {
                 index = known
             } else {
                 let matcher: ListMatcher
-                if let values = lists[list] {
+                if let values = PhraseList.named(list, in: lists) {
                     var trie = PhraseTrie()
                     for v in values.values {
                         let ids = PhraseNormalizer.tokens(v.spoken).map { token($0) }

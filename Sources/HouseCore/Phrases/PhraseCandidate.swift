@@ -15,13 +15,20 @@ public struct PhraseCandidate: Sendable, Equatable {
     /// Higher is better: more literal words matched first (the more specific template), then fewer
     /// slots (longer names: "garage door" beats room "garage" + device "door").
     public var score: Int
+    /// The template came from the community grammar (`CommunityGrammar`), not our phrase files.
+    public var fromGrammar: Bool
+    /// The template's place among all templates: the earlier wins a tie (as hassil's first match).
+    var order: Int
 
     public init(intentName: String, slots: [String: String], intent: HouseIntent?, template: String, score: Int) {
         self.init(intentName: intentName, slotList: slots.map { PhraseSlot(name: $0.key, value: $0.value) }.sorted { $0.name < $1.name },
                   intent: intent, template: template, score: score)
     }
 
-    init(intentName: String, slotList: [PhraseSlot], intent: HouseIntent?, template: String, score: Int) {
+    init(intentName: String, slotList: [PhraseSlot], intent: HouseIntent?, template: String, score: Int, fromGrammar: Bool = false,
+         order: Int = 0) {
+        self.fromGrammar = fromGrammar
+        self.order = order
         self.intentName = intentName
         self.slotList = slotList
         self.intent = intent

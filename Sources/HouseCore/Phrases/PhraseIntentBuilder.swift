@@ -12,7 +12,8 @@
 /// - `RunRoutine`: `routine`.
 public enum PhraseIntentBuilder {
     /// The intent names this builder makes typed intents of.
-    public static let intentNames: Set<String> = ["HouseControl", "SetHouseMode", "QueryHouseStatus", "RunRoutine"]
+    public static let intentNames: Set<String> = Set(["HouseControl", "SetHouseMode", "QueryHouseStatus", "RunRoutine"])
+        .union(CommunityGrammar.intents)
 
     /// The typed intent, or nil when the name is not a house intent or a slot value is unusable.
     public static func intent(name: String, slots: [String: String]) -> HouseIntent? {
@@ -72,7 +73,7 @@ public enum PhraseIntentBuilder {
         case "RunRoutine":
             return .runRoutine(RunRoutineIntent(routine: slot("routine")))
         default:
-            return nil
+            return grammarIntent(name: name, slot: slot)
         }
     }
 

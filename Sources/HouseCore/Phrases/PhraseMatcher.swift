@@ -112,7 +112,7 @@ public struct PhraseMatcher: Sendable {
     /// `suggest: false` skips computing the closest phrases when nothing matches.
     public func interpret(_ text: String, suggest: Bool = true) -> PhraseInterpretation {
         let words = words(text)
-        guard !words.isEmpty else { return .noMatch(text: "", suggestions: suggestions(for: [])) }
+        guard !words.isEmpty else { return .noMatch(text: "", suggestions: suggest ? suggestions(for: []) : []) }
         guard words.count <= Self.maxWords else { return .noMatch(text: words.joined(separator: " "), suggestions: []) }
         let ids = words.map(automaton.tokenTable.id)
         let whole = candidates(ids: ids, words: words)
@@ -188,11 +188,15 @@ public struct PhraseMatcher: Sendable {
     /// The best whole-text match as (intent name, slots), without splitting at "and"; what
     /// hassil's `recognize` answers, for comparisons.
     public func bestMatch(_ text: String) -> (intent: String, slots: [String: String])? {
+        bestCandidate(text).map { ($0.intentName, $0.slots) }
+    }
+
+    /// The best reading of the whole of `text` as one command, or nil.
+    public func bestCandidate(_ text: String) -> PhraseCandidate? {
         let words = words(text)
         guard !words.isEmpty, words.count <= Self.maxWords else { return nil }
         let ids = words.map(automaton.tokenTable.id)
-        guard let best = candidates(ids: ids, words: words).first else { return nil }
-        return (best.intentName, best.slots)
+        return candidates(ids: ids, words: words).first
     }
 
     /// The closest phrases this matcher knows to `text` (examples generated from the templates),
@@ -222,7 +226,9 @@ public struct PhraseMatcher: Sendable {
     /// Ranked candidates for one command's words: best score first, one per distinct intent.
     func candidates(ids: [Int32], words: [String]) -> [PhraseCandidate] {
         var raw = match(ids: ids, words: words)
-        raw.sort { $0.score > $1.score }
+        // Our own templates win over the community grammar's.
+        if raw.contains(where: { $0.fromGrammar }) && raw.contains(where: { !$0.fromGrammar }) { raw.removeAll(where: \.fromGrammar) }
+        raw.sort { $0.score != $1.score ? $0.score > $1.score : $0.order < $1.order }
         if raw.count < 2 { return raw }
         var result: [PhraseCandidate] = []
         result.reserveCapacity(raw.count)
@@ -240,6 +246,9 @@ public struct PhraseMatcher: Sendable {
         var node: Int32
         var caps: Int32
         var literals: Int16
+        /// Letters of the literal words matched, each word counted with a space (hassil's
+        /// `text_chunks_matched`, which ranks the grammar's matches).
+        var letters: Int16
         var slots: Int16
     }
 
@@ -249,6 +258,9 @@ public struct PhraseMatcher: Sendable {
         var valueIndex: Int32
         var number: Int
         var parent: Int32
+        /// The words it took: `start..<end`.
+        var start: Int32
+        var end: Int32
     }
 
     /// Every complete match of the words, unranked.
@@ -268,13 +280,15 @@ public struct PhraseMatcher: Sendable {
         var found: [(template: Int32, caps: Int32, score: Int)] = []
         var listHits: [(end: Int, value: Int32)] = []
         var numberHits: [(end: Int, value: Int)] = []
+        // Each word's letters and the space after it (hassil ranks the grammar's matches by them).
+        let letters = words.map { Int16(truncatingIfNeeded: $0.unicodeScalars.count + 1) }
         var seen = Set<Int64>()
         var seenSmall: [Int64] = []
         seenSmall.reserveCapacity(64)
 
-        for node in a.rootOther { current.append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
+        for node in a.rootOther { current.append(Thread(node: node, caps: -1, literals: 0, letters: 0, slots: 0)) }
         if ids[0] >= 0 {
-            for node in a.rootByToken[Int(ids[0])] { current.append(Thread(node: node, caps: -1, literals: 0, slots: 0)) }
+            for node in a.rootByToken[Int(ids[0])] { current.append(Thread(node: node, caps: -1, literals: 0, letters: 0, slots: 0)) }
         }
         var p = 0
         while p <= n {
@@ -307,7 +321,8 @@ public struct PhraseMatcher: Sendable {
                     let target = Int(nexts[node])
                     let offset = Int(closureOffset[target])
                     for i in offset..<(offset + Int(closureCount[target])) {
-                        next.append(Thread(node: closurePool[i], caps: t.caps, literals: t.literals + 1, slots: t.slots))
+                        next.append(Thread(node: closurePool[i], caps: t.caps, literals: t.literals + 1,
+                                           letters: t.letters &+ letters[p], slots: t.slots))
                     }
                 case .list:
                     guard p < n else { continue }
@@ -331,18 +346,23 @@ public struct PhraseMatcher: Sendable {
                         captures.append(capture)
                         let caps = Int32(captures.count - 1)
                         for i in range {
-                            let thread = Thread(node: closurePool[i], caps: caps, literals: t.literals, slots: t.slots + 1)
+                            let thread = Thread(node: closurePool[i], caps: caps, literals: t.literals, letters: t.letters, slots: t.slots + 1)
                             if end == p + 1 { next.append(thread) } else { future.append((end, thread)) }
                         }
                     }
                     for hit in listHits where hit.end <= n {
-                        advance(to: hit.end, capture: Capture(slot: slotsOf[node], valueIndex: hit.value, number: 0, parent: t.caps))
+                        advance(to: hit.end, capture: Capture(slot: slotsOf[node], valueIndex: hit.value, number: 0, parent: t.caps,
+                                                              start: Int32(p), end: Int32(hit.end)))
                     }
                     for hit in numberHits where hit.end <= n {
-                        advance(to: hit.end, capture: Capture(slot: slotsOf[node], valueIndex: -1, number: hit.value, parent: t.caps))
+                        advance(to: hit.end, capture: Capture(slot: slotsOf[node], valueIndex: -1, number: hit.value, parent: t.caps,
+                                                              start: Int32(p), end: Int32(hit.end)))
                     }
                 case .accept:
-                    if p == n { found.append((args[node], t.caps, Int(t.literals) * 100 + 99 - Int(t.slots))) }
+                    if p == n {
+                        let score = a.templates[Int(args[node])].fromGrammar ? Int(t.letters) : Int(t.literals) * 100 + 99 - Int(t.slots)
+                        found.append((args[node], t.caps, score))
+                    }
                 case .split:
                     continue
                 }
@@ -367,9 +387,16 @@ public struct PhraseMatcher: Sendable {
             var slots: [PhraseSlot] = []
             slots.reserveCapacity(8)
             var c = hit.caps
+            var score = hit.score
             while c >= 0 {
                 let capture = captures[Int(c)]
                 let name = a.slotNames[Int(capture.slot)]
+                // hassil's choice among the grammar's matches: one that names a device (the
+                // longest name said) before one that does not, then the most literal text.
+                if template.fromGrammar && name == "name" {
+                    let said = letters[Int(capture.start)..<Int(capture.end)].reduce(-1) { $0 + Int($1) }
+                    score += 1_000_000 + 1_000 * min(said, 999)
+                }
                 if !slots.contains(where: { $0.name == name }) {
                     let value = capture.valueIndex >= 0 ? a.valueStrings[Int(capture.valueIndex)] : String(capture.number)
                     slots.append(PhraseSlot(name: name, value: value))
@@ -382,7 +409,8 @@ public struct PhraseMatcher: Sendable {
             // A house intent whose slot values make no intent ("the last 0 hours") is no match.
             if intent == nil && PhraseIntentBuilder.intentNames.contains(template.intent) { return nil }
             return PhraseCandidate(intentName: template.intent, slotList: slots, intent: intent,
-                                   template: template.sentence, score: hit.score)
+                                   template: template.sentence, score: score, fromGrammar: template.fromGrammar,
+                                   order: Int(hit.template))
         }
     }
 }

@@ -4,6 +4,8 @@ public struct PhraseSampler: Sendable {
     let rules: [String: PhraseExpression]
     /// The rules with words as written, for `random`.
     let rawRules: [String: PhraseExpression]
+    /// The rules as written (parts joined to a rule need its text).
+    let ruleTexts: [String: String]
     let lists: [String: PhraseList]
 
     /// Example words for the built-in lists.
@@ -16,19 +18,21 @@ public struct PhraseSampler: Sendable {
         var rules: [String: PhraseExpression] = [:]
         var rawRules: [String: PhraseExpression] = [:]
         for (name, text) in phraseSet.expansionRules {
-            rules[name] = try PhraseExpression.parse(text)
-            rawRules[name] = try PhraseExpression.parse(text, normalizing: false)
+            rules[name] = try? PhraseExpression.parse(text, rules: phraseSet.expansionRules)
+            rawRules[name] = try? PhraseExpression.parse(text, normalizing: false, rules: phraseSet.expansionRules)
         }
         self.rules = rules
         self.rawRules = rawRules
+        self.ruleTexts = phraseSet.expansionRules
         self.lists = lists
     }
 
     /// A list's spoken values; none for a list the house leaves empty (no floors), so that a
     /// template's alternatives through it give no examples.
     private func samples(of list: String) -> [String] {
-        if let values = lists[list]?.values, !values.isEmpty { return values.map(\.spoken) }
-        if lists[list] != nil { return [] }
+        let named = PhraseList.named(list, in: lists)
+        if let values = named?.values, !values.isEmpty { return values.map(\.spoken) }
+        if named != nil { return [] }
         return Self.builtInSamples[list] ?? [list]
     }
 
@@ -46,7 +50,7 @@ public struct PhraseSampler: Sendable {
 
     /// Up to `limit` expansions of a template, lists filled with their first value, as normalised words.
     public func expansions(of sentence: String, limit: Int) -> [[String]] {
-        guard let expr = try? PhraseExpression.parse(sentence) else { return [] }
+        guard let expr = try? PhraseExpression.parse(sentence, rules: ruleTexts) else { return [] }
         return expand(expr, limit: limit, depth: 0)
     }
 
@@ -81,7 +85,7 @@ public struct PhraseSampler: Sendable {
     /// Up to `limit` expansions of a template with slots left as placeholders (the template's
     /// skeletons), words as written in the template.
     func skeletons(of sentence: String, limit: Int) -> [[PhraseSuggester.Part]] {
-        guard let expr = try? PhraseExpression.parse(sentence, normalizing: false) else { return [] }
+        guard let expr = try? PhraseExpression.parse(sentence, normalizing: false, rules: ruleTexts) else { return [] }
         return skeleton(expr, limit: limit, depth: 0)
     }
 
@@ -127,7 +131,7 @@ public struct PhraseSampler: Sendable {
     /// with `random`, as text.
     /// "" when the template cannot be said in this house (it needs a list the house leaves empty).
     public func random(of sentence: String, using random: inout some RandomNumberGenerator) -> String {
-        guard let expr = try? PhraseExpression.parse(sentence, normalizing: false), isSayable(expr) else { return "" }
+        guard let expr = try? PhraseExpression.parse(sentence, normalizing: false, rules: ruleTexts), isSayable(expr) else { return "" }
         var words: [String] = []
         walk(expr, into: &words, random: &random, depth: 0)
         return words.joined(separator: " ")

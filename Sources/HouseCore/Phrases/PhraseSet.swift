@@ -197,11 +197,15 @@ public struct PhraseTemplateGroup: Sendable, Equatable {
     public var sentences: [String]
     /// hassil's per-template fixed slot values (`slots:`), added to every match.
     public var slots: [String: String]
+    /// From the community grammar (`CommunityGrammar`): a template of it that does not compile
+    /// in this house (a list it lacks) is left out, and a match of our own templates wins over it.
+    public var fromGrammar: Bool
 
-    public init(intent: String, sentences: [String], slots: [String: String] = [:]) {
+    public init(intent: String, sentences: [String], slots: [String: String] = [:], fromGrammar: Bool = false) {
         self.intent = intent
         self.sentences = sentences
         self.slots = slots
+        self.fromGrammar = fromGrammar
     }
 }
 
@@ -210,6 +214,39 @@ public struct PhraseList: Sendable, Equatable {
     public var values: [PhraseListValue]
 
     public init(values: [PhraseListValue]) { self.values = values }
+
+    private static let affixMark: Character = "\u{1}"
+
+    /// The name of list `base` with text written against its values (`l'{area}`, `{area}s`):
+    /// `base` itself when the text is no word of its own ("%", "°").
+    public static func affixedName(_ base: String, prefix: String, suffix: String) -> String {
+        let joins = { (text: String) in text.contains { $0 == "'" || $0 == "\u{2019}" } }
+        if PhraseNormalizer.tokens(prefix).isEmpty && PhraseNormalizer.tokens(suffix).isEmpty && !joins(prefix) && !joins(suffix) {
+            return base
+        }
+        return "\(prefix)\(affixMark)\(base)\(affixMark)\(suffix)"
+    }
+
+    /// The list a name stands for among `lists`: the list itself, or an affixed list made from
+    /// its base (each value spoken with the prefix and suffix written against it).
+    /// `base@a+b` is the union of `base@a` and `base@b` (a name list of some domains only; one
+    /// the house lacks is empty).
+    public static func named(_ name: String, in lists: [String: PhraseList]) -> PhraseList? {
+        if let list = lists[name] { return list }
+        let parts = name.split(separator: affixMark, omittingEmptySubsequences: false)
+        if parts.count == 1, let at = name.firstIndex(of: "@"), lists[String(name[..<at])] != nil {
+            let base = name[..<at]
+            return PhraseList(values: name[name.index(after: at)...].split(separator: "+").flatMap { lists["\(base)@\($0)"]?.values ?? [] })
+        }
+        guard parts.count == 3, let base = named(String(parts[1]), in: lists) else { return nil }
+        return PhraseList(values: base.values.map { PhraseListValue(spoken: parts[0] + $0.spoken + parts[2], value: $0.value) })
+    }
+
+    /// The base list of an affixed list's name (the name itself otherwise).
+    public static func baseName(_ name: String) -> String {
+        let parts = name.split(separator: affixMark, omittingEmptySubsequences: false)
+        return parts.count == 3 ? String(parts[1]) : name
+    }
 }
 
 /// One entry of a slot list: the words (`in`) and the slot value (`out`).

@@ -34,7 +34,9 @@ struct PhraseSuggester: Sendable {
         var skeletons: [[Part]] = []
         var seen: Set<[Part]> = []
         var verbs: Set<String> = []
-        for template in automaton.templates {
+        // Our own templates only: the community grammar's thousands of spellings would make
+        // every "I don't understand" slow, and say nothing ours do not.
+        for template in automaton.templates where !template.fromGrammar {
             for skeleton in sampler.skeletons(of: template.sentence, limit: limitPerTemplate) where !skeleton.isEmpty {
                 if template.intent != "QueryHouseStatus", case .word(_, let norm)? = skeleton.first { verbs.insert(norm) }
                 if seen.insert(skeleton).inserted { skeletons.append(skeleton) }

@@ -7,7 +7,9 @@
 /// - `device`: device names, ids and kinds, singular ("lamp", "garage door", "light");
 /// - `devices`: the same in the plural ("lamps", "lights"), each standing for its singular name;
 /// - `mode`: mode names and ids;
-/// - `routine`: routine shortcut phrases, ids, and shortcuts without a last "house".
+/// - `routine`: routine shortcut phrases, ids, and shortcuts without a last "house";
+/// - `ha.name`, `ha.area`, `ha.floor`: what the community grammar's templates say
+///   (`CommunityGrammar.lists(for:)`).
 ///
 /// Slot values are the names as configured (the spoken words' canonical spelling), so
 /// resolution can match them exactly; ids spoken with spaces ("living room") give the id.
@@ -55,10 +57,12 @@ public enum PhraseVocabulary {
                 routines.add(words.dropLast().joined(separator: " "), value: routine.shortcut)
             }
         }
-        return [
+        var lists = [
             "room": rooms, "floor": floors, "device": devices.list, "devices": plurals.list,
             "mode": modes.list, "routine": routines.list,
         ]
+        lists.merge(CommunityGrammar.lists(for: house)) { ours, _ in ours }
+        return lists
     }
 
     /// Rooms or floors: names and aliases (the spoken words), then ids, then possessives of the

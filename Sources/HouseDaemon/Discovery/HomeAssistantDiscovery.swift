@@ -71,18 +71,12 @@ public struct HomeAssistantDiscovery: Sendable {
 
     /// The Home Assistant domain of `device`'s entity.
     public func domain(of device: Device) -> String {
-        if device.kind == .sensor { return "sensor" }
-        if device.kind == .button { return "event" }
-        if device.kind.isInput { return "binary_sensor" }
+        let domain = device.homeAssistantDomain
         // A cover without a command topic is read only: its state, no control.
-        if device.opener != nil { return "cover" }
+        if device.kind.isInput || device.kind == .sensor || device.opener != nil { return domain }
         guard isControllable(device) else { return "binary_sensor" }
-        switch device.kind {
-        case .light: return "light"
-        case .fan: return "fan"
-        case .cover: return "cover"
-        case .heater, .plug, .outlet, .switch, .pump, .door, .valve, .sensor, .button, .contact, .motion: return "switch"
-        }
+        // Valves are switches here (MQTT discovery's valve needs a position or open/close payloads).
+        return domain == "valve" ? "switch" : domain
     }
 
     /// Every discovery message for the configuration (see `messages`).

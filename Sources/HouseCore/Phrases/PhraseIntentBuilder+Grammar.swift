@@ -1,0 +1,80 @@
+extension PhraseIntentBuilder {
+    /// The community grammar's intents as ours (`CommunityGrammar.intents`), from its slots
+    /// (`name`, `area`, `floor`, `domain`, `device_class`, `brightness`, `position`, ...):
+    /// - `HassTurnOn`/`HassTurnOff`: a device, or every device of a domain or cover class in a
+    ///   room or on a floor, switched (covers and valves opened or closed); a scene's name sets
+    ///   its mode, a script's runs its routine;
+    /// - `HassSetPosition`: a cover moved to a position;
+    /// - `HassLightSet`, `HassClimateSetTemperature`, `HassFanSetSpeed`: asked of the device,
+    ///   answered with what it can do (a relay cannot dim);
+    /// - `HassGetState`: which devices are on or open; `HassClimateGetTemperature`: the room's sensors.
+    static func grammarIntent(name: String, slot: (String) -> String?) -> HouseIntent? {
+        let here = slot("here") == "true"
+        let device = slot("name")
+        switch name {
+        case "HassTurnOn", "HassTurnOff":
+            let on = name == "HassTurnOn"
+            if let device, device.hasPrefix(CommunityGrammar.scenePrefix) {
+                guard on else { return nil }
+                return .setMode(SetHouseModeIntent(mode: String(device.dropFirst(CommunityGrammar.scenePrefix.count))))
+            }
+            if let device, device.hasPrefix(CommunityGrammar.scriptPrefix) {
+                guard on else { return nil }
+                return .runRoutine(RunRoutineIntent(routine: String(device.dropFirst(CommunityGrammar.scriptPrefix.count))))
+            }
+            let opens = slot("domain") == "cover" || slot("domain") == "valve" || slot("device_class") != nil
+            let action: HouseAction = opens ? (on ? .open : .close) : (on ? .on : .off)
+            return .control(control(slot, device: device, action: action, here: here))
+        case "HassSetPosition":
+            guard let position = slot("position").flatMap(Int.init) else { return nil }
+            var intent = control(slot, device: device, action: nil, here: here)
+            intent.capability = .position
+            intent.position = position
+            return .control(intent)
+        case "HassLightSet":
+            var intent = control(slot, device: device ?? (slot("domain") == nil ? "light" : nil), action: nil, here: here)
+            intent.capability = slot("color") != nil ? .colour : slot("temperature") != nil ? .colourTemperature : .brightness
+            return .control(intent)
+        case "HassClimateSetTemperature":
+            var intent = control(slot, device: device ?? "heater", action: nil, here: here)
+            intent.capability = .temperature
+            return .control(intent)
+        case "HassFanSetSpeed":
+            var intent = control(slot, device: device ?? "fan", action: nil, here: here)
+            intent.capability = .speed
+            return .control(intent)
+        case "HassGetState":
+            let what = device ?? slot("device_class").map(coverWord) ?? slot("domain").map(domainWord)
+            return .query(QueryHouseStatusIntent(queryType: .deviceStates, room: slot("area"), floor: slot("floor"), device: what,
+                                                 plural: device == nil && what != nil, here: here))
+        case "HassClimateGetTemperature":
+            return .query(QueryHouseStatusIntent(queryType: .deviceStates, room: slot("area"), floor: slot("floor"),
+                                                 device: device ?? "sensor", plural: device == nil, here: here))
+        default:
+            return nil
+        }
+    }
+
+    /// A control of the named device, or of every device of the slots' domain or cover class.
+    private static func control(_ slot: (String) -> String?, device: String?, action: HouseAction?, here: Bool) -> HouseControlIntent {
+        let what = device ?? slot("device_class").map(coverWord) ?? slot("domain").map(domainWord)
+        return HouseControlIntent(room: slot("area"), floor: slot("floor"), action: action, device: what,
+                                  plural: device == nil && what != nil)
+    }
+
+    /// The kind word of a cover class ("garage" is the garage door).
+    private static func coverWord(_ deviceClass: String) -> String {
+        switch deviceClass {
+        case "garage": "garage door"
+        default: CoverClass(rawValue: deviceClass)?.words.first ?? deviceClass
+        }
+    }
+
+    /// The kind word of a Home Assistant domain.
+    private static func domainWord(_ domain: String) -> String {
+        switch domain {
+        case "binary_sensor": "sensor"
+        default: domain
+        }
+    }
+}
