@@ -50,7 +50,8 @@ enum PhraseFiles {
         if let env = ProcessInfo.processInfo.environment["HOUSECTL_GRAMMAR_DIR"], !env.isEmpty { return [env] }
         let version = CommunityGrammar.version
         let checkout = URL(fileURLWithPath: configPath).deletingLastPathComponent().deletingLastPathComponent()
-        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        // The running binary itself (argv[0] is only "housectl" when it was found on PATH).
+        let binary = (Bundle.main.executableURL ?? URL(fileURLWithPath: "/proc/self/exe")).resolvingSymlinksInPath().deletingLastPathComponent()
         return [
             checkout.appendingPathComponent(".cache/intents/\(version)").path,
             binary.deletingLastPathComponent().appendingPathComponent("share/housectl/intents/\(version)").path,

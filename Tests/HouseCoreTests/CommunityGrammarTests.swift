@@ -14,7 +14,9 @@ struct CommunityGrammarTests {
         "turn": "(turn|switch)",
         "name": "[the] {name}",
         "area": "[the] {area}",
-        "the": "(the|my)"
+        "the": "(the|my)",
+        "open": "(open|raise)",
+        "close": "(close|lower)"
       },
       "lists": {
         "cover_classes": {"values": [{"in": "blind[s]", "out": "blind"}, {"in": "garage door[s]", "out": "garage"}]},
@@ -29,11 +31,16 @@ struct CommunityGrammarTests {
           {"sentences": ["open [<the>] {cover_classes:device_class} in <area>"], "slots": {"domain": "cover"}},
           {"sentences": ["activate <name>"], "requires_context": {"domain": "scene"}},
           {"sentences": ["[<the>] <name>"], "requires_context": {"domain": ["light", "switch"]}},
-          {"sentences": ["[activate] <name> [scene]"], "requires_context": {"domain": ["scene"]}}
+          {"sentences": ["[activate] <name> [scene]"], "requires_context": {"domain": ["scene"]}},
+          {"sentences": ["<open> <name>"], "requires_context": {"domain": ["cover", "valve"]}}
         ]},
         "HassLightSet": {"data": [{"sentences": ["set <name> brightness to {brightness}[%]"], "requires_context": {"domain": "light"}}]},
         "HassBroadcast": {"data": [{"sentences": ["broadcast {message}"]}]},
-        "HassTurnOff": {"data": [{"sentences": ["shout {message} and turn off <name>"]}]}
+        "HassTurnOff": {"data": [
+          {"sentences": ["shout {message} and turn off <name>"]},
+          {"sentences": ["<close> <name>"], "requires_context": {"domain": ["cover", "valve"]}},
+          {"sentences": ["<name> off", "[the] <name>"]}
+        ]}
       }
     }
     """#
@@ -104,6 +111,15 @@ struct CommunityGrammarTests {
         #expect(matcher.bestCandidate("the towel heater") == nil)
         #expect(matcher.bestCandidate("the bedside lamp") == nil)
         #expect(matcher.bestCandidate("movie scene")?.intent == .setMode(SetHouseModeIntent(mode: "movie")))
+        // Without a domain, too: only "off" said, never the name alone.
+        #expect(matcher.bestCandidate("the towel heater") == nil)
+        #expect(matcher.bestCandidate("towel heater off")?.intent == .control(HouseControlIntent(action: .off, device: "towel heater")))
+    }
+
+    @Test func aCoverNamedIsOpenedOrClosedNeverStopped() throws {
+        let matcher = try Self.matcher()
+        #expect(matcher.bestCandidate("raise shutter")?.intent == .control(HouseControlIntent(action: .open, device: "shutter")))
+        #expect(matcher.bestCandidate("lower shutter")?.intent == .control(HouseControlIntent(action: .close, device: "shutter")))
     }
 
     @Test func aFileThatIsNotTheGrammarSaysSo() {

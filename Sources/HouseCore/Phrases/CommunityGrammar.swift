@@ -22,6 +22,12 @@ public struct CommunityGrammar: Sendable, Equatable {
         "HassClimateSetTemperature", "HassClimateGetTemperature", "HassFanSetSpeed",
     ]
 
+    /// The fixed slot that carries a template's `requires_context: domain` ("cover+valve"): what
+    /// "open {name}" opens. Ours, not the grammar's: `housectl phrases` leaves it out.
+    public static let domainSlot = "context_domain"
+    /// What the grammar's rules and lists are renamed with, so they never meet ours.
+    public static let rulePrefix = "ha."
+
     /// The language code of the file ("en", "de", "fr").
     public var language: String
     /// The templates, rules, lists and skip words, ready to merge with our own.
@@ -127,7 +133,7 @@ public struct CommunityGrammar: Sendable, Equatable {
 
     /// Renames the grammar's rules and lists and follows which of them need a domain's names.
     private struct Reader {
-        static let listPrefix = "ha."
+        static let listPrefix = CommunityGrammar.rulePrefix
         let rules: [String: String]
         /// Rules that say `{name}`, directly or through another rule.
         let nameRules: Set<String>
@@ -153,7 +159,7 @@ public struct CommunityGrammar: Sendable, Equatable {
             guard let sentences = entry["sentences"] as? [String] else { return nil }
             var slots: [String: String] = [:]
             for (name, value) in entry["slots"] as? [String: Any] ?? [:] {
-                if let text = value as? String { slots[name] = text } else if let first = (value as? [Any])?.first { slots[name] = "\(first)" }
+                if let several = value as? [Any] { slots[name] = several.map { "\($0)" }.joined(separator: "+") } else { slots[name] = "\(value)" }
             }
             var domains: String? = nil
             for (key, value) in entry["requires_context"] as? [String: Any] ?? [:] {
@@ -161,6 +167,7 @@ public struct CommunityGrammar: Sendable, Equatable {
                 case "domain":
                     let list = (value as? [String]) ?? (value as? String).map { [$0] } ?? []
                     domains = list.sorted().joined(separator: "+")
+                    slots[CommunityGrammar.domainSlot] = domains
                 case "area" where (value as? [String: Any])?["slot"] as? Bool == true:
                     slots["here"] = "true"
                 default:
@@ -172,9 +179,10 @@ public struct CommunityGrammar: Sendable, Equatable {
             // templates of HassTurnOn/HassTurnOff are left out, a scene's or script's kept.
             var said = sentences
             let switches = intent == "HassTurnOn" || intent == "HassTurnOff"
-            if switches && !(domains ?? "").split(separator: "+").allSatisfy({ $0 == "scene" || $0 == "script" }) {
+            let onlyScenes = domains.map { $0.split(separator: "+").allSatisfy { $0 == "scene" || $0 == "script" } } ?? false
+            if switches && !onlyScenes {
                 said = sentences.filter { sentence in
-                    (try? PhraseExpression.parse(sentence, rules: rules)).map { saysAWord($0, depth: 0) } ?? true
+                    (try? PhraseExpression.parse(sentence, rules: rules)).map { saysAWord($0, depth: 0) } ?? false
                 }
             }
             guard !said.isEmpty else { return nil }
@@ -191,7 +199,7 @@ public struct CommunityGrammar: Sendable, Equatable {
             case .alternatives(let alternatives): return alternatives.allSatisfy { saysAWord($0, depth: depth + 1) }
             case .optional, .list: return false
             case .rule(let name):
-                guard let body = rules[name], let parsed = try? PhraseExpression.parse(body, rules: rules) else { return true }
+                guard let body = rules[name], let parsed = try? PhraseExpression.parse(body, rules: rules) else { return false }
                 return saysAWord(parsed, depth: depth + 1)
             }
         }

@@ -121,12 +121,13 @@ struct PhraseAutomatonBuilder {
                 rules[name] = try PhraseExpression.parse(text, rules: set.expansionRules)
             } catch {
                 // A grammar's rule that cannot be read leaves out the templates that use it.
-                guard set.groups.contains(where: \.fromGrammar) else { throw error }
+                guard name.hasPrefix(CommunityGrammar.rulePrefix) else { throw error }
             }
         }
         var starts: [Int32] = []
         for group in set.groups {
             for sentence in group.sentences {
+                let compiled = templates.count
                 do throws(PhraseError) {
                     let expr = try PhraseExpression.parse(sentence, rules: set.expansionRules)
                     let templateIndex = Int32(templates.count)
@@ -142,7 +143,7 @@ struct PhraseAutomatonBuilder {
                     // A grammar template this house cannot say (a wildcard, a list it lacks)
                     // is left out; one of our own is an error.
                     guard group.fromGrammar else { throw error }
-                    if templates.last?.sentence == sentence { templates.removeLast() }
+                    templates.removeSubrange(compiled...)
                     skipped.append(sentence)
                 }
             }

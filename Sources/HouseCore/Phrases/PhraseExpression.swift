@@ -19,8 +19,9 @@ public indirect enum PhraseExpression: Sendable, Equatable {
     /// An expansion rule by name.
     case rule(String)
 
-    /// Parses one hassil sentence template. `rules` (name to template) are needed only where a
-    /// rule is joined to another part without a space (`<rule>s`); elsewhere `.rule` is kept.
+    /// Parses one hassil sentence template. `rules` (name to template) are needed where a rule
+    /// is written against another part without a space (`<rule>s`, `[<the> ]{area}`): its
+    /// spellings decide where the words join; elsewhere `.rule` is kept.
     /// With `normalizing: false` words are kept as written (split at spaces), for generating text.
     public static func parse(_ template: String, normalizing: Bool = true, rules: [String: String] = [:]) throws(PhraseError) -> PhraseExpression {
         var parser = PhraseTemplateParser(template, normalizing: normalizing, rules: rules)

@@ -22,25 +22,28 @@ extension PhraseIntentBuilder {
                 guard on else { return nil }
                 return .runRoutine(RunRoutineIntent(routine: String(device.dropFirst(CommunityGrammar.scriptPrefix.count))))
             }
-            let opens = slot("domain") == "cover" || slot("domain") == "valve" || slot("device_class") != nil
+            // Covers and valves open and close ("open the shutter": a cover's "off" would stop it).
+            let domains = (slot("domain") ?? slot(CommunityGrammar.domainSlot) ?? "").split(separator: "+")
+            let opens = (!domains.isEmpty && domains.allSatisfy { $0 == "cover" || $0 == "valve" })
+                || slot("device_class").flatMap(CoverClass.init(rawValue:)) != nil
             let action: HouseAction = opens ? (on ? .open : .close) : (on ? .on : .off)
-            return .control(control(slot, device: device, action: action, here: here))
+            return .control(control(slot, device: device, action: action))
         case "HassSetPosition":
             guard let position = slot("position").flatMap(Int.init) else { return nil }
-            var intent = control(slot, device: device, action: nil, here: here)
+            var intent = control(slot, device: device, action: nil)
             intent.capability = .position
             intent.position = position
             return .control(intent)
         case "HassLightSet":
-            var intent = control(slot, device: device ?? (slot("domain") == nil ? "light" : nil), action: nil, here: here)
+            var intent = control(slot, device: device ?? (slot("domain") == nil ? "light" : nil), action: nil)
             intent.capability = slot("color") != nil ? .colour : slot("temperature") != nil ? .colourTemperature : .brightness
             return .control(intent)
         case "HassClimateSetTemperature":
-            var intent = control(slot, device: device ?? "heater", action: nil, here: here)
+            var intent = control(slot, device: device ?? "heater", action: nil)
             intent.capability = .temperature
             return .control(intent)
         case "HassFanSetSpeed":
-            var intent = control(slot, device: device ?? "fan", action: nil, here: here)
+            var intent = control(slot, device: device ?? "fan", action: nil)
             intent.capability = .speed
             return .control(intent)
         case "HassGetState":
@@ -55,8 +58,10 @@ extension PhraseIntentBuilder {
         }
     }
 
-    /// A control of the named device, or of every device of the slots' domain or cover class.
-    private static func control(_ slot: (String) -> String?, device: String?, action: HouseAction?, here: Bool) -> HouseControlIntent {
+    /// A control of the named device, or of every device of the slots' domain or cover class. The
+    /// speaker's room (`here`) is left to the resolver, as for our own phrases: a name found in
+    /// several rooms asks which.
+    private static func control(_ slot: (String) -> String?, device: String?, action: HouseAction?) -> HouseControlIntent {
         let what = device ?? slot("device_class").map(coverWord) ?? slot("domain").map(domainWord)
         return HouseControlIntent(room: slot("area"), floor: slot("floor"), action: action, device: what,
                                   plural: device == nil && what != nil)
@@ -64,10 +69,7 @@ extension PhraseIntentBuilder {
 
     /// The kind word of a cover class ("garage" is the garage door).
     private static func coverWord(_ deviceClass: String) -> String {
-        switch deviceClass {
-        case "garage": "garage door"
-        default: CoverClass(rawValue: deviceClass)?.words.first ?? deviceClass
-        }
+        CoverClass(rawValue: deviceClass)?.words.first ?? deviceClass
     }
 
     /// The kind word of a Home Assistant domain.

@@ -74,6 +74,9 @@ public struct PhraseSet: Sendable, Equatable {
 
     private struct Reader {
         let source: String
+        /// Every sentence template as written, checked once the file's rules are known (a part
+        /// joined to a `<rule>` needs its text).
+        var written: [Yams.Node] = []
 
         func fail(_ node: Yams.Node?, _ message: String) -> PhraseError {
             if let mark = node?.mark {
@@ -129,10 +132,15 @@ public struct PhraseSet: Sendable, Equatable {
                     throw fail(key, "unknown key '\(name)' (expected language, intents, lists, expansion_rules, skip_words or wake_words)")
                 }
             }
+            for node in written {
+                do throws(PhraseError) { _ = try PhraseExpression.parse(node.scalar?.string ?? "", rules: set.expansionRules) } catch {
+                    throw fail(node, error.description)
+                }
+            }
             return set
         }
 
-        func group(_ node: Yams.Node, intent: String) throws(PhraseError) -> PhraseTemplateGroup {
+        mutating func group(_ node: Yams.Node, intent: String) throws(PhraseError) -> PhraseTemplateGroup {
             let body = try mapping(node, "a data entry of \(intent)")
             var group = PhraseTemplateGroup(intent: intent, sentences: [], slots: [:])
             for (key, value) in body {
@@ -140,11 +148,8 @@ public struct PhraseSet: Sendable, Equatable {
                 case "sentences":
                     guard let seq = value.sequence else { throw fail(value, "expected a list of sentences") }
                     for s in seq {
-                        let sentence = try text(s, "a sentence template")
-                        do throws(PhraseError) { _ = try PhraseExpression.parse(sentence) } catch {
-                            throw fail(s, error.description)
-                        }
-                        group.sentences.append(sentence)
+                        group.sentences.append(try text(s, "a sentence template"))
+                        written.append(s)
                     }
                 case "slots":
                     for (slotKey, slotValue) in try mapping(value, "slots") {
