@@ -43,12 +43,13 @@ extension CommunityGrammar {
     public static func lists(for house: HouseConfiguration) -> [String: PhraseList] {
         let names = Self.names(in: house)
         func list(_ of: [Name]) -> PhraseList { PhraseList(values: of.map { PhraseListValue(spoken: $0.spoken, value: $0.value) }) }
-        var lists: [String: PhraseList] = ["ha.name": list(names)]
-        for domain in Set(names.map(\.domain)) { lists["ha.name@" + domain] = list(names.filter { $0.domain == domain }) }
-        lists["ha.area"] = PhraseList(values: house.rooms.flatMap { room in
+        let prefix = rulePrefix
+        var lists: [String: PhraseList] = [prefix + "name": list(names)]
+        for domain in Set(names.map(\.domain)) { lists[prefix + "name@" + domain] = list(names.filter { $0.domain == domain }) }
+        lists[prefix + "area"] = PhraseList(values: house.rooms.flatMap { room in
             ([room.name] + room.aliases).map { PhraseListValue(spoken: $0, value: room.name) }
         })
-        lists["ha.floor"] = PhraseList(values: house.floors.flatMap { floor in
+        lists[prefix + "floor"] = PhraseList(values: house.floors.flatMap { floor in
             ([floor.name] + floor.aliases).map { PhraseListValue(spoken: $0, value: floor.name) }
         })
         return lists
@@ -67,8 +68,9 @@ extension CommunityGrammar {
             if let area = name.area { context["area"] = area }
             return ["in": name.spoken, "out": name.value, "context": context]
         }
-        for (list, values) in Self.lists(for: house) where list == "ha.area" || list == "ha.floor" {
-            lists[String(list.dropFirst(3))] = values.values.map { ["in": $0.spoken, "out": $0.value] }
+        let house = Self.lists(for: house)
+        for list in ["area", "floor"] {
+            lists[list] = house[rulePrefix + list]?.values.map { ["in": $0.spoken, "out": $0.value] }
         }
         let object: [String: Any] = ["lists": lists, "context": area.map { ["area": $0] } ?? [:]]
         return (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])) ?? Data("{}".utf8)

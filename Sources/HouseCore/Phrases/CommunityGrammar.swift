@@ -74,6 +74,9 @@ public struct CommunityGrammar: Sendable, Equatable {
 
     /// A grammar list: its values (each `in` a template of its own: "blind[s]"), or a range of
     /// whole numbers; nil for a wildcard (left out).
+    /// Spells out a list value's `in` ("blind[s]": "blind", "blinds"); it has no lists or rules.
+    private static let valueSpellings = try? PhraseSampler(phraseSet: PhraseSet(), lists: [:])
+
     private static func list(_ body: Any) -> PhraseList? {
         guard let body = body as? [String: Any] else { return nil }
         if let values = body["values"] as? [Any] {
@@ -88,8 +91,7 @@ public struct CommunityGrammar: Sendable, Equatable {
                     spoken = text
                     out = pair["out"].map { "\($0)" } ?? text
                 } else { continue }
-                guard let expr = try? PhraseExpression.parse(spoken, normalizing: false) else { continue }
-                for words in spellings(expr) where !words.isEmpty {
+                for words in valueSpellings?.expansions(of: spoken, limit: 256) ?? [] where !words.isEmpty {
                     spoken = words.joined(separator: " ")
                     result.append(PhraseListValue(spoken: spoken, value: out))
                 }
@@ -112,23 +114,6 @@ public struct CommunityGrammar: Sendable, Equatable {
             return PhraseList(values: values)
         }
         return nil
-    }
-
-    /// The word sequences of a template without lists or rules (a list value's `in`).
-    static func spellings(_ expr: PhraseExpression) -> [[String]] {
-        switch expr {
-        case .words(let w): return [w]
-        case .sequence(let items):
-            var out: [[String]] = [[]]
-            for item in items {
-                let parts = spellings(item)
-                out = out.flatMap { prefix in parts.map { prefix + $0 } }
-            }
-            return out
-        case .alternatives(let alternatives): return alternatives.flatMap(spellings)
-        case .optional(let inner): return [[]] + spellings(inner)
-        case .list, .rule: return []
-        }
     }
 
     /// Renames the grammar's rules and lists and follows which of them need a domain's names.

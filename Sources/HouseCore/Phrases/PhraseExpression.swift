@@ -220,8 +220,13 @@ struct PhraseTemplateParser {
                 if group.count == 1 {
                     parts.append(try expression(group[0]))
                 } else {
-                    for segment in try separated(group) {
-                        parts.append(segment.count == 1 ? try expression(segment[0]) : try joined(segment))
+                    var spelled: [[[Piece]]] = []
+                    for part in group {
+                        var expanding: [String] = []
+                        spelled.append(try spellings(part, expanding: &expanding))
+                    }
+                    for segment in Self.separated(spelled) {
+                        parts.append(segment.count == 1 ? try expression(group[segment.lowerBound]) : try joined(spelled[segment]))
                     }
                 }
             }
@@ -240,12 +245,12 @@ struct PhraseTemplateParser {
 
     /// Parts written together whose spellings still leave a space between some of them
     /// (`[den ]{area}[ auf]`): split there, so that only what really joins is spelled out.
-    private func separated(_ group: [Raw]) throws(PhraseError) -> [[Raw]] {
+    /// `spelled`: each part's spellings; the answer: the parts of each piece, in order.
+    private static func separated(_ spelled: [[[Piece]]]) -> [Range<Int>] {
         struct Edges { var empty: Bool; var startsWithSpace: Bool; var endsWithSpace: Bool }
         var edges: [Edges] = []
-        for part in group {
-            var expanding: [String] = []
-            let texts = try spellings(part, expanding: &expanding).map { pieces in
+        for spellings in spelled {
+            let texts = spellings.map { pieces in
                 pieces.map { if case .text(let t) = $0 { t } else { "x" } }.joined()
             }
             let said = texts.filter { !$0.allSatisfy(\.isWhitespace) }
@@ -255,7 +260,7 @@ struct PhraseTemplateParser {
         }
         // A cut between two parts is safe when, however they are spelled, a space is on one
         // side of it: before it (looking left past parts that may be empty) or after it.
-        let n = group.count
+        let n = spelled.count
         var spaceBefore = Array(repeating: true, count: n + 1)
         for b in 1...n {
             let left = edges[b - 1]
@@ -266,19 +271,20 @@ struct PhraseTemplateParser {
             let right = edges[b]
             spaceAfter[b] = right.startsWithSpace && (!right.empty || spaceAfter[b + 1])
         }
-        var segments: [[Raw]] = [[group[0]]]
-        for i in 1..<n {
-            if spaceBefore[i] || spaceAfter[i] { segments.append([group[i]]) } else { segments[segments.count - 1].append(group[i]) }
+        var segments: [Range<Int>] = []
+        var start = 0
+        for i in 1..<n where spaceBefore[i] || spaceAfter[i] {
+            segments.append(start..<i)
+            start = i
         }
-        return segments
+        return segments + [start..<n]
     }
 
     /// Parts written without a space between them, as the alternatives of how they are spelled.
-    private func joined(_ group: [Raw]) throws(PhraseError) -> PhraseExpression {
+    /// `spelled`: each part's spellings.
+    private func joined(_ spelled: ArraySlice<[[Piece]]>) throws(PhraseError) -> PhraseExpression {
         var expansions: [[Piece]] = [[]]
-        var expanding: [String] = []
-        for item in group {
-            let options = try spellings(item, expanding: &expanding)
+        for options in spelled {
             var next: [[Piece]] = []
             for e in expansions {
                 for o in options { next.append(Self.concatenate(e, o)) }
