@@ -16,15 +16,18 @@ public struct HouseHarness: Sendable {
     /// 2026-03-04 (a Wednesday) 10:00 UTC, a fixed start for tests.
     public static let defaultStart = Date(timeIntervalSince1970: 1_772_618_400)
 
-    /// - Parameter node: the node this engine runs on; nil treats every relay as local.
-    public init(configuration: HouseConfiguration? = nil, node: NodeID? = nil, start: Date = HouseHarness.defaultStart) throws {
+    /// - Parameters:
+    ///   - node: the node this engine runs on; nil treats every relay as local.
+    ///   - phrases: the phrase templates the engine understands (none: a phrase is refused).
+    public init(configuration: HouseConfiguration? = nil, node: NodeID? = nil, start: Date = HouseHarness.defaultStart,
+                phrases: PhraseSet? = nil) throws {
         let config = try configuration ?? HouseFixtures.exampleConfiguration()
         self.configuration = config
         let log = RelayCallLog()
         self.relays = log
         self.clock = ManualClock(start: start)
         self.engine = HouseEngine(configuration: config, node: node, relays: RecordingRelays(configuration: config, node: node, log: log),
-                                  clock: clock)
+                                  clock: clock, matcher: try phrases.map { try PhraseMatcher(phraseSet: $0, house: config) })
         self.publisher = PublishedMessages(engine: engine)
     }
 }

@@ -67,8 +67,8 @@ struct PhrasesCommand: AsyncParsableCommand {
             if let here, let b = best, b.fromGrammar, b.slots["here"] == "true" {
                 best?.slotList = (b.slotList.filter { $0.name != "here" } + [PhraseSlot(name: "area", value: here)]).sorted { $0.name < $1.name }
             }
-            // Our own slot on the grammar's templates (what "open {name}" opens) is not the grammar's.
-            best?.slotList.removeAll { $0.name == CommunityGrammar.domainSlot }
+            // Our own slots on the grammar's templates (what "open {name}" opens, its answer) are not the grammar's.
+            best?.slotList.removeAll { $0.name == CommunityGrammar.domainSlot || $0.name == CommunityGrammar.responseSlot }
             if json {
                 out.append(JSONOutput.encode(Reading(text: phrase, intent: best?.intentName, slots: best?.slots ?? [:],
                                                      template: best?.template, grammar: best?.fromGrammar ?? false), pretty: false))

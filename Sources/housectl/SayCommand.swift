@@ -207,6 +207,8 @@ struct SayCommand: AsyncParsableCommand {
                 return CommandOutput(text: json ? line.json : "\(text)\tnotUnderstood\t\(message)", exitCode: ExitStatus.refused.rawValue)
             }
             return CommandOutput(text: json ? IntentReply(id: "dry-run", error: message).json : message, exitCode: ExitStatus.refused.rawValue)
+        case .dismissed:
+            texts.append("\"\(text)\": never mind, nothing done")
         case .needsPhraseChoice(let phrase, let question, let options):
             let list = options.map { "  \($0.id): \($0.label)" }.joined(separator: "\n")
             texts.append("\"\(phrase)\": \(question)\n\(list)\n(answer with --choose phrase=0)")
@@ -217,6 +219,7 @@ struct SayCommand: AsyncParsableCommand {
             if case .needsPhraseChoice(_, let question, _) = run.end { answer += (answer.isEmpty ? "" : " ") + question }
             var lineStatus = run.steps.last?.outcome.status.rawValue ?? "notUnderstood"
             if case .needsPhraseChoice = run.end { lineStatus = "needsChoice" }
+            if case .dismissed = run.end { lineStatus = "done" }
             let line = BatchLine(text: text, status: lineStatus, answer: answer,
                                  commands: run.steps.flatMap { $0.outcome.commands.map(\.description) }, steps: traces)
             return CommandOutput(text: json ? line.json : "\(text)\t\(line.status)\t\(answer)", exitCode: status.rawValue)

@@ -150,6 +150,7 @@ import Testing
         case .notUnderstood(let message): answer = message
         case .needsPhraseChoice(_, let question, _): answer = question
         case .processed: answer = run.outcomes.map(\.dialog).joined(separator: " ")
+        case .dismissed: answer = "(never mind)"
         }
         let switched = Set(run.outcomes.flatMap(\.commands).map(\.device))
         let summary = "\(line.number): \"\(line.phrase)\" -> \(run.outcomes.last?.status.rawValue ?? "-") \(switched.sorted()) \(answer.prefix(100))"

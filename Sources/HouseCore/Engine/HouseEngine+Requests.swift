@@ -8,10 +8,7 @@ extension HouseEngine {
         case .intent(let intent):
             return IntentReply(id: request.id, outcomes: [carryOut(intent, source: source, answers: answers, requestID: request.id)])
         case .text(let text):
-            switch carryOut(text: text, source: source, answers: answers, requestID: request.id) {
-            case .success(let steps): return IntentReply(id: request.id, steps: steps)
-            case .failure(let refusal): return refusal.reply(id: request.id)
-            }
+            return answer(text: text, id: request.id, source: source, answers: answers)
         case .history:
             return IntentReply(id: request.id, error: "the history is answered by the state store, not the engine")
         }
@@ -19,23 +16,48 @@ extension HouseEngine {
 
     /// Matches `text` against the phrase templates and carries out every command it holds
     /// ("... and ..."). Real ambiguity becomes a question; text that matches nothing is answered
-    /// with the closest phrases known.
-    func carryOut(text: String, source: IntentSource, answers: IntentAnswers = .none,
-                  requestID: String? = nil) -> Result<[PhraseRun.Step], PhraseRefusal> {
+    /// with the closest phrases known. In a house that speaks another language than English, what
+    /// the community grammar understood is answered in the grammar's words where it has them.
+    func answer(text: String, id: String, source: IntentSource, answers: IntentAnswers) -> IntentReply {
         guard let matcher else {
-            return .failure(PhraseRefusal(status: .unsupported, dialog: "This controller has no phrase templates loaded."))
+            return IntentReply(id: id, status: .unsupported, phase: .resolve, dialog: "This controller has no phrase templates loaded.")
         }
-        let run = PhraseRun.run(matcher.interpret(text), answers: answers) { intent in
-            carryOut(intent, source: source, answers: answers, requestID: requestID)
+        var run = PhraseRun.run(matcher.interpret(text), answers: answers) { intent in
+            carryOut(intent, source: source, answers: answers, requestID: id)
         }
+        speak(&run)
         switch run.end {
         case .processed:
-            return .success(run.steps)
+            return IntentReply(id: id, steps: run.steps)
         case .notUnderstood(let message):
-            return .failure(PhraseRefusal(status: .unsupported, dialog: message))
+            return IntentReply(id: id, status: .unsupported, phase: .resolve, dialog: message)
         case .needsPhraseChoice(_, let question, let options):
-            return .failure(PhraseRefusal(status: .needsChoice, dialog: question, question: question,
-                                          pendingParameter: "phrase", options: options))
+            var reply = IntentReply(id: id, status: .needsChoice, phase: .resolve, dialog: question)
+            reply.question = question
+            reply.pendingParameter = "phrase"
+            reply.options = options
+            return reply
+        case .dismissed:
+            let said = matcher.phraseSet.responses?.answer(intent: CommunityGrammar.nevermind, response: nil, slots: [:])
+            return IntentReply(id: id, status: .done, phase: .handle, dialog: grammarAnswers != nil ? said ?? "" : "OK, never mind.")
+        }
+    }
+
+    /// The community grammar's answers, where the house speaks another language than English:
+    /// our own answers say which device and what it did, so an English house keeps them.
+    var grammarAnswers: GrammarResponses? {
+        matcher?.phraseSet.responses.flatMap { $0.language.hasPrefix("en") ? nil : $0 }
+    }
+
+    /// `run`'s answers in the grammar's language (`grammarAnswers`), a mode by its first name.
+    func speak(_ run: inout PhraseRun) {
+        guard let grammarAnswers else { return }
+        run.answer(in: grammarAnswers) { name in
+            if name.hasPrefix(CommunityGrammar.scenePrefix) {
+                let id = ModeID(String(name.dropFirst(CommunityGrammar.scenePrefix.count)))
+                return configuration.mode(id: id)?.names.first ?? id.rawValue
+            }
+            return String(name.dropFirst(CommunityGrammar.scriptPrefix.count))
         }
     }
 
@@ -58,22 +80,5 @@ extension HouseEngine {
         let reply = IntentReply(id: "", status: response.code == .success ? .done : .failed, phase: .handle, dialog: response.dialog)
         remember(reply, for: key)
         return reply
-    }
-}
-
-/// Why a phrase did not become intents: nothing matched, or it needs a choice first.
-public struct PhraseRefusal: Error, Sendable, Equatable {
-    public var status: IntentReply.Status
-    public var dialog: String
-    public var question: String? = nil
-    public var pendingParameter: String? = nil
-    public var options: [ParameterResolution.Option] = []
-
-    func reply(id: String) -> IntentReply {
-        var r = IntentReply(id: id, status: status, phase: .resolve, dialog: dialog)
-        r.question = question
-        r.pendingParameter = pendingParameter
-        r.options = options
-        return r
     }
 }

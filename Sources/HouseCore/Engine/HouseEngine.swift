@@ -494,9 +494,11 @@ extension HouseEngine {
     /// Runs a phrase's commands through the pipeline (the CLI's `say --dry-run`).
     public func process(phrase text: String, source: IntentSource, answers: IntentAnswers = .none, dryRun: Bool = false) -> PhraseRun {
         guard let matcher else { return PhraseRun(steps: [], end: .notUnderstood(message: "This controller has no phrase templates loaded.")) }
-        return PhraseRun.run(matcher.interpret(text), answers: answers) { intent in
+        var run = PhraseRun.run(matcher.interpret(text), answers: answers) { intent in
             process(intent, source: source, answers: answers, dryRun: dryRun)
         }
+        speak(&run)
+        return run
     }
 
     /// Carries out a resolved, confirmed intent; in a dry run, plans the commands without issuing

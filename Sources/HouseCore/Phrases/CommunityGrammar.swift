@@ -19,8 +19,14 @@ public struct CommunityGrammar: Sendable, Equatable {
     /// The grammar's intents that fit a relay house, and what they become.
     public static let intents: Set<String> = [
         "HassTurnOn", "HassTurnOff", "HassGetState", "HassSetPosition", "HassLightSet",
-        "HassClimateSetTemperature", "HassClimateGetTemperature", "HassFanSetSpeed",
+        "HassClimateSetTemperature", "HassClimateGetTemperature", "HassFanSetSpeed", nevermind,
     ]
+    /// "Never mind", "cancel": nothing is done (`PhraseRun.End.dismissed`).
+    public static let nevermind = "HassNevermind"
+
+    /// The fixed slot that carries a template's response name ("lights_area"), for the answer
+    /// in the grammar's language (`GrammarResponses`). Ours, not the grammar's, as `domainSlot`.
+    public static let responseSlot = "context_response"
 
     /// The fixed slot that carries a template's `requires_context: domain` ("cover+valve"): what
     /// "open {name}" opens. Ours, not the grammar's: `housectl phrases` leaves it out.
@@ -30,7 +36,7 @@ public struct CommunityGrammar: Sendable, Equatable {
 
     /// The language code of the file ("en", "de", "fr").
     public var language: String
-    /// The templates, rules, lists and skip words, ready to merge with our own.
+    /// The templates, rules, lists, skip words and responses, ready to merge with our own.
     public var phraseSet: PhraseSet
 
     /// The file of `language` in a folder of the package's data (`<dir>/<language>.json`).
@@ -69,7 +75,18 @@ public struct CommunityGrammar: Sendable, Equatable {
         for (name, body) in root["lists"] as? [String: Any] ?? [:] {
             if let list = Self.list(body) { set.lists[Reader.listPrefix + name] = list }
         }
+        set.responses = responses(root["responses"], language: language)
         return CommunityGrammar(language: language, phraseSet: set)
+    }
+
+    /// The responses of the intents read, and the errors.
+    private static func responses(_ body: Any?, language: String) -> GrammarResponses {
+        let body = body as? [String: Any] ?? [:]
+        var result = GrammarResponses(language: language, errors: body["errors"] as? [String: String] ?? [:])
+        for (intent, templates) in body["intents"] as? [String: Any] ?? [:] where Self.intents.contains(intent) {
+            if let templates = templates as? [String: String] { result.intents[intent] = templates }
+        }
+        return result
     }
 
     /// A grammar list: its values (each `in` a template of its own: "blind[s]"), or a range of
@@ -146,6 +163,7 @@ public struct CommunityGrammar: Sendable, Equatable {
             for (name, value) in entry["slots"] as? [String: Any] ?? [:] {
                 if let several = value as? [Any] { slots[name] = several.map { "\($0)" }.joined(separator: "+") } else { slots[name] = "\(value)" }
             }
+            if let response = entry["response"] as? String { slots[CommunityGrammar.responseSlot] = response }
             var domains: String? = nil
             for (key, value) in entry["requires_context"] as? [String: Any] ?? [:] {
                 switch key {

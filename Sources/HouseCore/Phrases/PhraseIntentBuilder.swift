@@ -12,8 +12,9 @@
 /// - `RunRoutine`: `routine`.
 public enum PhraseIntentBuilder {
     /// The intent names this builder makes typed intents of.
+    /// (`HassNevermind` makes none: the run ends without doing anything.)
     public static let intentNames: Set<String> = Set(["HouseControl", "SetHouseMode", "QueryHouseStatus", "RunRoutine"])
-        .union(CommunityGrammar.intents)
+        .union(CommunityGrammar.intents.subtracting([CommunityGrammar.nevermind]))
 
     /// The typed intent, or nil when the name is not a house intent or a slot value is unusable.
     public static func intent(name: String, slots: [String: String]) -> HouseIntent? {

@@ -23,6 +23,10 @@ public struct PhraseMatcher: Sendable {
     let names: [String: [[String]]]
     /// The house the lists came from, when compiled from one: suggestions are checked against it.
     let house: HouseConfiguration?
+    /// The words that join commands: "and", and the grammar's language's ("und", "et").
+    let conjunctions: Set<String>
+    /// "and" in the languages whose grammar has been tried with housectl.
+    static let and: [String: String] = ["de": "und", "fr": "et", "nl": "en", "es": "y", "it": "e", "pt": "e"]
 
     /// The most words a single command may have; longer text is refused rather than matched slowly.
     public static let maxWords = 200
@@ -55,6 +59,7 @@ public struct PhraseMatcher: Sendable {
         self.skipWords = sequences(phraseSet.skipWords)
         self.wakeWords = sequences(phraseSet.wakeWords)
         self.firstWords = Set((skipWords + wakeWords).map { $0[0] })
+        self.conjunctions = Set(["and"] + [phraseSet.responses.flatMap { Self.and[$0.language] }].compactMap { $0 })
         var names: [String: [[String]]] = [:]
         for name in Set(extra.values.flatMap { $0.values.map(\.spoken) }) {
             let tokens = PhraseNormalizer.tokens(name)
@@ -118,7 +123,7 @@ public struct PhraseMatcher: Sendable {
         let whole = candidates(ids: ids, words: words)
         if !whole.isEmpty { return .commands([PhraseCommand(words: words, candidates: whole)]) }
 
-        let ands = words.indices.filter { words[$0] == "and" }
+        let ands = words.indices.filter { conjunctions.contains(words[$0]) }
         if !ands.isEmpty {
             // A part that does not stand on its own may borrow the start of the part before it:
             // "turn off the kettle and the tv" -> "turn off the tv".

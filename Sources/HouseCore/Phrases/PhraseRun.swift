@@ -21,6 +21,9 @@ public struct PhraseRun: Sendable, Equatable {
         /// A command matched several templates equally well: choose one of `options` (the
         /// answer for the parameter `phrase`).
         case needsPhraseChoice(text: String, question: String, options: [ParameterResolution.Option])
+        /// "Never mind", "cancel" (the grammar's `HassNevermind`): nothing is done, not even the
+        /// other commands of the text.
+        case dismissed
     }
 
     public var steps: [Step]
@@ -37,6 +40,9 @@ public struct PhraseRun: Sendable, Equatable {
         process: (HouseIntent) -> IntentOutcome
     ) -> PhraseRun {
         if let message = interpretation.message { return PhraseRun(steps: [], end: .notUnderstood(message: message)) }
+        if interpretation.commands.contains(where: { $0.best.intentName == CommunityGrammar.nevermind }) {
+            return PhraseRun(steps: [], end: .dismissed)
+        }
         var steps: [Step] = []
         for command in interpretation.commands {
             var candidate = command.best
@@ -56,5 +62,23 @@ public struct PhraseRun: Sendable, Equatable {
             steps.append(Step(text: command.text, candidate: candidate, outcome: outcome))
         }
         return PhraseRun(steps: steps, end: .processed)
+    }
+
+    /// The answers of the steps the community grammar understood and carried out, in the
+    /// grammar's words (`GrammarResponses`) with its slots as said (`name`: a scene's or script's
+    /// as `sceneName` gives it), and its "not understood". A step not done, or whose answer does
+    /// not render, keeps ours.
+    mutating func answer(in responses: GrammarResponses, sceneName: (String) -> String) {
+        if case .notUnderstood = end, let sorry = responses.error("no_intent") { end = .notUnderstood(message: sorry) }
+        for i in steps.indices where steps[i].candidate.fromGrammar && steps[i].outcome.status == .done {
+            var slots = steps[i].candidate.slots
+            if let name = slots["name"], name.hasPrefix(CommunityGrammar.scenePrefix) || name.hasPrefix(CommunityGrammar.scriptPrefix) {
+                slots["name"] = sceneName(name)
+            }
+            let response = slots[CommunityGrammar.responseSlot]
+            if let said = responses.answer(intent: steps[i].candidate.intentName, response: response, slots: slots) {
+                steps[i].outcome.dialog = said
+            }
+        }
     }
 }

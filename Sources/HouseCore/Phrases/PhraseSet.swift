@@ -29,6 +29,9 @@ public struct PhraseSet: Sendable, Equatable {
     /// Words that call the house rather than say what to do ("ok house", "computer"), dropped
     /// only at the start of the text (`wake_words`, our own key).
     public var wakeWords: [String]
+    /// What the community grammar answers in its language (`CommunityGrammar`); nil for our
+    /// own files, which answer in our own words.
+    public var responses: GrammarResponses? = nil
 
     public init(language: String = "en", groups: [PhraseTemplateGroup] = [], lists: [String: PhraseList] = [:],
                 expansionRules: [String: String] = [:], skipWords: [String] = [], wakeWords: [String] = []) {
@@ -49,6 +52,7 @@ public struct PhraseSet: Sendable, Equatable {
         result.expansionRules.merge(other.expansionRules) { _, new in new }
         result.skipWords += other.skipWords.filter { !result.skipWords.contains($0) }
         result.wakeWords += other.wakeWords.filter { !result.wakeWords.contains($0) }
+        result.responses = other.responses ?? responses
         return result
     }
 
