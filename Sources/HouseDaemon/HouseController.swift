@@ -312,7 +312,7 @@ public final class HouseController<C: WallClock>: Sendable {
         let base = layout.base
         list.append(.init(service: TopicRouter(
             engine: engine, bus: bus, store: store, client: client, node: node, isPrimary: isPrimary, coordination: coordination,
-            discovery: discovery, deadline: shutdownDeadline, logger: logger,
+            discovery: discovery, deadline: shutdownDeadline, info: NodeInfo(started: engine.clock.now), logger: logger,
             onReady: {
                 let notifier = SystemdNotifier()
                 notifier.ready()

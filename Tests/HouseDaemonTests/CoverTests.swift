@@ -18,6 +18,37 @@ final class CoverTests {
     static let set = "house/living-room/living-shutter/set"
     static let positionSet = "house/living-room/living-shutter/position/set"
 
+    /// Home Assistant reads the report: one message a second while the shutter moves, then one
+    /// at the stop with its state and final position together.
+    @Test func aMovingCoverReportsItsPositionEverySecondAndOnceAtTheStop() async throws {
+        let clock = ManualClock(start: Date(timeIntervalSince1970: 1_795_521_600))
+        try await withController(stateDirectory: directory, clock: clock, bootID: "boot-r") { f in
+            let mqtt = try await f.mqttClient()
+            let reports = try await mqtt.subscribe(to: "house/living-room/living-shutter/report", qos: .atLeastOnce)
+            #expect(try await reports.next("the report at start").string == #"{"assumed":true,"position":0,"state":"closed"}"#)
+            clock.advance(by: .seconds(1))
+            // Assumed closed: OPEN runs a full travel, so 40% is 10 s of the 25 s opening.
+            _ = try await mqtt.publish(MQTTMessage(topic: Self.set, string: "OPEN", qos: .atLeastOnce, retain: false))
+            _ = try await reports.first("opening") { $0.string?.contains(#""state":"opening""#) == true }
+            for second in 1...10 {
+                clock.advance(by: .seconds(1))
+                let percent = second * 100 / 25
+                let report = try await reports.next("at \(second) s")
+                #expect(report.string == #"{"assumed":true,"position":\#(percent),"state":"opening"}"#, "at \(second) s")
+            }
+            _ = try await mqtt.publish(MQTTMessage(topic: Self.set, string: "STOP", qos: .atLeastOnce, retain: false))
+            let stop = try await reports.next("the stop")
+            #expect(stop.string == #"{"assumed":true,"position":40,"state":"open"}"#)
+            // Stopped: no more reports however long the clock runs; the next is the next move's.
+            clock.advance(by: .seconds(5))
+            _ = try await f.client().send(.intent(.query(QueryHouseStatusIntent(queryType: .mode))))
+            _ = try await mqtt.publish(MQTTMessage(topic: Self.set, string: "CLOSE", qos: .atLeastOnce, retain: false))
+            clock.advance(by: .milliseconds(500))
+            #expect(try await reports.next("closing").string == #"{"assumed":true,"position":40,"state":"closing"}"#)
+            await mqtt.disconnect()
+        }
+    }
+
     @Test func openSetPositionReverseAndRestart() async throws {
         let clock = ManualClock(start: Date(timeIntervalSince1970: 1_795_521_600))
         try await withController(stateDirectory: directory, clock: clock, bootID: "boot-c") { f in
@@ -53,7 +84,7 @@ final class CoverTests {
             _ = try await state.first("closing") { $0.string == "closing" }
             clock.advance(by: .milliseconds(13_200))
             _ = try await position.first("at 40") { $0.string == "40" }
-            _ = try await state.first("stopped part way") { $0.string == "stopped" }
+            _ = try await state.first("stopped part way: open, as Home Assistant understands it") { $0.string == "open" }
 
             // Reversal: closing (at once: the down winding was the last to run), then OPEN after 2.2 s (10% of the closing travel): the down
             // winding goes off at once, and the up one on only after the 500 ms dead time.

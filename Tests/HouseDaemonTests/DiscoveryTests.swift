@@ -48,9 +48,12 @@ import Testing
         #expect(!messages.contains { $0.topic.contains("garage_door") })
 
         let select = try decode(try #require(messages.first { $0.topic.contains("/select/") }).payload)
-        #expect(select["options"] as? [String] == ["night", "away", "none", "mixed"])
+        // HA reads the payload `none` as unknown: the select shows `no mode` for it.
+        #expect(select["options"] as? [String] == ["night", "away", "no mode", "mixed"])
+        #expect(select["value_template"] as? String == "{{ 'no mode' if value == 'none' else value }}")
+        #expect(select["command_template"] as? String == "{{ 'none' if value == 'no mode' else value }}")
         #expect((select["device"] as? [String: Any])?["name"] as? String == "Home")
-        let sensor = try decode(try #require(messages.first { $0.topic.contains("/sensor/") }).payload)
+        let sensor = try decode(try #require(messages.first { $0.topic.hasSuffix("/energy_today/config") }).payload)
         #expect(sensor["unit_of_measurement"] as? String == "kWh")
         #expect(sensor["device_class"] as? String == "energy")
         #expect(sensor["state_class"] as? String == "total_increasing")
@@ -84,10 +87,48 @@ import Testing
         #expect((mode["availability"] as? [[String: Any]])?.count == 1)
     }
 
+    /// What a user running Home Assistant meets: names that tell the three ceiling lights apart,
+    /// the page one click away, each node's version, start and address, and refusals as events.
+    @Test func namesAreDistinctThePageIsLinkedNodesSayWhatTheyRunRefusalsAreEvents() throws {
+        let config = try HouseFixtures.exampleConfiguration()
+        let main = HomeAssistantDiscovery(configuration: config, node: "pi-main", layout: TopicLayout())
+        let bedroom = HomeAssistantDiscovery(configuration: config, node: "pi-bedroom", layout: TopicLayout())
+        func device(_ d: HomeAssistantDiscovery, _ slug: String) throws -> [String: Any] {
+            let entity = try decode(try #require(d.messages.first { $0.topic.hasSuffix("/\(slug)/config") }).payload)
+            return try #require(entity["device"] as? [String: Any])
+        }
+        // "ceiling light" is three devices' first name: each gets its room; the office fan's
+        // "fan" is the bedroom fan's too; the shutter's name is its own.
+        #expect(try device(main, "living_ceiling_light")["name"] as? String == "Living room ceiling light")
+        #expect(try device(main, "kitchen_light")["name"] as? String == "Kitchen ceiling light")
+        #expect(try device(bedroom, "bedroom_ceiling_light")["name"] as? String == "Bedroom ceiling light")
+        #expect(try device(main, "office_fan")["name"] as? String == "Office fan")
+        #expect(try device(main, "living_shutter")["name"] as? String == "Shutter")
+        // The example page listens on 127.0.0.1:8080.
+        #expect(try device(main, "living_shutter")["configuration_url"] as? String == "http://127.0.0.1:8080/")
+        #expect(try device(main, "status")["configuration_url"] as? String == "http://127.0.0.1:8080/")
+
+        let started = try decode(try #require(main.messages.first { $0.topic == "homeassistant/sensor/housectl_pi_main/started/config" }).payload)
+        #expect(started["state_topic"] as? String == "house/node/pi-main/info")
+        #expect(started["value_template"] as? String == "{{ value_json.started }}")
+        #expect(started["device_class"] as? String == "timestamp")
+        #expect(started["entity_category"] as? String == "diagnostic")
+        #expect(bedroom.messages.contains { $0.topic == "homeassistant/sensor/housectl_pi_bedroom/version/config" })
+
+        let refused = try decode(try #require(main.messages.first { $0.topic.hasSuffix("/event/housectl_pi_main/refused_command/config") }).payload)
+        #expect(refused["state_topic"] as? String == "house/events")
+        #expect(refused["event_types"] as? [String] == ["refused", "failure"])
+        #expect((refused["value_template"] as? String)?.contains("value_json.outcome in ['refused', 'failure']") == true)
+        #expect(!bedroom.messages.contains { $0.topic.contains("refused_command") }, "one node announces the house")
+    }
+
     @Test func secondNodeAnnouncesOnlyItsRelaysAndItself() {
         let d = HomeAssistantDiscovery(configuration: Self.config, node: "pi-garage", layout: TopicLayout())
         #expect(d.messages.map(\.topic) == ["homeassistant/switch/housectl_pi_garage/garage_door/config",
-                                              "homeassistant/binary_sensor/housectl_pi_garage/status/config"])
+                                              "homeassistant/binary_sensor/housectl_pi_garage/status/config",
+                                              "homeassistant/sensor/housectl_pi_garage/version/config",
+                                              "homeassistant/sensor/housectl_pi_garage/started/config",
+                                              "homeassistant/sensor/housectl_pi_garage/address/config"])
     }
 
     /// Never offer Home Assistant a control housectl refuses outright: the example house denies
@@ -141,12 +182,15 @@ import Testing
         let p = try decode(message.payload)
         #expect(p["device_class"] as? String == "shutter")
         #expect(p["command_topic"] as? String == "house/living-room/living-shutter/set")
-        #expect(p["state_topic"] as? String == "house/living-room/living-shutter/state")
-        #expect(p["position_topic"] as? String == "house/living-room/living-shutter/position")
+        // State and position from the one report message: a stop part way is one change in HA.
+        #expect(p["state_topic"] as? String == "house/living-room/living-shutter/report")
+        #expect(p["value_template"] as? String == "{{ value_json.state }}")
+        #expect(p["position_topic"] as? String == "house/living-room/living-shutter/report")
+        #expect(p["position_template"] as? String == "{{ value_json.position }}")
         #expect(p["set_position_topic"] as? String == "house/living-room/living-shutter/position/set")
         #expect([p["payload_open"], p["payload_close"], p["payload_stop"]] as? [String] == ["OPEN", "CLOSE", "STOP"])
-        #expect([p["state_open"], p["state_opening"], p["state_closed"], p["state_closing"], p["state_stopped"]] as? [String]
-                == ["open", "opening", "closed", "closing", "stopped"])
+        #expect([p["state_open"], p["state_opening"], p["state_closed"], p["state_closing"]] as? [String]
+                == ["open", "opening", "closed", "closing"])
         #expect(p["position_open"] as? Int == 100 && p["position_closed"] as? Int == 0)
         #expect(p["default_entity_id"] as? String == "cover.housectl_living_shutter")
         #expect((p["device"] as? [String: Any])?["suggested_area"] as? String == "Living room")

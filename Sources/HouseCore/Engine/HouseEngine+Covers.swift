@@ -85,19 +85,35 @@ extension HouseEngine {
         }
     }
 
+    /// How often a moving cover's position goes out: Home Assistant's slider follows the cover.
+    static let coverReportInterval: Duration = .seconds(1)
+
     /// A winding of a cover of this node went on or off at `instant` (the relay bank's edge): the
-    /// cover starts or stops moving; its state and position are published, and on a stop its
-    /// position is recorded.
+    /// cover starts or stops moving; its state and position are published (and then every
+    /// `coverReportInterval` while it moves), and on a stop its position is recorded.
     func coverEdge(relay: DeviceID, on: Bool, at instant: WallInstant) {
         guard let cover = noteWinding(relay, on: on, at: instant) else { return }
         publishCover(cover)
+        if on, coverReportDue == nil { coverReportDue = instant.advanced(by: Self.coverReportInterval) }
         if !on, let report = coverReport(of: cover) { effects.records.append(.coverPosition(cover.id, Double(report.position))) }
     }
 
-    /// Publishes a cover's state (`opening`, `open`, ...) and position (0-100), retained.
-    func publishCover(_ cover: Device) {
+    /// The positions of the covers that move now (their state is unchanged), and when next.
+    func reportMovingCovers(at now: WallInstant) {
+        var moving = false
+        for cover in configuration.devices where cover.motor != nil && covers[cover.id]?.motion != nil {
+            publishCover(cover, withState: false)
+            moving = true
+        }
+        coverReportDue = moving ? now.advanced(by: Self.coverReportInterval) : nil
+    }
+
+    /// Publishes a cover's position (0-100), then its state (`opening`, `open`, ...: a stop part
+    /// way is `open`), then both as its report, each retained.
+    func publishCover(_ cover: Device, withState: Bool = true) {
         guard let report = coverReport(of: cover) else { return }
-        effects.publish(layout.deviceState(room: cover.room, device: cover.id), report.state.rawValue, retain: true)
         effects.publish(layout.devicePosition(room: cover.room, device: cover.id), "\(report.position)", retain: true)
+        if withState { effects.publish(layout.deviceState(room: cover.room, device: cover.id), report.state.payload, retain: true) }
+        effects.publish(layout.deviceReport(room: cover.room, device: cover.id), report.json, retain: true)
     }
 }

@@ -86,7 +86,8 @@ extension HouseEngine {
                                      devices: all)
             }
             if let devices, devices.count == 1, let d = devices.first {
-                let dialog = HouseDialog.deviceState(configuration.label(for: d), state(of: d.id), kind: d.kind, pulsed: d.pulse != nil)
+                let dialog = knownState(of: d.id).map { HouseDialog.deviceState(configuration.label(for: d), $0, kind: d.kind, pulsed: d.pulse != nil) }
+                    ?? HouseDialog.stateUnknown(configuration.label(for: d))
                 return HouseResponse(dialog: dialog, devices: all)
             }
             let kinds = Set(scope.map(\.kind))
@@ -169,11 +170,13 @@ extension HouseEngine {
         targets.map { .init(device: $0.0.id, room: $0.0.room, state: $0.1) }
     }
 
-    /// A device's line in a status listing: its state, a sensor's reading, a cover's position.
+    /// A device's line in a status listing: its state, a sensor's reading, a cover's position;
+    /// `unknown` for a device that has not reported its state yet.
     func status(of d: Device) -> HouseResponse.DeviceStatus {
         var status = HouseResponse.DeviceStatus(device: d.id, room: d.room, state: state(of: d.id), value: sensorValueText(d))
         if d.kind == .contact { status.value = status.state == .on ? "open" : "closed" }
         if d.kind == .motion { status.value = status.state == .on ? "motion" : "no motion" }
+        if d.motor == nil, d.opener == nil, d.kind != .sensor, d.kind != .button, knownState(of: d.id) == nil { status.value = "unknown" }
         if d.opener != nil {
             let s = openerState(of: d)
             status.state = s == .closed ? .off : .on

@@ -132,6 +132,6 @@ extension HouseEngine {
 
     /// Publishes an opener's state (`open`, `closing`, `obstructed`, `None` when unknown), retained.
     func publishOpener(_ cover: Device) {
-        effects.publish(layout.deviceState(room: cover.room, device: cover.id), openerState(of: cover).rawValue, retain: true)
+        effects.publish(layout.deviceState(room: cover.room, device: cover.id), openerState(of: cover).payload, retain: true)
     }
 }

@@ -23,6 +23,19 @@ extension HouseEngine {
         }
         publishEnergy(force: true, perDevice: true)
         publishHouseState()
+        askStates()
+    }
+
+    /// Asks the devices reached over MQTT whose state is unknown for it, where their protocol
+    /// allows: a Tasmota device (command topic `cmnd/...`) answers an empty command payload
+    /// with its state. The coordinator does, as it serves those devices.
+    func askStates() {
+        guard acting else { return }
+        for device in configuration.devices where knownState(of: device.id) == nil {
+            if case .mqtt(let endpoint) = device.endpoint, endpoint.stateTopic != nil, endpoint.commandTopic.hasPrefix("cmnd/") {
+                effects.publish(endpoint.commandTopic, "", retain: false)
+            }
+        }
     }
 
     /// Compact JSON with sorted keys (every payload the engine publishes), `fallback` if it cannot be encoded.

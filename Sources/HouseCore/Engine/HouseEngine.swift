@@ -84,6 +84,8 @@ public actor HouseEngine {
     var lastDeviceEnergy: [DeviceID: String] = [:]
     /// When the house's figure is published next after a switch (at most once a second).
     var energyDue: WallInstant?
+    /// When the positions of the moving covers next go out; nil while none moves.
+    var coverReportDue: WallInstant?
     var energyPublished: WallInstant?
     /// The next minute's checks: each device's energy figure, stale sensors, `last_active`.
     var nextMinute: WallInstant
@@ -241,6 +243,15 @@ public actor HouseEngine {
     /// The last known state of a device (off until something says otherwise).
     public func state(of device: DeviceID) -> DeviceState { states[device] ?? .off }
 
+    /// A device's state if it has been received (or set here) since the start; nil for one that
+    /// lives elsewhere and has not said yet: unknown wherever it is shown. This node's own
+    /// relays are what it drives: never unknown.
+    public func knownState(of device: DeviceID) -> DeviceState? {
+        if let known = states[device] { return known }
+        guard let relay = configuration.device(id: device)?.relay, node == nil || relay.node == node else { return nil }
+        return state(of: device)
+    }
+
     /// Records a state reported from outside (a relay read back at start, an input's level).
     public func noteState(_ device: DeviceID, _ state: DeviceState) {
         setState(device, state)
@@ -324,6 +335,7 @@ extension HouseEngine {
         // Only the coordinator ends temporary modes (another node's timelines may be stale).
         if acting, let end = modeExpiry, end < next { next = end }
         if let due = energyDue, due < next { next = due }
+        if let due = coverReportDue, due < next { next = due }
         return next
     }
 
@@ -346,6 +358,7 @@ extension HouseEngine {
             relayEvents(events)
         }
         if let due = nextOpenerDeadline, due <= now { checkOpeners() }
+        if let due = coverReportDue, due <= now { reportMovingCovers(at: now) }
         if acting, let due = modeExpiry, due <= now { revertExpiredModes() }
         if let due = energyDue, due <= now {
             energyDue = nil
@@ -550,7 +563,9 @@ extension HouseEngine {
             switch intent {
             case .control: notCarriedOut(outcome, at: now)
             // A mode not set (Home Assistant's select offered `mixed`, say): the true mode again.
-            case .setMode where acting: publishMode()
+            case .setMode where acting:
+                publishMode()
+                publishRefusal(outcome, at: now)
             case .setMode, .query, .runRoutine: break
             }
         }
@@ -576,9 +591,15 @@ extension HouseEngine {
                 publishState(state(of: device.id), of: device)
             }
         }
-        if outcome.status == .refused {
-            effects.publish(layout.events, outcome.refusalEvent(at: now).json, retain: false)
-        }
+        publishRefusal(outcome, at: now)
+    }
+
+    /// A command refused, unsupported or failed goes on `events` with its reason, for whoever
+    /// sent it without asking for a reply (Home Assistant shows it as an event); a question
+    /// waits for its answer instead.
+    private func publishRefusal(_ outcome: IntentOutcome, at now: WallInstant) {
+        guard [.refused, .unsupported, .failed].contains(outcome.status) else { return }
+        effects.publish(layout.events, outcome.refusalEvent(at: now).json, retain: false)
     }
 
     /// Records a handled intent in the history; the resolution trace (`details`) is kept for

@@ -5,6 +5,7 @@
 /// | `<base>/<room>/<device>/set` | in |
 /// | `<base>/<room>/<device>/state` | out, retained |
 /// | `<base>/<room>/<cover>/position`, `.../position/set` | out retained / in (a cover's 0-100) |
+/// | `<base>/<room>/<cover>/report` | out, retained (a cover's state and position as JSON) |
 /// | `<base>/<room>/<button>/event` | out (a button's presses) |
 /// | `<base>/mode/set`, `<base>/mode/state` | in / out retained |
 /// | `<base>/intent/request` | in (source `mqtt`) |
@@ -12,6 +13,7 @@
 /// | `<base>/intent/response/<id>` | out (default reply topic) |
 /// | `<base>/events` | out |
 /// | `<base>/node/<node>/status` | out, retained, last will |
+/// | `<base>/node/<node>/info` | out, retained (version, start, address) |
 /// | `<base>/coordinator` | in and out, retained: the coordinator's claim (`CoordinatorClaim`) |
 /// | `<base>/routine/<routine>/run` | in and out, retained: the latest run of a routine, claimed before it runs |
 /// | `<base>/mode/timeline` | in and out, retained: every room's modes with their ends, for the next coordinator |
@@ -24,6 +26,9 @@ public struct TopicLayout: Sendable, Equatable {
     public func deviceState(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/state" }
     /// A cover's position, 0 (closed) to 100 (open), retained.
     public func devicePosition(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/position" }
+    /// A cover's state and position in one JSON message (`CoverReport.json`), retained: what
+    /// Home Assistant reads, so that a stop part way is one change of state.
+    public func deviceReport(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/report" }
     /// Where a cover is sent to a position (Home Assistant's `set_position_topic`).
     public func devicePositionSet(room: RoomID, device: DeviceID) -> String { "\(base)/\(room.rawValue)/\(device.rawValue)/position/set" }
     /// A sensor's availability (`online` while it has a fresh value, else `offline`), retained.
@@ -43,6 +48,8 @@ public struct TopicLayout: Sendable, Equatable {
     /// Today's energy use in kWh, retained.
     public var energyState: String { "\(base)/energy/state" }
     public func nodeStatus(node: NodeID) -> String { "\(base)/node/\(node.rawValue)/status" }
+    /// A node's version, start and address as JSON, retained (`NodeInfo`).
+    public func nodeInfo(node: NodeID) -> String { "\(base)/node/\(node.rawValue)/info" }
     /// The filter of every node's status topic.
     public var nodeStatusFilter: String { "\(base)/node/+/status" }
     /// The coordinator's claim, retained (see `CoordinatorElection`).

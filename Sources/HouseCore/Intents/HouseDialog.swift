@@ -303,6 +303,11 @@ public enum HouseDialog {
 
     /// The state of one device asked about by name. A door switched by a pulse relay has no
     /// position sensor, so its answer says what housectl can know.
+    /// A device that lives elsewhere and has not reported its state since the start.
+    public static func stateUnknown(_ label: String) -> String {
+        "I don't know whether the \(label) is on: it has not reported its state since I started."
+    }
+
     public static func deviceState(_ label: String, _ state: DeviceState, kind: DeviceKind, pulsed: Bool) -> String {
         if kind == .door && pulsed {
             return "I can't tell whether the \(label) is open: it is worked by a push-button relay, which is \(state == .on ? "pressed" : "released"), and has no position sensor."

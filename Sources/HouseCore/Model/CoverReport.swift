@@ -11,4 +11,10 @@ public struct CoverReport: Sendable, Equatable, Codable {
         self.position = position
         self.assumed = assumed
     }
+
+    /// The payload of the cover's `report` topic: state (as the state topic says it) and
+    /// position in one message, so that Home Assistant changes both at once.
+    public var json: String {
+        "{\"assumed\":\(assumed),\"position\":\(position),\"state\":\"\(state.payload)\"}"
+    }
 }

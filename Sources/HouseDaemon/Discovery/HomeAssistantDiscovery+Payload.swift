@@ -12,7 +12,11 @@ extension HomeAssistantDiscovery {
         /// The same for older Home Assistant.
         var objectID: String?
         var commandTopic: String?
+        /// How a command payload is made from what was chosen (the mode select's `no mode`).
+        var commandTemplate: String?
         var stateTopic: String
+        /// How the state is read from a JSON payload (a cover's report).
+        var valueTemplate: String?
         var payloadOn: String?
         var payloadOff: String?
         var stateOn: String?
@@ -46,7 +50,8 @@ extension HomeAssistantDiscovery {
         enum CodingKeys: String, CodingKey {
             case name, options, icon, availability, device, origin, retain, qos
             case uniqueID = "unique_id", defaultEntityID = "default_entity_id", objectID = "object_id"
-            case commandTopic = "command_topic", stateTopic = "state_topic"
+            case commandTopic = "command_topic", commandTemplate = "command_template", stateTopic = "state_topic"
+            case valueTemplate = "value_template"
             case payloadOn = "payload_on", payloadOff = "payload_off", stateOn = "state_on", stateOff = "state_off"
             case unitOfMeasurement = "unit_of_measurement", deviceClass = "device_class", stateClass = "state_class"
             case entityCategory = "entity_category", eventTypes = "event_types", availabilityMode = "availability_mode"
@@ -59,7 +64,9 @@ extension HomeAssistantDiscovery {
             try c.encodeIfPresent(defaultEntityID, forKey: .defaultEntityID)
             try c.encodeIfPresent(objectID, forKey: .objectID)
             try c.encodeIfPresent(commandTopic, forKey: .commandTopic)
+            try c.encodeIfPresent(commandTemplate, forKey: .commandTemplate)
             try c.encode(stateTopic, forKey: .stateTopic)
+            try c.encodeIfPresent(valueTemplate, forKey: .valueTemplate)
             try c.encodeIfPresent(payloadOn, forKey: .payloadOn)
             try c.encodeIfPresent(payloadOff, forKey: .payloadOff)
             try c.encodeIfPresent(stateOn, forKey: .stateOn)
@@ -84,8 +91,9 @@ extension HomeAssistantDiscovery {
     /// The keys of a cover entity with a position (HA's MQTT cover): OPEN / CLOSE / STOP on the
     /// command topic, a percentage on the position topics, the states as housectl publishes them.
     struct CoverKeys: Encodable, Sendable {
-        /// Nil for an opener (no position).
+        /// Nil for an opener (no position). A cover's report topic, read with `positionTemplate`.
         var positionTopic: String?
+        var positionTemplate: String?
         var setPositionTopic: String?
         var payloadOpen = "OPEN"
         var payloadClose = "CLOSE"
@@ -94,13 +102,13 @@ extension HomeAssistantDiscovery {
         var stateOpening = CoverState.opening.rawValue
         var stateClosed = CoverState.closed.rawValue
         var stateClosing = CoverState.closing.rawValue
-        var stateStopped = CoverState.stopped.rawValue
         var positionOpen = 100
         var positionClosed = 0
 
         func encode(to encoder: any Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
             try c.encodeIfPresent(positionTopic, forKey: .positionTopic)
+            try c.encodeIfPresent(positionTemplate, forKey: .positionTemplate)
             try c.encodeIfPresent(setPositionTopic, forKey: .setPositionTopic)
             try c.encode(payloadOpen, forKey: .payloadOpen)
             try c.encode(payloadClose, forKey: .payloadClose)
@@ -109,7 +117,6 @@ extension HomeAssistantDiscovery {
             try c.encode(stateOpening, forKey: .stateOpening)
             try c.encode(stateClosed, forKey: .stateClosed)
             try c.encode(stateClosing, forKey: .stateClosing)
-            try c.encode(stateStopped, forKey: .stateStopped)
             if positionTopic != nil {
                 try c.encode(positionOpen, forKey: .positionOpen)
                 try c.encode(positionClosed, forKey: .positionClosed)
@@ -117,10 +124,10 @@ extension HomeAssistantDiscovery {
         }
 
         enum CodingKeys: String, CodingKey {
-            case positionTopic = "position_topic", setPositionTopic = "set_position_topic"
+            case positionTopic = "position_topic", positionTemplate = "position_template", setPositionTopic = "set_position_topic"
             case payloadOpen = "payload_open", payloadClose = "payload_close", payloadStop = "payload_stop"
             case stateOpen = "state_open", stateOpening = "state_opening", stateClosed = "state_closed"
-            case stateClosing = "state_closing", stateStopped = "state_stopped"
+            case stateClosing = "state_closing"
             case positionOpen = "position_open", positionClosed = "position_closed"
         }
     }
@@ -148,10 +155,13 @@ extension HomeAssistantDiscovery {
         var suggestedArea: String?
         /// The node the device hangs off (its identifier).
         var viaDevice: String?
+        /// The page, where the house has one (HA's "Visit" link).
+        var configurationURL: String?
 
         enum CodingKeys: String, CodingKey {
             case identifiers, name, manufacturer, model
             case swVersion = "sw_version", suggestedArea = "suggested_area", viaDevice = "via_device"
+            case configurationURL = "configuration_url"
         }
     }
 

@@ -134,7 +134,11 @@ public struct HomeAssistantDiscovery: Sendable {
             if let motor = device.motor, domain == "cover" {
                 entity.commandTopic = layout.deviceSet(room: device.room, device: device.id)
                 (entity.retain, entity.qos, entity.deviceClass) = (false, 1, motor.deviceClass.rawValue)
-                entity.cover = CoverKeys(positionTopic: layout.devicePosition(room: device.room, device: device.id),
+                // State and position from one message (the report): a stop part way is one change in HA.
+                let report = layout.deviceReport(room: device.room, device: device.id)
+                entity.stateTopic = report
+                entity.valueTemplate = "{{ value_json.state }}"
+                entity.cover = CoverKeys(positionTopic: report, positionTemplate: "{{ value_json.position }}",
                                          setPositionTopic: layout.devicePositionSet(room: device.room, device: device.id))
                 out.append(Message(topic: "\(prefix)/cover/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
                 continue
@@ -152,7 +156,8 @@ public struct HomeAssistantDiscovery: Sendable {
             out.append(Message(topic: "\(prefix)/\(domain)/\(objectNode)/\(slug)/config", payload: Self.json(entity)))
         }
         // The node: its status, as a connectivity sensor (no availability of its own: it is one).
-        let nodeDevice = DeviceInfo(identifiers: [objectNode], name: "housectl \(node)", model: "housectl node")
+        let nodeDevice = DeviceInfo(identifiers: [objectNode], name: "housectl \(node)", model: "housectl node",
+                                    configurationURL: pageURL)
         var status = Entity(name: "Status", uniqueID: "\(objectNode)_status", stateTopic: layout.nodeStatus(node: node),
                             availability: nil, device: nodeDevice)
         status.defaultEntityID = "binary_sensor.\(objectNode)_status"
@@ -160,10 +165,20 @@ public struct HomeAssistantDiscovery: Sendable {
         (status.payloadOn, status.payloadOff) = ("online", "offline")
         (status.deviceClass, status.entityCategory) = ("connectivity", "diagnostic")
         out.append(Message(topic: "\(prefix)/binary_sensor/\(objectNode)/status/config", payload: Self.json(status)))
+        // Its version, start (HA shows how long ago: the uptime) and address, from its info topic.
+        for (key, name, deviceClass) in [("version", "Version", nil), ("started", "Started", "timestamp"), ("address", "Address", nil)] {
+            var entity = Entity(name: name, uniqueID: "\(objectNode)_\(key)", stateTopic: layout.nodeInfo(node: node),
+                                availability: availability, device: nodeDevice)
+            entity.defaultEntityID = "sensor.\(objectNode)_\(key)"
+            entity.objectID = "\(objectNode)_\(key)"
+            entity.valueTemplate = "{{ value_json.\(key) }}"
+            (entity.deviceClass, entity.entityCategory) = (deviceClass, "diagnostic")
+            out.append(Message(topic: "\(prefix)/sensor/\(objectNode)/\(key)/config", payload: Self.json(entity)))
+        }
         if isFirstNode {
             let house = "housectl_" + Self.slug(configuration.house.name)
             let houseDevice = DeviceInfo(identifiers: ["\(house)_house"], name: configuration.house.name, model: "housectl house",
-                                         viaDevice: objectNode)
+                                         viaDevice: objectNode, configurationURL: pageURL)
             var mode = Entity(name: "House mode", uniqueID: "\(house)_mode", stateTopic: layout.modeState,
                               availability: houseAvailability, device: houseDevice)
             mode.availabilityMode = houseMode
@@ -171,11 +186,25 @@ public struct HomeAssistantDiscovery: Sendable {
             mode.objectID = "housectl_house_mode"
             mode.commandTopic = layout.modeSet
             // Every value the mode's state topic carries: a mode, `none`, or `mixed` (rooms in
-            // different modes). Choosing one of the last two is refused and snaps back.
-            mode.options = configuration.modes.map(\.id.rawValue) + ["none", "mixed"]
+            // different modes). Choosing one of the last two is refused and snaps back. HA reads
+            // the payload `none` as unknown: it shows `no mode` instead.
+            mode.options = configuration.modes.map(\.id.rawValue) + [Self.noMode, "mixed"]
+            mode.valueTemplate = "{{ '\(Self.noMode)' if value == 'none' else value }}"
+            mode.commandTemplate = "{{ 'none' if value == '\(Self.noMode)' else value }}"
             mode.icon = "mdi:home-switch"
             mode.qos = 1
             out.append(Message(topic: "\(prefix)/select/\(objectNode)/house_mode/config", payload: Self.json(mode)))
+            // Commands refused (or failed) from anywhere, with the device, the source and the
+            // reason, in HA's logbook: no refusal is silent there.
+            var refusals = Entity(name: "Refused command", uniqueID: "\(house)_refused", stateTopic: layout.events,
+                                  availability: houseAvailability, device: houseDevice)
+            refusals.availabilityMode = houseMode
+            refusals.defaultEntityID = "event.housectl_refused_command"
+            refusals.objectID = "housectl_refused_command"
+            refusals.eventTypes = ["refused", "failure"]
+            refusals.valueTemplate = Self.refusalTemplate
+            refusals.icon = "mdi:hand-back-left"
+            out.append(Message(topic: "\(prefix)/event/\(objectNode)/refused_command/config", payload: Self.json(refusals)))
             var energy = Entity(name: "Energy today", uniqueID: "\(house)_energy_today", stateTopic: layout.energyState,
                                 availability: availability, device: houseDevice)
             energy.defaultEntityID = "sensor.housectl_energy_today"
@@ -197,14 +226,44 @@ public struct HomeAssistantDiscovery: Sendable {
         return out
     }
 
-    /// The Home Assistant device of a housectl device: named after it, in its room, on its node.
+    /// The mode select's option for the state `none` (HA reads the payload `none` as unknown).
+    static let noMode = "no mode"
+
+    /// An `events` record as the refused-command event: its outcome as the event type, the
+    /// device or mode, the source and the reason; nothing for a command carried out.
+    static let refusalTemplate = """
+        {% if value_json.outcome in ['refused', 'failure'] %}{{ {'event_type': value_json.outcome, \
+        'device': value_json.parameters.device | default(value_json.parameters.mode | default('')), \
+        'source': value_json.source, 'intent': value_json.intent, 'reason': value_json.dialog} | tojson }}{% endif %}
+        """
+
+    /// The Home Assistant device of a housectl device: named after it, with its room first where
+    /// the name alone is another device's too ("Living room ceiling light": HA's lists, the
+    /// Energy dashboard and Assist's answers tell them apart), in its room, on its node.
     func deviceInfo(for device: Device) -> DeviceInfo {
-        let named = device.names.first ?? device.id.rawValue
+        let room = configuration.room(id: device.room)?.name ?? device.room.rawValue
+        let named = Self.displayName(of: device)
+        let repeated = configuration.devices.contains { $0.id != device.id && Self.displayName(of: $0).lowercased() == named.lowercased() }
+        let name = repeated ? room + " " + named.lowercased() : named
         return DeviceInfo(identifiers: ["housectl_device_\(Self.slug(device.id.rawValue))"],
-                          name: named.prefix(1).uppercased() + named.dropFirst(),
+                          name: name.prefix(1).uppercased() + name.dropFirst(),
                           model: "\(device.kind.rawValue) (\(Self.connection(of: device)))",
-                          suggestedArea: configuration.room(id: device.room)?.name ?? device.room.rawValue,
-                          viaDevice: device.node.map(Self.identifier(of:)) ?? objectNode)
+                          suggestedArea: room,
+                          viaDevice: device.node.map(Self.identifier(of:)) ?? objectNode, configurationURL: pageURL)
+    }
+
+    /// A device's first name, or its id.
+    static func displayName(of device: Device) -> String { device.names.first ?? device.id.rawValue }
+
+    /// The page's address, when the house has one (`web:`, served by the first node): its bind
+    /// address, or the first node's name on the local network (`<node>.local`) when it listens
+    /// on every address.
+    var pageURL: String? {
+        guard let web = configuration.web, let first = configuration.nodes.first?.id else { return nil }
+        let wildcard = web.bind == "0.0.0.0" || web.bind == "::" || web.bind.isEmpty
+        var host = wildcard ? "\(first.rawValue).local" : web.bind
+        if host.contains(":") { host = "[\(host)]" }
+        return "http://\(host):\(web.port)/"
     }
 
     /// How a device is reached, for its model line: its node and channel, or its MQTT topic.

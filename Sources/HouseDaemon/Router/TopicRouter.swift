@@ -32,6 +32,8 @@ struct TopicRouter: Service {
     let discovery: HomeAssistantDiscovery?
     /// Bounds the waits on the broker at shutdown.
     let deadline: ShutdownDeadline
+    /// What the node says about itself after every connect.
+    let info: NodeInfo
     let logger: Logger
     /// Called once the first connect's state has been published.
     let onReady: @Sendable () -> Void
@@ -452,11 +454,12 @@ struct TopicRouter: Service {
 
     // MARK: Retained state
 
-    /// After every CONNACK: the retained states, the mode and energy (primary), discovery, then
-    /// the node's `online` status.
+    /// After every CONNACK: the retained states, the mode and energy (primary), discovery, the
+    /// node's info, then its `online` status.
     func publishRetainedState() async {
         _ = await bus.submit(.republish)
         publishDiscovery()
+        client.send(MQTTMessage(topic: layout.nodeInfo(node: node), string: info.json, qos: .atLeastOnce, retain: true), loggingFailuresTo: logger)
         // Only now, after the real states (in order behind them): a node that says `online`
         // before its states would show the broker's old ones as current (Home Assistant fired
         // automations on a restart's stale "on"). Acknowledged, it says the broker has the
