@@ -152,7 +152,7 @@ let package = Package(
             name: "HouseCoreTests",
             dependencies: ["HouseCore", "HouseTesting", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "HouseMQTTTests", dependencies: ["HouseMQTT", "HouseTesting"]),
+        .testTarget(name: "HouseMQTTTests", dependencies: ["HouseMQTT", "HouseBroker", "HouseTesting"]),
         .testTarget(name: "HouseMQTTMosquittoTests", dependencies: ["HouseMQTT", "HouseTesting"]),
         .testTarget(
             name: "HouseBrokerTests",

@@ -8,6 +8,7 @@ extension BrokerCore {
     func resume(_ session: Session) {
         session.expiryTimer?.cancel()
         session.expiryTimer = nil
+        cameBack(session)
         if session.pendingWill != nil {
             logger.info("'\(session.clientID)' is back within its will delay; the will is not published")
             cancelPendingWill(of: session)
@@ -43,17 +44,53 @@ extension BrokerCore {
         session.willTimer = nil
     }
 
-    /// Ends the offline `session` when its expiry interval passes (never for 0xFFFFFFFF, MQTT 5
-    /// section 3.1.2.11.2, nor for an MQTT 3.1.1 session of clean session 0).
+    /// Ends the offline `session` when its expiry interval passes: never for 0xFFFFFFFF (MQTT 5
+    /// section 3.1.2.11.2); an MQTT 3.1.1 session of clean session 0 (an interval of 0xFFFFFFFF
+    /// too) after `persistentSessionExpiry`, when set.
     func scheduleExpiry(of session: Session) {
-        guard session.expiryInterval != .max else { return }
+        let delay: Duration
+        if session.expiryInterval != .max {
+            delay = .seconds(session.expiryInterval)
+        } else if session.protocolVersion != .v5, let limit = configuration.persistentSessionExpiry {
+            delay = limit
+        } else {
+            return
+        }
         session.expiryTimer?.cancel()
-        session.expiryTimer = loop.assumeIsolated().scheduleTask(in: .seconds(Int64(session.expiryInterval))) { [weak self, weak session] in
+        session.expiryTimer = loop.assumeIsolated().scheduleTask(in: TimeAmount(delay)) { [weak self, weak session] in
             guard let self, let session, session.connection == nil, self.sessions[session.clientID] === session else { return }
-            self.logger.info("the session of '\(session.clientID)' expired after \(session.expiryInterval)s without a connection")
+            self.logger.info("the session of '\(session.clientID)' expired after \(delay) without a connection")
+            self.statistics.sessionsExpired += 1
             self.endSession(session)
             self.finishEvent()
         }
+    }
+
+    /// Counts `session` as offline (its connection ended, the session lives on) and, past
+    /// `maximumOfflineSessions`, ends the sessions offline longest (their delayed wills are published).
+    func wentOffline(_ session: Session) {
+        offlineNumber += 1
+        session.offlineNumber = offlineNumber
+        offlineOrder.append((session.clientID, offlineNumber))
+        offlineSessionCount += 1
+        while offlineSessionCount > configuration.maximumOfflineSessions, let oldest = offlineOrder.popFirst() {
+            guard let stale = sessions[oldest.clientID], stale.offlineNumber == oldest.number else { continue }
+            logger.notice("discarding the offline session of '\(oldest.clientID)': \(configuration.maximumOfflineSessions) offline sessions are kept (maximumOfflineSessions)")
+            statistics.sessionsExpired += 1
+            endSession(stale)
+        }
+        // Entries of sessions that came back are dropped here, so that the order stays within
+        // twice the sessions it orders.
+        if offlineOrder.count > 2 * offlineSessionCount + 64 {
+            offlineOrder = CircularBuffer(offlineOrder.filter { sessions[$0.clientID]?.offlineNumber == $0.number })
+        }
+    }
+
+    /// `session` is no longer offline: a connection took it up again, or it ended.
+    func cameBack(_ session: Session) {
+        guard session.offlineNumber != nil else { return }
+        session.offlineNumber = nil
+        offlineSessionCount -= 1
     }
 
     func publishWill(_ will: WillMessage, of session: Session) {

@@ -12,6 +12,13 @@ package final class BrokerCore {
     package var logger: Logger
 
     package var sessions: [String: Session] = [:]
+    /// Offline sessions (see `wentOffline(_:)`), oldest first, by client id and the number of
+    /// their going offline; an entry whose session has since come back or ended is stale.
+    var offlineOrder = CircularBuffer<(clientID: String, number: UInt64)>()
+    /// Sessions offline now (bounded by `maximumOfflineSessions`).
+    package internal(set) var offlineSessionCount = 0
+    /// The number of the latest session to go offline.
+    var offlineNumber: UInt64 = 0
     var tree = SubscriptionTree()
     /// Change it only through `retain(topic:payload:qos:from:)` and `removeAllRetained()`, which keep `retainedBytes`.
     package private(set) var retained: [String: HouseBroker.RetainedMessage] = [:]
@@ -70,6 +77,8 @@ package final class BrokerCore {
         configuration.maximumQueuedMessages = max(configuration.maximumQueuedMessages, 0)
         configuration.maximumQueuedBytes = max(configuration.maximumQueuedBytes, 0)
         configuration.maximumTotalQueuedBytes = max(configuration.maximumTotalQueuedBytes, 0)
+        configuration.maximumOfflineSessions = max(configuration.maximumOfflineSessions, 0)
+        configuration.persistentSessionExpiry = configuration.persistentSessionExpiry.map { max($0, .zero) }
         configuration.maximumPacketSize = min(max(configuration.maximumPacketSize, 2), 268_435_455)
         // Topic limits: at least one level of one byte, at most what MQTT can encode.
         configuration.maximumTopicLength = min(max(configuration.maximumTopicLength, 1), 65_535)
@@ -284,6 +293,7 @@ package final class BrokerCore {
                     will = nil
                 }
                 scheduleExpiry(of: session)
+                wentOffline(session)
             }
         }
         logger.info("client '\(session.clientID)' disconnected")
@@ -304,6 +314,7 @@ package final class BrokerCore {
         heldBytes -= session.heldBytes
         session.expiryTimer?.cancel()
         session.expiryTimer = nil
+        cameBack(session)
         if sessions[session.clientID] === session { sessions[session.clientID] = nil }
     }
 
@@ -314,6 +325,8 @@ package final class BrokerCore {
             session.willTimer?.cancel()
         }
         sessions.removeAll()
+        offlineOrder.removeAll()
+        offlineSessionCount = 0
         tree = SubscriptionTree()
         subscriptionBytes = 0
         heldBytes = 0

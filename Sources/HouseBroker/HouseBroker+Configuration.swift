@@ -24,6 +24,17 @@ extension HouseBroker {
         /// Bytes held for all clients together (queued and in flight, topic and payload); beyond
         /// this new messages for any client are dropped and counted.
         public var maximumTotalQueuedBytes: Int
+        /// How long an MQTT 3.1.1 session of clean session 0 (which that protocol keeps forever)
+        /// outlives its connection: after this long offline it is discarded with its subscriptions
+        /// and queued messages (mosquitto's `persistent_client_expiration`); nil keeps it until the
+        /// client returns or `maximumOfflineSessions` pushes it out. MQTT 5 sessions end after
+        /// their own session expiry interval instead (0xFFFFFFFF: never, bounded only by
+        /// `maximumOfflineSessions`).
+        public var persistentSessionExpiry: Duration?
+        /// Sessions kept for clients that are offline (3.1.1 clean session 0, or an MQTT 5 session
+        /// expiry interval above 0); when one more goes offline, the one offline longest is
+        /// discarded with its subscriptions and queued messages. 0 keeps none.
+        public var maximumOfflineSessions: Int
         /// Largest accepted packet (remaining length), in bytes; larger packets close the connection.
         public var maximumPacketSize: Int
         /// Levels (`/`-separated parts) a topic name or filter may have (mosquitto's limit is 200).
@@ -88,7 +99,8 @@ extension HouseBroker {
         }
 
         /// A configuration with mosquitto-like defaults: anonymous access, 20 in flight, 1000 QoS 1/2
-        /// messages and 64 MiB queued per client (128 MiB for all), topics of at most 200 levels and
+        /// messages and 64 MiB queued per client (128 MiB for all), offline 3.1.1 persistent
+        /// sessions kept 30 days and at most 1000 offline sessions, topics of at most 200 levels and
         /// 4096 bytes, 10,000 subscriptions and 4 MiB of subscription state per client (64 MiB for
         /// all), 64 MiB of retained messages; for MQTT 5 clients a receive maximum of 20 and 10
         /// topic aliases. docs/BROKER.md lists every bound.
@@ -102,6 +114,8 @@ extension HouseBroker {
             maximumQueuedMessages: Int = 1000,
             maximumQueuedBytes: Int = 64 * 1024 * 1024,
             maximumTotalQueuedBytes: Int = 128 * 1024 * 1024,
+            persistentSessionExpiry: Duration? = .seconds(30 * 24 * 3600),
+            maximumOfflineSessions: Int = 1000,
             maximumPacketSize: Int = 16 * 1024 * 1024,
             maximumTopicLevels: Int = 200,
             maximumTopicLength: Int = 4096,
@@ -128,6 +142,8 @@ extension HouseBroker {
             self.maximumQueuedMessages = maximumQueuedMessages
             self.maximumQueuedBytes = maximumQueuedBytes
             self.maximumTotalQueuedBytes = maximumTotalQueuedBytes
+            self.persistentSessionExpiry = persistentSessionExpiry
+            self.maximumOfflineSessions = maximumOfflineSessions
             self.maximumPacketSize = maximumPacketSize
             self.maximumTopicLevels = maximumTopicLevels
             self.maximumTopicLength = maximumTopicLength

@@ -14,6 +14,9 @@ extension HouseBroker {
         public var messagesTooLarge = 0
         /// Publishes dropped because the ACL refused them.
         public var publishesDenied = 0
+        /// Offline sessions discarded with their queued messages: at the end of their session
+        /// expiry interval or `persistentSessionExpiry`, or pushed out by `maximumOfflineSessions`.
+        public var sessionsExpired = 0
         /// Connections accepted with CONNACK 0.
         public var connectionsAccepted = 0
         /// Connections refused with a non-zero CONNACK.
@@ -37,6 +40,8 @@ extension HouseBroker {
         /// Bytes of the retained messages now: topic, payload, MQTT 5 properties (bounded by
         /// `maximumRetainedBytes`).
         public var retainedBytes = 0
+        /// Sessions kept offline now (bounded by `maximumOfflineSessions`).
+        public var offlineSessions = 0
         /// Nodes of the subscription tree now, the root included.
         public var subscriptionTreeNodes = 0
     }

@@ -58,6 +58,9 @@ package final class Session {
     private var lastPacketID: UInt16 = 0
     /// Ends the session when `expiryInterval` has passed without a connection.
     var expiryTimer: Scheduled<Void>?
+    /// While the session is offline and counted so (`BrokerCore.wentOffline(_:)`): its entry's
+    /// number in `BrokerCore.offlineOrder`.
+    var offlineNumber: UInt64?
     /// MQTT 5: a will waiting for its delay interval (or the session's end) after the connection
     /// ended, and the timer that publishes it. A new connection to the session cancels it.
     var pendingWill: WillMessage?

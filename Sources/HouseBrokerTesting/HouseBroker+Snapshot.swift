@@ -28,6 +28,7 @@ extension BrokerCore {
         statistics.heldBytes = heldBytes
         statistics.retainedBytes = retainedBytes
         statistics.subscriptionTreeNodes = subscriptionTreeNodes
+        statistics.offlineSessions = offlineSessionCount
         return HouseBroker.Snapshot(
             sessions: sessions.mapValues(HouseBroker.ClientInfo.init), retained: retained, received: Array(received),
             statistics: statistics, isRunning: serverChannel != nil)

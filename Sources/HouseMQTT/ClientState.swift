@@ -1,4 +1,5 @@
 import DequeModule
+import Logging
 import MQTTTopics
 import Signals
 
@@ -12,17 +13,17 @@ struct ClientEffects: Sendable {
 
 /// Who waits for a libmosquitto acknowledgement (by message id).
 enum AckWaiter: Sendable {
-    /// A publish awaited under a key (to find it when its task is cancelled).
-    case publish(MQTTQoS, UInt64, CheckedContinuation<MQTTDelivery, any Error>)
+    /// A publish to a topic, awaited under a key (to find it when its task is cancelled).
+    case publish(MQTTQoS, UInt64, CheckedContinuation<MQTTDelivery, any Error>, topic: String)
     case subscribe(CheckedContinuation<[Int32]?, Never>)
     case unsubscribe(CheckedContinuation<Void, Never>)
     /// Re-subscription after CONNACK, for these subscription ids.
     case resubscribe([UInt64])
     /// Fire-and-forget (implicit unsubscribe, QoS 0 flush/birth).
     case ignore
-    /// Fire-and-forget QoS 1/2 publish (flushed queue, birth message): libmosquitto resends it
-    /// after a reconnect, so it stays outstanding across a connection loss.
-    case ignoreRetried
+    /// Fire-and-forget QoS 1/2 publish to a topic (flushed queue, birth message): libmosquitto
+    /// resends it after a reconnect, so it stays outstanding across a connection loss.
+    case ignoreRetried(topic: String)
     /// A publish whose acknowledgement's reason code goes to a callback (on the network thread),
     /// see `MQTTClient.send(_:acknowledged:)`. Kept across a connection loss like
     /// `ignoreRetried`; dropped uncalled when the client closes.
@@ -30,12 +31,12 @@ enum AckWaiter: Sendable {
 
     /// The waiter for a publish at `qos` that nobody waits for: its acknowledgement is consumed
     /// quietly, and a QoS 1/2 one stays outstanding across a reconnect.
-    static func unattended(_ qos: MQTTQoS) -> AckWaiter { qos == .atMostOnce ? .ignore : .ignoreRetried }
+    static func unattended(_ qos: MQTTQoS, topic: String) -> AckWaiter { qos == .atMostOnce ? .ignore : .ignoreRetried(topic: topic) }
 
     /// A QoS 1/2 publish: libmosquitto holds its message until the broker acknowledges it.
     var isInFlightPublish: Bool {
         switch self {
-        case .publish(let qos, _, _), .notify(let qos, _): qos != .atMostOnce
+        case .publish(let qos, _, _, _), .notify(let qos, _): qos != .atMostOnce
         case .ignoreRetried: true
         case .subscribe, .unsubscribe, .resubscribe, .ignore: false
         }
@@ -152,8 +153,12 @@ struct ClientState: Sendable {
     /// The next of the client's own identifiers (`ownIdentifiers`).
     var nextOwnIdentifier = ClientState.ownIdentifiers.lowerBound
 
+    /// Where refused publishes are logged (the client's logger).
+    let logger: Logger
+
     init(queueCapacity: Int, random: any RandomNumberGenerator & Sendable, inFlightLimit: Int = 100,
-         version: MQTTProtocolVersion = .v5) {
+         version: MQTTProtocolVersion = .v5, logger: Logger = Logger(label: "housectl.mqtt")) {
+        self.logger = logger
         self.queue = MQTTOfflineQueue(capacity: queueCapacity)
         self.random = random
         self.inFlightLimit = inFlightLimit
@@ -226,7 +231,7 @@ struct ClientState: Sendable {
     /// QoS 1/2 publishes, which libmosquitto resends after the next CONNACK.
     static func settleLost(_ waiter: AckWaiter, _ lost: MQTTError, _ fx: inout ClientEffects) -> AckWaiter? {
         switch waiter {
-        case .publish(.atMostOnce, _, let c):
+        case .publish(.atMostOnce, _, let c, _):
             fx.add { c.resume(throwing: lost) }
             return nil
         case .notify(.atMostOnce, _):
@@ -247,16 +252,22 @@ struct ClientState: Sendable {
     /// What closing the client does to a waiter.
     static func settleClosed(_ waiter: AckWaiter, _ fx: inout ClientEffects) {
         switch waiter {
-        case .publish(_, _, let c): fx.add { c.resume(throwing: MQTTError.clientClosed) }
+        case .publish(_, _, let c, _): fx.add { c.resume(throwing: MQTTError.clientClosed) }
         case .subscribe(let c): fx.add { c.resume(returning: nil) }
         case .unsubscribe(let c): fx.add { c.resume() }
         case .resubscribe, .ignore, .ignoreRetried, .notify: break
         }
     }
 
+    /// Ends `waiter` with its acknowledgement. A publish the broker refused (MQTT 5: a reason
+    /// code of 0x80 or more) is no delivery: it is counted in `messagesRefused`, its awaiting task
+    /// throws `publishRefused`, and the log names its topic.
     mutating func complete(_ waiter: AckWaiter, with event: AckEvent, _ fx: inout ClientEffects) {
+        if case .published(let reason) = event, reason.isFailure {
+            refused(waiter, reason, &fx)
+        }
         switch waiter {
-        case .publish(_, _, let c):
+        case .publish(_, _, let c, _):
             if case .published(let reason) = event, reason.isFailure {
                 fx.add { c.resume(throwing: MQTTError.publishRefused(reason: reason)) }
             } else {
@@ -278,6 +289,22 @@ struct ClientState: Sendable {
         case .ignore, .ignoreRetried:
             break
         }
+    }
+
+    /// Counts and logs a publish the broker refused with `reason` (a `notify` waiter's callback
+    /// hears the reason itself; it is counted, not logged).
+    private mutating func refused(_ waiter: AckWaiter, _ reason: MQTTReasonCode, _ fx: inout ClientEffects) {
+        let topic: String
+        switch waiter {
+        case .publish(_, _, _, let t), .ignoreRetried(let t): topic = t
+        case .notify:
+            statistics.messagesRefused += 1
+            return
+        case .subscribe, .unsubscribe, .resubscribe, .ignore:
+            return
+        }
+        statistics.messagesRefused += 1
+        fx.add { [logger] in logger.warning("the broker refused the message to \(topic): \(reason)") }
     }
 
     /// Queues `message` for after the next CONNACK.

@@ -26,7 +26,7 @@ extension MQTTClient {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (c: CheckedContinuation<MQTTDelivery, any Error>) in
                 do {
-                    switch try hand(message, timeToLive: timeToLive, waiter: .publish(message.qos, key, c)) {
+                    switch try hand(message, timeToLive: timeToLive, waiter: .publish(message.qos, key, c, topic: message.topic)) {
                     case .waiting: break
                     case .cancelled: c.resume(throwing: CancellationError())
                     case .done(let delivery): c.resume(returning: delivery)
@@ -49,7 +49,7 @@ extension MQTTClient {
     /// - Throws: as `publish(_:timeToLive:)`.
     @discardableResult
     public func send(_ message: MQTTMessage, timeToLive: Duration? = nil) throws -> MQTTDelivery {
-        try send(message, timeToLive: timeToLive, waiter: .unattended(message.qos))
+        try send(message, timeToLive: timeToLive, waiter: .unattended(message.qos, topic: message.topic))
     }
 
     /// `send(_:timeToLive:)`, and then `acknowledged` with the broker's reason code when its
@@ -114,8 +114,8 @@ extension MQTTClient {
             // finds the waiter stored.
             var waiter = waiter
             var cancelled = false
-            if case .publish(let qos, _, _) = waiter, Task.isCancelled {
-                waiter = .unattended(qos)
+            if case .publish(let qos, _, _, _) = waiter, Task.isCancelled {
+                waiter = .unattended(qos, topic: message.topic)
                 cancelled = true
             }
             if !s.held.isEmpty || (message.qos != .atMostOnce && s.pending.inFlight >= s.inFlightLimit) {
@@ -165,7 +165,7 @@ extension MQTTClient {
         if case .notify = waiter {
             s.register(mid, waiter, sentWith: ticket, &fx)
         } else {
-            s.register(mid, .ignoreRetried, sentWith: ticket, &fx)
+            s.register(mid, .ignoreRetried(topic: message.topic), sentWith: ticket, &fx)
         }
         return .queued
     }
@@ -181,13 +181,13 @@ extension MQTTClient {
             case .success(.waiting):
                 continue
             case .success(.queued):
-                if case .publish(_, _, let c) = next.waiter { fx.add { c.resume(returning: .queued) } }
+                if case .publish(_, _, let c, _) = next.waiter { fx.add { c.resume(returning: .queued) } }
             case .success(.noConnection):
                 // Gone just now: it waits for the next CONNACK, still first in line.
                 s.held.prepend(next)
                 return
             case .failure(let error):
-                if case .publish(_, _, let c) = next.waiter { fx.add { c.resume(throwing: error) } }
+                if case .publish(_, _, let c, _) = next.waiter { fx.add { c.resume(throwing: error) } }
                 logger.error("sending a held message to \(next.message.topic) failed: \(error)")
             }
         }
@@ -206,18 +206,18 @@ extension MQTTClient {
     /// `CancellationError`; the message is still delivered, its acknowledgement consumed quietly.
     private func stopWaiting(for key: UInt64) {
         let waiter: AckWaiter? = state.withLock { s in
-            if let mid = s.pending.mid(ofPublish: key), let waiter = s.pending[mid], case .publish(let qos, _, _) = waiter {
-                s.pending[mid] = .unattended(qos)
+            if let mid = s.pending.mid(ofPublish: key), let waiter = s.pending[mid], case .publish(let qos, _, _, let topic) = waiter {
+                s.pending[mid] = .unattended(qos, topic: topic)
                 return waiter
             }
-            if let index = s.held.firstIndex(where: { if case .publish(_, key, _) = $0.waiter { true } else { false } }) {
+            if let index = s.held.firstIndex(where: { if case .publish(_, key, _, _) = $0.waiter { true } else { false } }) {
                 let held = s.held[index]
-                s.held[index] = ClientState.HeldMessage(message: held.message, waiter: .unattended(held.message.qos))
+                s.held[index] = ClientState.HeldMessage(message: held.message, waiter: .unattended(held.message.qos, topic: held.message.topic))
                 return held.waiter
             }
             return nil
         }
-        if case .publish(_, _, let c)? = waiter { c.resume(throwing: CancellationError()) }
+        if case .publish(_, _, let c, _)? = waiter { c.resume(throwing: CancellationError()) }
     }
 
     /// Publishes `payload` to `topic`; see `publish(_:timeToLive:)`.

@@ -59,7 +59,7 @@ public final class MQTTClient: Sendable {
         self.worker = BlockingWorker(name: "mqtt-\(configuration.clientID)")
         self.state = Mutex(ClientState(
             queueCapacity: configuration.offlineQueueCapacity, random: random,
-            inFlightLimit: configuration.maximumInFlight, version: configuration.protocolVersion))
+            inFlightLimit: configuration.maximumInFlight, version: configuration.protocolVersion, logger: logger))
         try handle.configure(configuration)
         handle.client = self
     }
@@ -153,11 +153,6 @@ public final class MQTTClient: Sendable {
         var fx = ClientEffects()
         state.withLock { s in
             if let waiter = s.pending.removeValue(forKey: mid) {
-                // Nobody waits for an unattended message's answer: a refusal (an ACL, a quota)
-                // would go unseen but for this line.
-                if case .published(let reason) = event, reason.isFailure, case .ignoreRetried = waiter {
-                    fx.add { [logger] in logger.warning("the broker refused message \(mid): \(reason)") }
-                }
                 s.complete(waiter, with: event, &fx)
                 if !s.held.isEmpty { releaseHeld(&s, &fx) }
             } else {
@@ -214,7 +209,7 @@ public final class MQTTClient: Sendable {
                 let ticket = s.ticket
                 let (rc, mid) = handle.publish(birth, properties: try? Self.propertyList(of: birth, on: s.version))
                 if rc == MosquittoHandle.success {
-                    s.register(mid, .unattended(birth.qos), sentWith: ticket, &fx)
+                    s.register(mid, .unattended(birth.qos, topic: birth.topic), sentWith: ticket, &fx)
                     s.statistics.messagesSent += 1
                 } else {
                     logger.error("publishing the birth message to \(birth.topic) failed: \(MosquittoHandle.describe(rc))")
@@ -225,7 +220,7 @@ public final class MQTTClient: Sendable {
             s.statistics.messagesExpired += expired
             if expired > 0 { logger.info("dropped \(expired) expired queued message(s)") }
             s.statistics.messagesFlushed += live.count
-            for entry in live { s.held.append(ClientState.HeldMessage(message: entry.message, waiter: .unattended(entry.message.qos))) }
+            for entry in live { s.held.append(ClientState.HeldMessage(message: entry.message, waiter: .unattended(entry.message.qos, topic: entry.message.topic))) }
             releaseHeld(&s, &fx)
             s.transition(to: .connected(sessionPresent: sessionPresent), &fx)
             // Connected, libmosquitto's lines are per packet: worth formatting only for a debug

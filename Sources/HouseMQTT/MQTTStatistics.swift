@@ -8,6 +8,9 @@ public struct MQTTStatistics: Sendable, Hashable {
     public var connectionLosses = 0
     /// Messages handed to libmosquitto for sending (including flushed ones).
     public var messagesSent = 0
+    /// QoS 1/2 messages the broker refused: an MQTT 5 PUBACK or PUBREC with a failure reason code
+    /// (0x80 and above: an ACL, a quota). Counted in `messagesSent` too, never delivered.
+    public var messagesRefused = 0
     /// Messages put in the offline queue.
     public var messagesQueued = 0
     /// Queued messages sent after a reconnect.

@@ -37,7 +37,7 @@ struct PendingAcknowledgements: Sendable {
 
     /// The id of the publish waited for under `key` (see `AckWaiter.publish`).
     func mid(ofPublish key: UInt64) -> Int32? {
-        waiters.first { if case .publish(_, key, _) = $0.value { true } else { false } }?.key
+        waiters.first { if case .publish(_, key, _, _) = $0.value { true } else { false } }?.key
     }
 
     mutating func removeAll() {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Runs command-line tools for fixtures (openssl, mosquitto_passwd) and waits for them by
-/// termination event, not by polling.
+/// termination event, not by polling (`SpawnedProcess`, not Foundation's `Process`).
 public enum ChildProcess {
     /// Thrown when a tool exits with a non-zero status.
     public struct Failure: Error, CustomStringConvertible {
@@ -17,28 +17,17 @@ public enum ChildProcess {
     /// Runs `executable` with `arguments`, returns its combined output, throws `Failure` on a
     /// non-zero exit status.
     @discardableResult
-    public static func run(_ executable: String, _ arguments: [String], in directory: URL? = nil) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
+    public static func run(_ executable: String, _ arguments: [String]) async throws -> String {
         let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-child-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        let output = try FileHandle(forWritingTo: outputURL)
-        defer {
-            try? output.close()
-            try? FileManager.default.removeItem(at: outputURL)
+        let output = open(outputURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw SpawnedProcess.SpawnFailed(executable: executable, errno: errno) }
+        defer { try? FileManager.default.removeItem(at: outputURL) }
+        let process: SpawnedProcess
+        do {
+            defer { close(output) }
+            process = try SpawnedProcess(executable, arguments, output: output)
         }
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { c in
-            process.terminationHandler = { c.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch {
-                process.terminationHandler = nil
-                c.resume(throwing: error)
-            }
-        }
+        let status = await process.waitForExit()
         let text = (try? String(contentsOf: outputURL, encoding: .utf8)) ?? ""
         guard status == 0 else {
             throw Failure(command: ([executable] + arguments).joined(separator: " "), status: status, output: text)

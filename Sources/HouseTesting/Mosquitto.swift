@@ -49,7 +49,7 @@ public final class MosquittoBroker: Sendable {
     /// Where the broker's stdout and stderr go (appended across restarts).
     public var logURL: URL { directory.appendingPathComponent("mosquitto.log") }
 
-    private let process = Mutex<Process?>(nil)
+    private let process = Mutex<SpawnedProcess?>(nil)
 
     private init(port: Int, directory: URL) {
         self.port = port
@@ -113,27 +113,15 @@ public final class MosquittoBroker: Sendable {
     /// Kills the broker with SIGKILL (no clean shutdown, like a crash or power loss) and waits
     /// until the process has exited.
     public func kill() async {
-        guard let running = process.withLock({ p -> Process? in defer { p = nil }; return p }) else { return }
-        await withCheckedContinuation { (c: CheckedContinuation<Void, Never>) in
-            let exited = Mutex(false)
-            let resumeOnce: @Sendable () -> Void = {
-                if exited.withLock({ done in defer { done = true }; return !done }) { c.resume() }
-            }
-            running.terminationHandler = { _ in resumeOnce() }
-            if running.isRunning {
-                Foundation.kill(running.processIdentifier, SIGKILL)
-            } else {
-                resumeOnce()
-            }
-        }
+        guard let running = process.withLock({ p -> SpawnedProcess? in defer { p = nil }; return p }) else { return }
+        running.send(SIGKILL)
+        await running.waitForExit()
     }
 
     /// Freezes the broker (SIGSTOP): its connections stay open and nothing is answered, as with a
     /// hung host. `kill()` and `stop()` still end it.
     public func freeze() {
-        process.withLock { p in
-            if let p, p.isRunning { _ = Foundation.kill(p.processIdentifier, SIGSTOP) }
-        }
+        process.withLock { $0?.send(SIGSTOP) }
     }
 
     /// Starts the broker again on the same port with the same configuration.
@@ -152,16 +140,10 @@ public final class MosquittoBroker: Sendable {
         guard let executable = Self.executable else { throw NotInstalled() }
         // The log is appended across restarts: only what this launch writes counts.
         let logStart = log().utf8.count
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = ["-c", configURL.path]
-        let output = try FileHandle(forWritingTo: logURL)
-        output.seekToEndOfFile()
-        p.standardOutput = output
-        p.standardError = output
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        try? output.close()
+        let output = open(logURL.path, O_WRONLY | O_APPEND | O_CLOEXEC)
+        guard output >= 0 else { throw StartFailed(reason: "cannot open \(logURL.path): errno \(errno)", log: "") }
+        defer { close(output) }
+        let p = try SpawnedProcess(executable, ["-c", configURL.path], output: output)
         process.withLock { $0 = p }
         try await waitUntilRunning(logStart: logStart, deadline: .seconds(15))
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import HouseBroker
+import HouseCore
 import Logging
 
 /// `housectl broker`: runs the built-in MQTT 3.1.1 and MQTT 5 broker in the foreground until SIGINT/SIGTERM.
@@ -52,6 +53,12 @@ struct BrokerCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("max-total-queued-bytes"), help: "Bytes queued and in flight for all clients together before new messages are dropped.")
     var maximumTotalQueuedBytes = ByteCount(Self.defaults.maximumTotalQueuedBytes)
+
+    @Option(name: .customLong("persistent-session-expiry"), help: "How long an MQTT 3.1.1 session of clean session 0 is kept for its offline client (30d, 12h; 'never': until --max-offline-sessions pushes it out).")
+    var persistentSessionExpiry = "30d"
+
+    @Option(name: .customLong("max-offline-sessions"), help: "Sessions kept for offline clients; one more discards the one offline longest.")
+    var maximumOfflineSessions = Self.defaults.maximumOfflineSessions
 
     @Option(name: .customLong("max-packet-size"), help: "Largest packet accepted; a larger one closes the sender's connection.")
     var maximumPacketSize = ByteCount(Self.defaults.maximumPacketSize)
@@ -107,6 +114,15 @@ struct BrokerCommand: AsyncParsableCommand {
         guard (1...65535).contains(receiveMaximum) else { throw ValidationError("--receive-maximum must be between 1 and 65535") }
         guard (0...65535).contains(topicAliasMaximum) else { throw ValidationError("--max-topic-alias must be between 0 and 65535") }
         guard (1...65535).contains(maximumKeepAlive) else { throw ValidationError("--max-keepalive must be between 1 and 65535") }
+        guard maximumOfflineSessions >= 0 else { throw ValidationError("--max-offline-sessions must be 0 or more") }
+        let sessionExpiry: Duration?
+        if persistentSessionExpiry.lowercased() == "never" {
+            sessionExpiry = nil
+        } else if let duration = DurationParser.parse(persistentSessionExpiry) {
+            sessionExpiry = duration
+        } else {
+            throw ValidationError("--persistent-session-expiry must be a duration (30d, 12h, 90m) or 'never', not '\(persistentSessionExpiry)'")
+        }
         guard maximumPacketSize.bytes >= 2, maximumPacketSize.bytes <= 268_435_455 else {
             throw ValidationError("--max-packet-size must be between 2 and 268435455 bytes (256MiB - 1)")
         }
@@ -122,6 +138,8 @@ struct BrokerCommand: AsyncParsableCommand {
         configuration.maximumQueuedMessages = maximumQueued
         configuration.maximumQueuedBytes = maximumQueuedBytes.bytes
         configuration.maximumTotalQueuedBytes = maximumTotalQueuedBytes.bytes
+        configuration.persistentSessionExpiry = sessionExpiry
+        configuration.maximumOfflineSessions = maximumOfflineSessions
         configuration.maximumPacketSize = maximumPacketSize.bytes
         configuration.maximumTopicLevels = maximumTopicLevels
         configuration.maximumTopicLength = maximumTopicLength

@@ -236,6 +236,29 @@ struct MQTT5Tests {
         }
     }
 
+    /// mosquitto's `acl_file` refuses a publish with PUBACK (QoS 1) or PUBREC (QoS 2) "not
+    /// authorized": the publish throws, the client counts it and logs its topic.
+    @Test func aPublishTheACLFileRefusesIsNoDelivery() async throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let acl = directory.appendingPathComponent("acl")
+        try "topic readwrite open/#\n".write(to: acl, atomically: true, encoding: .utf8)
+        try await withMosquitto(configLines: ["acl_file \(acl.path)"]) { broker in
+            let capture = LogCapture()
+            let client = try MQTTClient(configuration: configuration(broker, "acl"), logger: capture.logger(label: "acl"))
+            try await client.connect()
+            #expect(try await client.publish(to: "open/door", payload: "open", qos: .atLeastOnce) == .delivered)
+            for qos in [MQTTQoS.atLeastOnce, .exactlyOnce] {
+                await #expect(throws: MQTTError.publishRefused(reason: .notAuthorized)) {
+                    try await client.publish(to: "closed/door", payload: "open", qos: qos)
+                }
+            }
+            #expect(client.statistics.messagesRefused == 2)
+            #expect(capture.lines.contains { $0.contains("refused the message to closed/door: not authorized (0x87)") }, "\(capture.lines)")
+            await client.disconnect()
+        }
+    }
+
     /// MQTT 5 keeps a session only with a session expiry interval: with clean session off, a
     /// QoS 1 message sent while the client was away waits for it (the CONNECT properties arrive).
     @Test func aPersistentSessionKeepsMessagesWhileAway() async throws {

@@ -122,3 +122,44 @@ func connectedSockets(toPort port: Int) -> [Int32] {
     }.sorted()
 }
 
+
+/// Descriptors a test holds open (on /dev/null) to push new ones up, with the process's soft
+/// descriptor limit raised to `limit` where lower; `release()` closes them and puts the limit back.
+final class HeldDescriptors {
+    struct Exhausted: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private var original = rlimit()
+    private var limit = rlimit()
+    private var held: [Int32] = []
+
+    init(limit wanted: rlim_t) {
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &original)
+        limit = original
+        if limit.rlim_cur < wanted {
+            limit.rlim_cur = min(limit.rlim_max, wanted)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+    }
+
+    /// Takes every free descriptor below `bound`, and one more: open() gives the lowest free
+    /// one, so once it gives `bound` or more, none below is free.
+    func takeAll(below bound: Int32) throws {
+        var fd: Int32
+        repeat {
+            fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw Exhausted(description: "no descriptor at \(bound) or above (limit \(limit.rlim_cur)): errno \(errno)")
+            }
+            held.append(fd)
+        } while fd < bound
+    }
+
+    func release() {
+        for fd in held { close(fd) }
+        held.removeAll()
+        // The process's limit as it was (the descriptors above it are closed now).
+        if limit.rlim_cur != original.rlim_cur { setrlimit(Int32(RLIMIT_NOFILE.rawValue), &original) }
+    }
+}

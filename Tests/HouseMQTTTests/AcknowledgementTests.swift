@@ -35,7 +35,7 @@ struct AcknowledgementTests {
         do {
             _ = try await withCheckedThrowingContinuation { (c: CheckedContinuation<MQTTDelivery, any Error>) in
                 var fx = ClientEffects()
-                s.register(mid, .publish(qos, 0, c), sentWith: ticket, &fx)
+                s.register(mid, .publish(qos, 0, c, topic: "a/b"), sentWith: ticket, &fx)
                 fx.run()
                 if s.pending.removeValue(forKey: mid) != nil { c.resume(throwing: StillWaiting()) }
             }
@@ -127,10 +127,10 @@ struct AcknowledgementTests {
 @Suite struct PendingAcknowledgementsTests {
     @Test func theInFlightCountFollowsAddsReplacementsAndRemovals() {
         var pending = PendingAcknowledgements()
-        pending[1] = .ignoreRetried
+        pending[1] = .ignoreRetried(topic: "a/b")
         pending[2] = .ignore
         #expect(pending.inFlight == 1, "a QoS 0 publish is not in flight")
-        #expect(pending.updateValue(.ignoreRetried, forKey: 2).map { if case .ignore = $0 { true } else { false } } == true)
+        #expect(pending.updateValue(.ignoreRetried(topic: "a/b"), forKey: 2).map { if case .ignore = $0 { true } else { false } } == true)
         #expect(pending.inFlight == 2)
         pending[1] = .ignore
         #expect(pending.inFlight == 1, "replaced by a waiter that is not a publish in flight")

@@ -1,10 +1,11 @@
 import Foundation
+import HouseTesting
 import Testing
 
 /// Runs the Debian `mosquitto_pub` / `mosquitto_sub` programs against our broker.
-/// Output goes to a temporary file; exits are awaited through the termination handler (no polling);
+/// Output goes to a temporary file; exits are awaited as events (`SpawnedProcess`, no polling);
 /// stray processes are stopped with SIGKILL by PID.
-final class MosquittoProcess: @unchecked Sendable {
+final class MosquittoProcess: Sendable {
     static let directory = "/usr/bin"
     static var available: Bool {
         FileManager.default.isExecutableFile(atPath: "\(directory)/mosquitto_pub")
@@ -19,32 +20,18 @@ final class MosquittoProcess: @unchecked Sendable {
         try #require(available, "mosquitto_pub/mosquitto_sub not found in \(directory): install mosquitto-clients")
     }
 
-    let process = Process()
+    let process: SpawnedProcess
+    let tool: String
     let outputURL: URL
-    private let lock = NSLock()
-    private var exitStatus: Int32?
-    private var waiter: CheckedContinuation<Int32, Never>?
 
     init(_ tool: String, _ arguments: [String]) throws {
+        self.tool = tool
         outputURL = FileManager.default.temporaryDirectory
             .appendingPathComponent("housebroker-\(tool)-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: outputURL)
-        process.executableURL = URL(fileURLWithPath: "\(Self.directory)/\(tool)")
-        process.arguments = arguments
-        process.standardOutput = handle
-        process.standardError = handle
-        process.terminationHandler = { [weak self] process in
-            try? handle.close()
-            guard let self else { return }
-            self.lock.lock()
-            self.exitStatus = process.terminationStatus
-            let waiter = self.waiter
-            self.waiter = nil
-            self.lock.unlock()
-            waiter?.resume(returning: process.terminationStatus)
-        }
-        try process.run()
+        let output = open(outputURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw SpawnedProcess.SpawnFailed(executable: tool, errno: errno) }
+        defer { close(output) }
+        process = try SpawnedProcess("\(Self.directory)/\(tool)", arguments, output: output)
     }
 
     deinit {
@@ -54,24 +41,13 @@ final class MosquittoProcess: @unchecked Sendable {
 
     /// Sends SIGKILL if still running.
     func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
     }
 
     /// Waits for the exit status; after `timeout` the process is killed and an error thrown.
     func waitForExit(timeout: Duration = .seconds(15)) async throws -> Int32 {
         let status: Int32? = try await withThrowingTaskGroup(of: Int32?.self) { group in
-            group.addTask {
-                await withCheckedContinuation { continuation in
-                    self.lock.lock()
-                    if let status = self.exitStatus {
-                        self.lock.unlock()
-                        continuation.resume(returning: status)
-                    } else {
-                        self.waiter = continuation
-                        self.lock.unlock()
-                    }
-                }
-            }
+            group.addTask { await self.process.waitForExit() }
             group.addTask {
                 try await Task.sleep(for: timeout)  // a deadline, not a wait for the event
                 return nil
@@ -83,7 +59,7 @@ final class MosquittoProcess: @unchecked Sendable {
             _ = try? await group.next()
             return nil
         }
-        guard let status else { throw RawClientError(description: "\(process.executableURL!.lastPathComponent) did not exit") }
+        guard let status else { throw RawClientError(description: "\(tool) did not exit") }
         return status
     }
 
