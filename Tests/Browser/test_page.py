@@ -248,9 +248,20 @@ def run_checks(daemon, driver, url):
         back = wait(driver, lambda d: shown_date(d) == today)
         check("the picker's Today goes back to today", bool(back), f"shows {shown_date(driver)}, not {today}")
 
+    # A command refused from elsewhere is on the page too: MQTT may switch the heater off (its
+    # safe state) but not on (it needs a yes, which MQTT may not give).
+    daemon.publish("house/bathroom/bathroom-heater/set", "OFF")
+    daemon.publish("house/bathroom/bathroom-heater/set", "ON")
     click(driver, 'nav a[data-tab="history"]')
     rows = wait(driver, lambda d: [r for r in d.find_elements(By.CSS_SELECTOR, "#history-table tbody tr") if "kitchen-light" in r.text] or None)
     check("History lists what the page did", bool(rows))
+
+    def refused(d):
+        d.execute_script("loadHistory()")
+        return [r.text for r in d.find_elements(By.CSS_SELECTOR, "#history-table tbody tr.outcome-refused")
+                if "heater" in r.text and "mqtt" in r.text] or None
+    rows = wait(driver, refused)
+    check("History shows a command refused over MQTT, with its reason", bool(rows), f"rows: {rows}")
 
 
 def screenshots(daemon, tmp, url, directory):

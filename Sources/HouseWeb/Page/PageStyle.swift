@@ -50,7 +50,7 @@ enum PageStyle {
     .table-wrap { overflow-x: auto; }
     table { border-collapse: collapse; width: 100%; background: #fff; font-size: .9rem; }
     th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid #eee; vertical-align: top; }
-    tr.outcome-failure td { color: #a40000; }
+    tr.outcome-failed td, tr.outcome-refused td, tr.outcome-unsupported td { color: #a40000; }
     .error { color: #a40000; }
     body.login { display: grid; place-items: center; min-height: 100vh; }
     .login-form { background: #fff; padding: 1.5rem; border-radius: .75rem; display: grid; gap: .75rem; width: min(22rem, 92vw); box-shadow: 0 1px 4px rgba(0,0,0,.1); }
