@@ -604,12 +604,14 @@ extension HouseEngine {
 
     /// Records a handled intent in the history; the resolution trace (`details`) is kept for
     /// outcomes that are not done (a question, a refusal, a failure: what one looks into), a done
-    /// one has its summary and answer (and its trace on `events`).
+    /// one has its summary and answer (and its trace on `events`) and what it did, which the
+    /// habits are found from.
     private func recordHistory(_ outcome: IntentOutcome, summary: String, at date: Date, requestID: String?) {
         let details = outcome.status == .done ? nil : try? SortedJSONEncoder().encode(IntentTrace(outcome))
         effects.records.append(.history(HistoryRecord(
             at: date, source: outcome.source.rawValue, kind: outcome.intent.kind, summary: summary,
-            outcome: outcome.status.rawValue, dialog: outcome.dialog, details: details, requestID: requestID)))
+            outcome: outcome.status.rawValue, dialog: outcome.dialog, details: details, requestID: requestID,
+            did: HistoryRecord.did(outcome, in: configuration))))
         effects.records.append(.lastActive(date))
     }
 }

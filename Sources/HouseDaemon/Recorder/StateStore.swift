@@ -174,6 +174,10 @@ public final class StateStore: Sendable {
                 t.column("is_on", .boolean).notNull()
             }
         }
+        m.registerMigration("v4-history-did") { db in
+            // What a command carried out did (`HistoryRecord.did`): what habits are found from.
+            try db.alter(table: "history") { t in t.add(column: "did", .text) }
+        }
         return m
     }
 
@@ -375,7 +379,7 @@ public final class StateStore: Sendable {
     }
 
     private static func insert(_ records: [HistoryRecord], in db: Database, between: () -> Void = {}) throws {
-        try db.insert(into: "history(at, source, kind, summary, outcome, dialog, details, request_id)", columns: 8, records, values: { r, values in
+        try db.insert(into: "history(at, source, kind, summary, outcome, dialog, details, request_id, did)", columns: 9, records, values: { r, values in
             values.append(.real(r.at.timeIntervalSince1970))
             values.append(.text(r.source))
             values.append(.text(r.kind))
@@ -384,6 +388,7 @@ public final class StateStore: Sendable {
             values.append(.text(r.dialog))
             values.append(.text(r.details))
             values.append(.text(r.requestID))
+            values.append(.text(r.did))
         }, between: between)
     }
 
@@ -398,7 +403,7 @@ public final class StateStore: Sendable {
                 HistoryRecord(
                     seq: row["seq"], at: Date(timeIntervalSince1970: row["at"]), source: row["source"],
                     kind: row["kind"], summary: row["summary"], outcome: row["outcome"], dialog: row["dialog"],
-                    details: row["details"], requestID: row["request_id"])
+                    details: row["details"], requestID: row["request_id"], did: row["did"])
             }
         }
     }
