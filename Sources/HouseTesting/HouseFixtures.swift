@@ -24,6 +24,35 @@ public enum HouseFixtures {
         try ConfigurationLoader().load(path: exampleConfigPath)
     }
 
+    /// The example house with other routines: `routines` replaces the lines of house.yaml's
+    /// `routines:` section (items indented by two spaces).
+    public static func exampleConfiguration(routines: String) throws -> HouseConfiguration {
+        let yaml = try String(contentsOfFile: exampleConfigPath, encoding: .utf8)
+        guard let from = yaml.range(of: "\nroutines:\n"), let to = yaml.range(of: "\nrules:\n", range: from.upperBound..<yaml.endIndex) else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        return try ConfigurationLoader().load(yaml: yaml.replacingCharacters(in: from.upperBound..<to.lowerBound, with: routines),
+                                              file: exampleConfigPath, boards: boards())
+    }
+
+    /// Routines for `exampleConfiguration(routines:)` that set the house's mode every day: morning
+    /// at 06:30, evening for 2 hours at 18:00, night at 22:00.
+    public static let everyDayModeRoutines = """
+          - id: good-morning
+            shortcut: Good morning house
+            relevant: {from: "06:00", to: "09:00", days: daily}
+            run_at: "06:30"
+            intent: {mode: morning}
+          - id: dinner
+            shortcut: Dinner time
+            run_at: "18:00"
+            intent: {mode: evening, duration: 2h}
+          - id: bedtime
+            shortcut: Bedtime
+            run_at: "22:00"
+            intent: {mode: night}
+        """
+
     /// The shipped board profiles by id.
     public static func boards() -> [String: BoardProfile] {
         ConfigurationLoader.loadBoards(directory: devicesDirectory).boards

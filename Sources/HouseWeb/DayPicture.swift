@@ -38,6 +38,8 @@ public struct DayPicture: Sendable {
         let plotWidth = Self.width - Self.left - Self.right
         func x(_ d: Date) -> Double { Self.left + max(0, min(1, d.timeIntervalSince(plan.start) / span)) * plotWidth }
         func time(_ d: Date) -> String { calendar.clockText(d) }
+        // The end of an interval: the day's end is 24:00, not the next day's 00:00.
+        func until(_ d: Date) -> String { d >= plan.end ? "24:00" : time(d) }
         func num(_ v: Double) -> String { String(format: "%.1f", v) }
 
         var out = #"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(Int(Self.width)) \#(Int(height))" width="100%" role="img" class="day-picture" data-date="\#(plan.day)">"#
@@ -80,7 +82,7 @@ public struct DayPicture: Sendable {
             out += #"<text x="8" y="\#(num(y + 16))" font-size="12" fill="\#u{23}222">\#(SVG.escape(SVG.clip(routine.shortcut, 26)))</text>"#
             for w in plan.windows where w.routine == routine.id {
                 out += #"<rect class="window" data-routine="\#(id)" x="\#(num(x(w.start)))" y="\#(num(y + 4))" width="\#(num(max(1, x(w.end) - x(w.start))))" height="16" rx="4" fill="\#u{23}8ecae6" fill-opacity="0.8">"#
-                out += "<title>\(SVG.escape("\"\(routine.shortcut)\" is relevant \(time(w.start))-\(time(w.end))"))</title></rect>"
+                out += "<title>\(SVG.escape("\"\(routine.shortcut)\" is relevant \(time(w.start))-\(until(w.end))"))</title></rect>"
             }
             for r in plan.runs where r.routine == routine.id {
                 if r.latest > r.nominal {
@@ -106,7 +108,8 @@ public struct DayPicture: Sendable {
                 let rooms = span.rooms.isEmpty ? "the house" : span.rooms.map(\.rawValue).joined(separator: ", ")
                 let w = max(1, x(span.end) - x(span.start))
                 out += #"<rect class="mode" data-mode="\#(SVG.escape(span.mode.rawValue))" x="\#(num(x(span.start)))" y="\#(num(y + 4))" width="\#(num(w))" height="16" rx="3" fill="\#(color)" fill-opacity="\#(span.timed ? "0.55" : "0.85")" stroke="\#u{23}555" stroke-width="0.5"\#(span.timed ? #" stroke-dasharray="3 2""# : "")>"#
-                out += "<title>\(SVG.escape("\(span.mode) for \(rooms), \(time(span.start))-\(time(span.end))\(span.timed ? " (temporary)" : "")"))</title></rect>"
+                let carried = span.since < plan.start ? ", since \(calendar.localDate(of: span.since).weekdayName) \(calendar.dateTimeText(span.since))" : ""
+                out += "<title>\(SVG.escape("\(span.mode) for \(rooms), \(time(span.start))-\(until(span.end))\(span.timed ? " (temporary)" : "")\(carried)"))</title></rect>"
                 if w > 40 {
                     out += #"<text x="\#(num(x(span.start) + 4))" y="\#(num(y + 16))" font-size="11" fill="\#u{23}111">\#(SVG.escape(SVG.clip(span.mode.rawValue, Int(w / 7))))</text>"#
                 }

@@ -49,6 +49,62 @@ import Testing
         #expect(away.start == Self.instant("2026-11-24 23:00") && away.end == plan.end, "cut at the day's end")
     }
 
+    /// The house-wide modes the routines plan for the day, as `mode HH:MM-HH:MM` in local time (the
+    /// day's end is 24:00), `(temporary)` for a mode set for a while.
+    static func plannedModes(_ plan: DayPlan) -> [String] {
+        func time(_ d: Date) -> String { d == plan.end ? "24:00" : calendar.clockText(d) }
+        return plan.modes.filter { $0.planned && $0.rooms.isEmpty }.map { span in
+            "\(span.mode) \(time(span.start))-\(time(span.end))" + (span.timed ? " (temporary)" : "")
+        }
+    }
+
+    @Test func aModeARoutineSetsAt0630IsPlannedFrom0630AfterTheModeCarriedOver() throws {
+        let example = try HouseFixtures.exampleConfiguration()
+        // A future Monday: the morning mode from Friday's run until 06:30, then Monday's own.
+        let monday = DayPlan(example, day: LocalDate("2026-11-23")!)
+        #expect(Self.plannedModes(monday) == ["morning 00:00-06:30", "morning 06:30-24:00"])
+        let run = try #require(monday.modes.first { $0.planned && $0.start > monday.start })
+        #expect(run.start == Self.instant("2026-11-23 06:30") && run.since == run.start)
+        #expect(monday.modes.first?.since == Self.instant("2026-11-20 06:30"), "carried over from Friday's run")
+        // Tuesday, the fixtures' today.
+        #expect(Self.plannedModes(DayPlan(example, day: LocalDate("2026-11-24")!)) == ["morning 00:00-06:30", "morning 06:30-24:00"])
+        // A Saturday: no routine sets a mode, Friday's morning goes on all day.
+        #expect(Self.plannedModes(DayPlan(example, day: LocalDate("2026-11-28")!)) == ["morning 00:00-24:00"])
+
+        // Every day: a temporary evening ends back in morning mode, the night lasts into the next day.
+        let daily = try HouseFixtures.exampleConfiguration(routines: HouseFixtures.everyDayModeRoutines)
+        let day = ["night 00:00-06:30", "morning 06:30-18:00", "evening 18:00-20:00 (temporary)", "morning 20:00-22:00", "night 22:00-24:00"]
+        #expect(Self.plannedModes(DayPlan(daily, day: LocalDate("2026-11-24")!)) == day)
+        // The clock changes at 01:00 GMT (23 hours) and at 02:00 BST (25 hours); the modes keep their local times.
+        for (date, hours) in [("2026-03-29", 5.5), ("2026-10-25", 7.5)] {
+            let plan = DayPlan(daily, day: LocalDate(date)!)
+            #expect(Self.plannedModes(plan) == day, "\(date)")
+            let morning = try #require(plan.modes.first { $0.mode == "morning" })
+            #expect(morning.start.timeIntervalSince(plan.start) == hours * 3600, "\(date)")
+            #expect(morning.start == Self.instant("\(date) 06:30"), "\(date)")
+        }
+        // Before a routine's first mode the house is in none; a mode set over a temporary one ends it.
+        let dinner = """
+              - id: dinner
+                shortcut: Dinner time
+                run_at: "18:00"
+                intent: {mode: evening, duration: 5h}
+            """
+        #expect(Self.plannedModes(DayPlan(try HouseFixtures.exampleConfiguration(routines: dinner), day: LocalDate("2026-11-20")!)) == ["evening 18:00-23:00 (temporary)"])
+        let fridays = try HouseFixtures.exampleConfiguration(routines: dinner + """
+
+              - id: bedtime
+                shortcut: Bedtime
+                run_at: "22:00"
+                relevant: {from: "21:00", to: "23:00", days: fri}
+                intent: {mode: night}
+            """)
+        #expect(Self.plannedModes(DayPlan(fridays, day: LocalDate("2026-11-20")!))
+                == ["night 00:00-18:00", "evening 18:00-22:00 (temporary)", "night 22:00-24:00"])
+        #expect(Self.plannedModes(DayPlan(fridays, day: LocalDate("2026-11-21")!))
+                == ["night 00:00-18:00", "evening 18:00-23:00 (temporary)", "night 23:00-24:00"])
+    }
+
     @Test func theDayOfTheClockChangeHas23Hours() throws {
         let plan = DayPlan(try HouseFixtures.exampleConfiguration(), day: LocalDate("2026-03-29")!)
         #expect(plan.end.timeIntervalSince(plan.start) == 23 * 3600)

@@ -246,6 +246,13 @@ import Testing
                 #expect(svg.contains(#"data-date="2026-11-24""#))
                 #expect(svg.contains("GMT"))
             }
+            // Today on the controller's clock (Tuesday 2026-11-24 12:00): the morning mode from 06:30.
+            try await client.execute(uri: "/today.svg", method: .get) { response in
+                let svg = String(buffer: response.body)
+                #expect(svg.contains(#"data-date="2026-11-24""#) && svg.contains(#"class="now""#))
+                #expect(DayPictureTests.modeTitles(svg) == ["morning for the house, 00:00-06:30, since Monday 2026-11-23 06:30",
+                                                            "morning for the house, 06:30-24:00"])
+            }
             try await client.execute(uri: "/energy.svg?days=3", method: .get) { response in
                 #expect(String(buffer: response.body).contains(#"class="bar""#))
             }

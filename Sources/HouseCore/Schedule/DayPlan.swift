@@ -36,6 +36,9 @@ public struct DayPlan: Sendable, Equatable {
         public var rooms: [RoomID]
         public var start: Date
         public var end: Date
+        /// When the mode was set: before `start` for a mode carried over from an earlier day (or
+        /// one the house returns to when a temporary mode ends).
+        public var since: Date
         /// A temporary mode (it ends by itself).
         public var timed: Bool
         /// True when the routines plan it; false when it is in the house's timelines now.
@@ -103,30 +106,18 @@ public struct DayPlan: Sendable, Equatable {
             calendar.sun.occurrence(of: event, on: day).date.map { SunMark(event: event, at: $0) }
         }
 
-        // Planned modes: each routine run that sets a mode; an untimed house-wide one lasts until
-        // the next such run, a timed one for its duration.
-        var spans: [ModeSpan] = []
-        var base: (mode: ModeID, since: Date)? = nil
+        // Planned modes: the house's timeline replayed over the runs that set a mode for the
+        // whole house, from a week back: each run starts a span, and the mode in effect at
+        // midnight is carried over from the last change before it.
+        var spans = Self.houseModes(all, configuration: configuration, from: start, to: end)
+        // A mode for some rooms, from its run: for its duration, or until the day's end.
         for run in all {
-            guard let routine = configuration.routine(id: run.routineID), case .mode(let mode, let duration, let rooms) = routine.intent else { continue }
-            if let duration {
-                let until = run.due.addingTimeInterval(Double(duration.components.seconds))
-                if until > start && run.due < end {
-                    spans.append(ModeSpan(mode: mode, rooms: rooms, start: max(start, run.due), end: min(end, until), timed: true, planned: true))
-                }
-            } else if rooms.isEmpty {
-                // The same mode again goes on as one span.
-                if base?.mode == mode { continue }
-                if let b = base, run.due > start {
-                    spans.append(ModeSpan(mode: b.mode, rooms: [], start: max(start, b.since), end: run.due, timed: false, planned: true))
-                }
-                base = (mode, run.due)
-            } else if run.due >= start {
-                spans.append(ModeSpan(mode: mode, rooms: rooms, start: run.due, end: end, timed: false, planned: true))
-            }
-        }
-        if let b = base {
-            spans.append(ModeSpan(mode: b.mode, rooms: [], start: max(start, b.since), end: end, timed: false, planned: true))
+            guard let routine = configuration.routine(id: run.routineID), case .mode(let mode, let duration, let rooms) = routine.intent,
+                  !rooms.isEmpty else { continue }
+            let until = duration.map { run.due.addingTimeInterval($0.scheduleSeconds) } ?? end
+            guard until > start, duration != nil || run.due >= start else { continue }
+            spans.append(ModeSpan(mode: mode, rooms: rooms, start: max(start, run.due), end: min(end, until), since: run.due,
+                                  timed: duration != nil, planned: true))
         }
         // The timed modes set now, one span per layer (rooms with the same layer together).
         var layers: [ModeTimeline.Layer: [RoomID]] = [:]
@@ -137,8 +128,49 @@ public struct DayPlan: Sendable, Equatable {
         for (layer, rooms) in layers {
             let named = Set(rooms) == allRooms ? [] : rooms.sorted { $0.rawValue < $1.rawValue }
             spans.append(ModeSpan(mode: layer.mode, rooms: named, start: max(start, layer.since), end: min(end, layer.until),
-                                  timed: true, planned: false))
+                                  since: layer.since, timed: true, planned: false))
         }
         modes = spans.sorted { ($0.start, $0.mode.rawValue) < ($1.start, $1.mode.rawValue) }
+    }
+
+    /// The modes the routines put the whole house in between `from` and `to`, as the house's
+    /// `ModeTimeline` has them: a mode without a duration until the next mode, a temporary one
+    /// until it ends (back to the mode below) or a mode without a duration cancels it. A span
+    /// starts at every run (the same mode set again shows where it was set), and at every end of
+    /// a temporary mode that changes the mode in effect.
+    /// - Parameter runs: the nominal runs, in order, from far enough back for the mode at `from`.
+    static func houseModes(_ runs: [ScheduledRun], configuration: HouseConfiguration, from: Date, to: Date) -> [ModeSpan] {
+        var timeline = ModeTimeline()
+        var baseSince = from
+        var spans: [ModeSpan] = []
+        // The mode in effect: drawn from `start`, set at `since`.
+        var open: (mode: ModeID, start: Date, since: Date, timed: Bool)? = nil
+        func settle(at instant: Date, always: Bool) {
+            let now = timeline.current.map { (mode: $0, since: timeline.layers.last?.since ?? baseSince, timed: !timeline.layers.isEmpty) }
+            if !always, open?.mode == now?.mode, open?.since == now?.since, open?.timed == now?.timed { return }
+            if let o = open, max(from, o.start) < min(to, instant) {
+                spans.append(ModeSpan(mode: o.mode, rooms: [], start: max(from, o.start), end: min(to, instant), since: o.since,
+                                      timed: o.timed, planned: true))
+            }
+            open = now.map { (mode: $0.mode, start: instant, since: $0.since, timed: $0.timed) }
+        }
+        // Ends the temporary modes that end up to `instant`, one end at a time.
+        func expire(upTo instant: Date) {
+            while let end = timeline.nextExpiry, end <= instant {
+                _ = timeline.expire(at: end)
+                settle(at: end, always: false)
+            }
+        }
+        for run in runs {
+            guard let routine = configuration.routine(id: run.routineID), case .mode(let mode, let duration, let rooms) = routine.intent,
+                  rooms.isEmpty else { continue }
+            expire(upTo: run.due)
+            timeline.set(mode, duration: duration, at: run.due)
+            if duration == nil { baseSince = run.due }
+            settle(at: run.due, always: true)
+        }
+        expire(upTo: to)
+        settle(at: to, always: true)
+        return spans
     }
 }
