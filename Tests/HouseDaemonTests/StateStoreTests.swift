@@ -11,6 +11,27 @@ import HouseCore
 
     func temporaryPath() -> String { directory + "/state.sqlite" }
 
+    /// What people did, as the JSON lines the habit finder reads: a line per event, its time
+    /// first; a routine's or a rule's commands, and commands that did nothing, left out.
+    @Test func habitLinesAreWhatPeopleDid() throws {
+        let store = try StateStore(path: temporaryPath())
+        let t0 = Date(timeIntervalSince1970: 1_772_433_232)  // 2026-03-02 06:33:52 UTC
+        func add(_ at: Date, _ source: String, _ did: String?) throws {
+            try store.appendHistory(.init(at: at, source: source, kind: "control", summary: "-", outcome: "done", dialog: "-", did: did))
+        }
+        try add(t0, "cli", #"[{"action":"on","device":"kitchen-light"},{"action":"on","device":"hall-light"}]"#)
+        try add(t0 + 60, "routine", #"[{"mode":"morning"}]"#)
+        try add(t0 + 120, "mqtt", nil)
+        try add(t0 + 180, "web", #"[{"mode":"night"}]"#)
+        try add(t0 - 86_400, "cli", #"[{"routine":"good-night"}]"#)
+        #expect(try store.habitLines(since: t0 - 1) == [
+            #"{"time":"2026-03-02T06:33:52+00:00","action":"on","device":"kitchen-light"}"#,
+            #"{"time":"2026-03-02T06:33:52+00:00","action":"on","device":"hall-light"}"#,
+            #"{"time":"2026-03-02T06:36:52+00:00","mode":"night"}"#,
+        ])
+        try store.close()
+    }
+
     @Test func relayStatesModeAndHistorySurviveReopen() throws {
         let path = temporaryPath()
         let t0 = Date(timeIntervalSince1970: 1_800_000_000)
