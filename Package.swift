@@ -142,6 +142,7 @@ let package = Package(
             dependencies: [
                 "HouseDaemon", "HouseTesting", "HouseMQTT", "Signals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
 

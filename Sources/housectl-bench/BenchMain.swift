@@ -35,7 +35,7 @@ struct TableCommand: AsyncParsableCommand {
         let env = ProcessInfo.processInfo.environment
         let root = FileManager.default.currentDirectoryPath
         let rounds = max(1, Int(env["BENCH_ROUNDS"] ?? "") ?? 5)
-        let only = Set((env["BENCH_ONLY"] ?? "1,2,9,3,4,5,6,8").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+        let only = Set((env["BENCH_ONLY"] ?? "1,2,9,3,4,5,6,8,10").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
         let selfDir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
         let housectl = env["HOUSECTL"] ?? selfDir + "/housectl"
         let venv = env["BENCH_VENV"] ?? root + "/bench/.venv"
@@ -98,6 +98,27 @@ struct TableCommand: AsyncParsableCommand {
                                  note: "6. SchedulerBenchmark.run: \(runs) runs planned and taken over 2026 (Europe/London), "
                                      + String(format: "%.2f us per run", t.median * 1000 / Double(max(runs, 1)))))
             progress("scheduler done")
+        }
+        if only.contains(10) {
+            do {
+                var ours: [Double] = [], peer: [Double] = []
+                var last: HabitBenchmark.Result?
+                for _ in 0..<rounds {
+                    let r = try HabitBenchmark.run()
+                    ours.append(r.analysis.inMilliseconds)
+                    peer.append(r.scan.inMilliseconds)
+                    last = r
+                }
+                let o = Spread(ours), p = Spread(peer)
+                rows.append(BenchRow(name: "10. habits, 1 year x 50 devices (ms)", ours: o.text(0), peer: p.text(1) + " SQL scan",
+                                     ratio: String(format: "%.1fx", o.median / max(p.median, 0.001)), goal: "<= 2000 ms",
+                                     met: o.median <= 2000 ? "yes" : "NO",
+                                     note: "10. HabitBenchmark.run: \(last?.events ?? 0) events read as JSON lines, habits found and "
+                                         + "\(last?.suggestions ?? 0) suggestions made; peer: SELECT of the same rows from in-memory SQLite (GRDB)"))
+            } catch {
+                rows.append(.unavailable("10. habits", goal: "<= 2000 ms", why: "\(error)"))
+            }
+            progress("habits done")
         }
 
         let date = ISO8601DateFormatter().string(from: Date())

@@ -11,7 +11,7 @@ struct Housectl: AsyncParsableCommand {
         version: HousectlVersion.current,
         subcommands: [
             ServeCommand.self, SayCommand.self, PhrasesCommand.self, StatusCommand.self, ControlCommand.self, ModeCommand.self,
-            HistoryCommand.self, ShortcutsCommand.self, RoutinesCommand.self, RelaysCommand.self,
+            HistoryCommand.self, ShortcutsCommand.self, SuggestionsCommand.self, RoutinesCommand.self, RelaysCommand.self,
             ConfigCommand.self, DeployCommand.self, BrokerCommand.self, WebCommand.self,
         ]
     )

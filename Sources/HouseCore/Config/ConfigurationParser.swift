@@ -41,7 +41,7 @@ final class ConfigurationParser {
     /// Interlock memberships as written (group, device id, where).
     var interlockMarks: [(String, DeviceID, Mark?)] = []
 
-    static let topKeys = ["house", "mqtt", "nodes", "floors", "rooms", "devices", "inputs", "modes", "routines", "rules", "permissions", "web", "coordination"]
+    static let topKeys = ["house", "mqtt", "nodes", "floors", "rooms", "devices", "inputs", "modes", "routines", "rules", "permissions", "web", "coordination", "suggestions"]
 
     init(ctx: ConfigContext, boards: [String: BoardProfile], boardsLocation: String) {
         self.ctx = ctx
@@ -77,13 +77,14 @@ final class ConfigurationParser {
         let permissions = top["permissions"].flatMap(parsePermissions) ?? Permissions()
         let web = top["web"].flatMap(parseWeb)
         let coordination = top["coordination"].flatMap(parseCoordination) ?? CoordinationSettings()
+        let suggestions = top["suggestions"].flatMap(parseSuggestions) ?? SuggestionSettings()
 
         guard let house else { return nil }
         let usedBoards = Set(nodes.map(\.board))
         let configuration = HouseConfiguration(
             house: house, mqtt: mqtt, nodes: nodes, boards: boards.filter { usedBoards.contains($0.key) },
             floors: floors, rooms: rooms, devices: devices, modes: modes, routines: routines, rules: rules,
-            permissions: permissions, web: web, coordination: coordination
+            permissions: permissions, web: web, coordination: coordination, suggestions: suggestions
         )
         checkRoutineConfirmations(configuration, nodes: top["routines"])
         return configuration
@@ -325,6 +326,18 @@ final class ConfigurationParser {
                 s.nodes = chosen
             }
         }
+        return s
+    }
+
+    private func parseSuggestions(_ node: YNode) -> SuggestionSettings? {
+        guard let m = ctx.map(node, what: "suggestions", allowed: ["enabled", "min_occurrences", "min_weeks"]) else { return nil }
+        var s = SuggestionSettings()
+        s.enabled = m["enabled"].flatMap { ctx.bool($0) } ?? s.enabled
+        let o = SuggestionSettings.occurrenceRange, w = SuggestionSettings.weekRange
+        s.minOccurrences = m["min_occurrences"].flatMap {
+            ctx.int($0, expected: "a number of occurrences, \(o.lowerBound)...\(o.upperBound)", range: o)
+        } ?? s.minOccurrences
+        s.minWeeks = m["min_weeks"].flatMap { ctx.int($0, expected: "a number of weeks, \(w.lowerBound)...\(w.upperBound)", range: w) } ?? s.minWeeks
         return s
     }
 

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Something the household does regularly, found in its history by `HabitFinder`, with the
+/// evidence for it.
+public struct Habit: Sendable, Hashable {
+    /// The shape of a habit.
+    public enum Pattern: Sendable, Hashable {
+        /// `subject` at about the same local time of day (`from`...`to`, which may cross midnight)
+        /// on `days`.
+        case timeOfDay(HabitSubject, days: DaySet, from: TimeOfDay, to: TimeOfDay)
+        /// `first`, then `then` within `within` (hall light on, then kitchen light on).
+        case sequence(HabitSubject, then: HabitSubject, within: Duration)
+        /// `device` switched on (opened), then off again after about the same time, at most `upTo`.
+        case duration(DeviceID, upTo: Duration)
+        /// `devices` switched the same way (`action`) within a minute or two of each other.
+        case together([DeviceID], action: HouseAction)
+    }
+
+    public var pattern: Pattern
+    public var evidence: HabitEvidence
+
+    public init(pattern: Pattern, evidence: HabitEvidence) {
+        self.pattern = pattern
+        self.evidence = evidence
+    }
+
+    /// The devices the habit switches.
+    public var devices: [DeviceID] {
+        switch pattern {
+        case .timeOfDay(let s, _, _, _): s.device.map { [$0] } ?? []
+        case .sequence(let a, let b, _): [a.device, b.device].compactMap { $0 }
+        case .duration(let d, _): [d]
+        case .together(let ds, _): ds
+        }
+    }
+}

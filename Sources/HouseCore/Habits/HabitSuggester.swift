@@ -1,0 +1,238 @@
+import Foundation
+
+/// Turns habits into suggestions for a configured house: a time-of-day habit that no routine
+/// already offers in its window becomes a new routine, or, inside the window of a routine that
+/// sets a mode, an addition to that mode; a duration becomes `max_on`; a sequence becomes a rule.
+/// Whatever touches a `confirm: true` device says so. Learnt habits never actuate anything: a
+/// suggestion is only text and a snippet until somebody accepts it.
+public struct HabitSuggester: Sendable {
+    public let configuration: HouseConfiguration
+    public let calendar: HouseCalendar
+
+    public init(configuration: HouseConfiguration) {
+        self.configuration = configuration
+        self.calendar = HouseCalendar(house: configuration.house)
+    }
+
+    /// The suggestions for `habits`, in their order; habits already served, or on what the house
+    /// does not know, suggest nothing.
+    public func suggestions(for habits: [Habit]) -> [HabitSuggestion] {
+        var taken = Set(configuration.routines.map(\.id.rawValue))
+        var out: [HabitSuggestion] = []
+        for habit in habits {
+            let suggestion: HabitSuggestion? = switch habit.pattern {
+            case .timeOfDay(let subject, let days, let from, let to):
+                timeOfDay(habit, subject: subject, days: days, from: from, to: to, taken: &taken)
+            case .sequence(let first, let then, let within):
+                sequence(habit, first: first, then: then, within: within)
+            case .duration(let device, let upTo):
+                duration(habit, device: device, upTo: upTo)
+            case .together:
+                nil
+            }
+            if let suggestion, !out.contains(where: { $0.id == suggestion.id }) { out.append(suggestion) }
+        }
+        return out
+    }
+
+    // MARK: Time of day
+
+    private func timeOfDay(_ habit: Habit, subject: HabitSubject, days: DaySet, from: TimeOfDay, to: TimeOfDay,
+                           taken: inout Set<String>) -> HabitSuggestion? {
+        guard let intent = intent(for: subject) else { return nil }
+        let median = habit.evidence.medianTime ?? from
+        let inWindow = configuration.routines.filter { covers($0, from: from, to: to, days: days, lastSeen: habit.evidence.lastSeen) }
+        if inWindow.contains(where: { produces($0.intent, subject) }) { return nil }
+        let did = "You \(verb(subject)) around \(median) \(daysText(days)), \(habit.evidence.countText)"
+        var notes = confirmNotes(for: subject)
+        if case .device(let id, let action) = subject, action == .on || action == .off,
+           let device = configuration.device(id: id), device.motor == nil, device.opener == nil {
+            let state: DeviceState = action == .on ? .on : .off
+            for routine in inWindow {
+                guard case .mode(let modeID, _, _) = routine.intent, let mode = configuration.mode(id: modeID),
+                      mode.devices[id] == nil, mode.covers[id] == nil, mode.rooms.isEmpty || mode.rooms.contains(device.room) else { continue }
+                notes += confirmNotes(forMode: modeID)
+                let text = "\(did), while '\(routine.shortcut)' is relevant (\(window(routine))): add the \(label(id)) "
+                    + "\(state.rawValue) to the mode \(modeID) it sets?" + noteText(notes)
+                let yaml = HabitSnippet.modeAddition(mode: modeID, device: id, state: state, routine: routine)
+                return HabitSuggestion(kind: .addToRoutine, key: "\(routine.id)|\(id)|\(state.rawValue)", habit: habit, text: text, yaml: yaml, routine: routine.id,
+                                       mode: modeID, confirmNotes: notes)
+            }
+        }
+        let name = HabitSnippet.shortcut(subject: subjectName(subject), days: days, median: median)
+        var id = HabitSnippet.slug(name)
+        var n = 2
+        while taken.contains(id) { id = HabitSnippet.slug(name) + "-\(n)"; n += 1 }
+        taken.insert(id)
+        let asks = IntentResolver(configuration: configuration).resolve(intent.intent, answers: .none).pendingConfirmation != nil
+        if asks { notes.append("the routine says confirmed: true, so that it runs without asking") }
+        let text = "\(did): make a routine '\(name)' relevant \(from)-\(to)\(days == .everyDay ? "" : " \(daysText(days))")?" + noteText(notes)
+        let yaml = HabitSnippet.routine(id: id, shortcut: name, from: from, to: to, days: days, intent: intent, confirmed: asks)
+        var mode: ModeID?
+        if case .mode(let m) = subject { mode = m }
+        let halfHour = (median.minutesSinceMidnight + 15) / 30 % 48
+        return HabitSuggestion(kind: .newRoutine, key: "\(subject.key)|\(days)|\(halfHour)", habit: habit, text: text, yaml: yaml, routine: RoutineID(id), mode: mode,
+                               confirmNotes: notes)
+    }
+
+    /// Whether `routine`'s window holds the habit's window (`from`...`to`) on most of its recent days.
+    private func covers(_ routine: Routine, from: TimeOfDay, to: TimeOfDay, days: DaySet, lastSeen: Date) -> Bool {
+        guard let spec = routine.relevant else { return false }
+        let last = calendar.localDate(of: lastSeen)
+        let recent = (0..<14).map { last.adding(days: -$0) }.filter { days.contains(weekday: $0.weekday) }
+        let inside = recent.filter { day in
+            let start = calendar.resolve(from, on: day).earliest
+            let end = calendar.resolve(to, on: to <= from ? day.adding(days: 1) : day).earliest.addingTimeInterval(-60)
+            return calendar.window(spec, containing: start) != nil && calendar.window(spec, containing: end) != nil
+        }
+        return !recent.isEmpty && inside.count * 5 >= recent.count * 4
+    }
+
+    /// Whether running `intent` does what `subject` did.
+    private func produces(_ intent: IntentSpec, _ subject: HabitSubject) -> Bool {
+        switch (intent, subject) {
+        case (.routine(let a), .routine(let b)): return a == b
+        case (.mode(let a, _, _), .mode(let b)): return a == b
+        case (.control(_, let device, let action), .device(let id, let did)):
+            return action == did && device == id.rawValue
+        case (.mode(let m, _, _), .device(let id, let action)):
+            guard let mode = configuration.mode(id: m) else { return false }
+            switch action {
+            case .on: return mode.devices[id] == .on
+            case .off: return mode.devices[id] == .off
+            case .open: return mode.covers[id] == 100
+            case .close: return mode.covers[id] == 0
+            default: return false
+            }
+        default: return false
+        }
+    }
+
+    // MARK: Sequences and durations
+
+    private func sequence(_ habit: Habit, first: HabitSubject, then: HabitSubject, within: Duration) -> HabitSuggestion? {
+        guard let intent = intent(for: then) else { return nil }
+        let when: HabitSnippet.Trigger
+        switch first {
+        case .device(let id, let action) where action == .on || action == .off:
+            guard let device = configuration.device(id: id), device.motor == nil, device.opener == nil else { return nil }
+            when = .device(id, action == .on ? .on : .off)
+        case .mode(let id) where configuration.mode(id: id) != nil:
+            when = .mode(id)
+        default:
+            return nil
+        }
+        // A rule has nobody to say yes, and may be denied what it would switch.
+        if IntentResolver(configuration: configuration).resolve(intent.intent, answers: .none).pendingConfirmation != nil { return nil }
+        let grant = configuration.permissions.grant(for: .rule)
+        if let d = then.device, grant.denyDevices.contains(d) { return nil }
+        if case .mode(let m) = then, grant.denyModes.contains(m) { return nil }
+        let notes = confirmNotes(for: first) + confirmNotes(for: then)
+        let gap = DurationParser.format(within)
+        let text = "When you \(verb(first)), you \(verb(then)) within \(gap) (\(habit.evidence.occurrences) of \(habit.evidence.outOf) times, "
+            + "typically after \(DurationParser.format(habit.evidence.typical ?? within))): make a rule that does it?" + noteText(notes)
+        let id = HabitSnippet.slug(subjectName(first) + " then " + subjectName(then))
+        let yaml = HabitSnippet.rule(id: id, when: when, intent: intent)
+        return HabitSuggestion(kind: .rule, key: "\(first.key)|\(then.key)", habit: habit, text: text, yaml: yaml, confirmNotes: notes)
+    }
+
+    private func duration(_ habit: Habit, device id: DeviceID, upTo: Duration) -> HabitSuggestion? {
+        guard let device = configuration.device(id: id), device.relay != nil,
+              device.pulse == nil, device.kind.supportedActions.contains(.on) else { return nil }
+        if let current = device.maxOn, current <= upTo { return nil }
+        var notes: [String] = []
+        if device.confirm { notes.append("the \(label(id)) is confirm: true; max_on only switches it off, which needs no yes") }
+        let now = device.maxOn.map { " (now \(DurationParser.format($0)))" } ?? ""
+        let text = "You switch the \(label(id)) off again after about \(Self.minutes(habit.evidence.typical ?? upTo)), "
+            + "\(habit.evidence.occurrences) of \(habit.evidence.outOf) times: give it max_on: \(DurationParser.format(upTo))\(now), "
+            + "so that it goes off by itself?" + noteText(notes)
+        let quarters = (upTo.components.seconds + 899) / 900
+        return HabitSuggestion(kind: .maxOn, key: "\(id)|\(quarters)", habit: habit, text: text, yaml: HabitSnippet.maxOn(device: id, upTo: upTo),
+                               confirmNotes: notes)
+    }
+
+    // MARK: Words
+
+    /// The intent that does what `subject` did; nil for what the house does not know.
+    private func intent(for subject: HabitSubject) -> IntentSpec? {
+        switch subject {
+        case .device(let id, let action):
+            guard let device = configuration.device(id: id), device.kind.supportedActions.contains(action) else { return nil }
+            return .control(room: nil, device: id.rawValue, action: action)
+        case .mode(let id):
+            return configuration.mode(id: id) == nil ? nil : .mode(id, duration: nil, rooms: [])
+        case .routine(let id):
+            return configuration.routine(id: id) == nil ? nil : .routine(id)
+        }
+    }
+
+    private func label(_ id: DeviceID) -> String {
+        configuration.device(id: id).map { configuration.label(for: $0) } ?? id.rawValue
+    }
+
+    private func verb(_ subject: HabitSubject) -> String {
+        switch subject {
+        case .device(let id, let action):
+            switch action {
+            case .on: "turn on the \(label(id))"
+            case .off: "turn off the \(label(id))"
+            default: "\(action.rawValue) the \(label(id))"
+            }
+        case .mode(let id): "set the mode \(id)"
+        case .routine(let id): "run '\(configuration.routine(id: id)?.shortcut ?? id.rawValue)'"
+        }
+    }
+
+    private func subjectName(_ subject: HabitSubject) -> String {
+        switch subject {
+        case .device(let id, let action): "\(label(id)) \(action.rawValue)"
+        case .mode(let id): "\(id) mode"
+        case .routine(let id): configuration.routine(id: id)?.shortcut ?? id.rawValue
+        }
+    }
+
+    private func daysText(_ days: DaySet) -> String {
+        switch days {
+        case .everyDay: "every day"
+        case .weekdaysOnly: "on weekdays"
+        case .weekends: "at weekends"
+        default: "on " + HabitSnippet.dayNames(days, plural: true)
+        }
+    }
+
+    /// A duration to the minute: "25m", "1h10m".
+    static func minutes(_ d: Duration) -> String {
+        DurationParser.format(.seconds(max(1, (d.components.seconds + 30) / 60) * 60))
+    }
+
+    private func window(_ routine: Routine) -> String { routine.relevant?.description ?? "always" }
+
+    private func confirmNotes(for subject: HabitSubject) -> [String] {
+        switch subject {
+        case .device(let id, let action):
+            guard configuration.device(id: id)?.confirm == true else { return [] }
+            return action == .on || action == .open
+                ? ["the \(label(id)) is confirm: true: it is never switched without a yes"]
+                : ["the \(label(id)) is confirm: true (switching it \(action.rawValue) needs no yes)"]
+        case .mode(let id): return confirmNotes(forMode: id)
+        case .routine: return []
+        }
+    }
+
+    private func confirmNotes(forMode id: ModeID) -> [String] {
+        configuration.mode(id: id)?.confirm == true ? ["the mode \(id) is confirm: true: it is never set without a yes"] : []
+    }
+
+    private func noteText(_ notes: [String]) -> String {
+        notes.isEmpty ? "" : " Note: " + notes.joined(separator: "; ") + "."
+    }
+}
+
+extension HouseConfiguration {
+    /// The suggestions the habits in `history` make, up to `now` (an argument: never the
+    /// machine's clock); none when `suggestions.enabled` is false.
+    public func habitSuggestions(from history: [HabitEvent], now: Date) -> [HabitSuggestion] {
+        guard suggestions.enabled else { return [] }
+        return HabitSuggester(configuration: self).suggestions(for: HabitFinder(configuration: self).habits(in: history, now: now))
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import HouseCore
+import HouseTesting
+import Testing
+@testable import housectl
+
+/// `housectl suggestions --from-history FILE`: text, JSON and YAML, and a file with bad lines.
+@Suite struct SuggestionsCommandTests {
+    let config = HouseFixtures.exampleConfigPath
+
+    /// Runs the command on a history file holding `text`, removed afterwards.
+    func run(_ text: String, _ args: [String] = []) throws -> CommandOutput {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString).jsonl").path
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        return try SuggestionsCommand.parse(["--from-history", file, "--config", config] + args).execute()
+            .replacing(file, with: "history.jsonl")
+    }
+
+    func householdLines() throws -> String {
+        let configuration = try HouseFixtures.exampleConfiguration()
+        let simulator = HouseholdSimulator.example(configuration)
+        return simulator.jsonLines(simulator.history(from: HouseholdSimulator.exampleStart, days: 56, habits: HouseholdSimulator.exampleHabits))
+    }
+
+    @Test func printsEachSuggestionWithItsEvidence() throws {
+        let out = try run(try householdLines())
+        #expect(out.exitCode == 0)
+        #expect(out.errors.isEmpty)
+        #expect(out.text.hasPrefix("1218 events up to 2026-04-20 04:58 BST (Europe/London).\n\n1. You "))
+        #expect(out.text.contains(". You turn on the hall light around 06:4"))
+        #expect(out.text.contains("   evidence: "))
+        #expect(out.text.contains("; first seen 2026-02-2"))
+        #expect(out.text.contains("give it max_on: 45m"))
+    }
+
+    @Test func jsonHasKindDaysWindowAndEvidence() throws {
+        let out = try run(try householdLines(), ["--json"])
+        #expect(out.exitCode == 0)
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(out.text.utf8)) as? [[String: Any]])
+        #expect(items.count >= 10)
+        let hall = try #require(items.first { ($0["devices"] as? [String]) == ["hall-light"] })
+        #expect(hall["kind"] as? String == "add-to-routine")
+        #expect(hall["routine"] as? String == "good-morning")
+        #expect(hall["days"] as? String == "weekdays")
+        let window = try #require(hall["window"] as? [String: String])
+        #expect(window["from"]?.count == 5 && window["to"]?.count == 5)
+        let evidence = try #require(hall["evidence"] as? [String: Any])
+        #expect((evidence["occurrences"] as? Int ?? 0) >= 7)
+        #expect((evidence["out_of"] as? Int ?? 0) >= (evidence["occurrences"] as? Int ?? 0))
+        #expect((evidence["first_seen"] as? String)?.hasPrefix("2026-02-2") == true)
+        #expect((hall["id"] as? String)?.hasPrefix("s-") == true)
+        #expect(items.contains { $0["kind"] as? String == "max-on" && $0["duration"] as? String == "45m" })
+    }
+
+    @Test func yamlPrintsTheSnippets() throws {
+        let out = try run(try householdLines(), ["--yaml"])
+        #expect(out.exitCode == 0)
+        #expect(out.text.contains("routines:\n  - id: office-desk-plug-on-weekday-mornings\n    shortcut: Office desk plug on weekday mornings\n"))
+        #expect(out.text.contains("modes:\n  - id: morning\n    devices: {hall-light: ON}"))
+    }
+
+    @Test func badLinesAreReportedAndTheRestIsRead() throws {
+        let out = try run("""
+            {"time": "2026-03-02T06:47:12+00:00", "device": "kitchen-light", "action": "on"}
+            {"time": "2026-03-02T06:50:00+00:00", "device": "attic-light", "action": "on"}
+            {"time": "soon", "mode": "night"}
+            """)
+        #expect(out.exitCode == 1)
+        #expect(out.errors == """
+            history.jsonl:2: warning: unknown device 'attic-light'; line left out
+            history.jsonl:3: error: "time" is 'soon'; expected an ISO 8601 time with its offset, e.g. "2026-03-02T06:47:12+00:00"
+            """)
+        #expect(out.text.hasPrefix("1 event up to 2026-03-02 06:47 GMT (Europe/London).\nNo suggestions: "))
+    }
+
+    @Test func nowIsAnArgument() throws {
+        let lines = try householdLines()
+        let out = try run(lines, ["--now", "2026-03-01 12:00", "--json"])
+        #expect(out.text == "[\n\n]" || out.text == "[]")
+        #expect(try run(lines, ["--now", "tomorrow"]).errors.contains("--now: expected ISO 8601"))
+        #expect(throws: (any Error).self) { try SuggestionsCommand.parse(["--config", config]) }
+    }
+}
+
+extension CommandOutput {
+    /// The output with `text` replaced in both streams (a temporary file's name).
+    func replacing(_ text: String, with other: String) -> CommandOutput {
+        CommandOutput(text: self.text.replacingOccurrences(of: text, with: other), exitCode: exitCode,
+                      errors: errors.replacingOccurrences(of: text, with: other))
+    }
+}
