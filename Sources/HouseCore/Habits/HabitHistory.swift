@@ -31,8 +31,8 @@ public struct HabitHistory: Sendable {
     public static func read(_ text: String, file: String, configuration: HouseConfiguration) -> HabitHistory {
         var history = HabitHistory()
         let names = Names(configuration)
-        // Lines as bytes: splitting the String would walk it by grapheme clusters, a third of the
-        // time a year of history takes.
+        // Lines as bytes, not String lines (a walk by grapheme clusters), and names looked up in
+        // dictionaries: a year of a 50-device house reads in 0.4 s instead of 1.2 s (bench row 10).
         let bytes = Array(text.utf8)
         var number = 0
         var start = 0
