@@ -9,22 +9,18 @@ struct SuggestionsCommand: AsyncParsableCommand {
         commandName: "suggestions",
         abstract: "Suggest routines, max_on timers and rules from the habits in a history, with the evidence.",
         discussion: """
-            Reads a history as JSON lines, one event a line:
-              {"time": "2026-03-02T06:47:12+00:00", "device": "kitchen-light", "action": "on"}
+            Reads a history as JSON lines, one event a line (actions: on, off, open, close):
+              {"time": "2026-03-02T06:47:12Z", "device": "kitchen-light", "action": "on"}
               {"time": "2026-03-02T22:40:00+00:00", "mode": "night"}
               {"time": "2026-03-02T22:41:00+00:00", "routine": "good-night"}
-            (actions: on, off, open, close). Looks at the eight weeks up to --now for something done at
-            about the same local time on a recognisable set of days (weekdays, weekends, every day, some
-            weekdays) on most of those days, one thing regularly followed by another within 5 minutes,
-            and a device switched off again after about the same time. Nothing is learnt from fewer than
-            suggestions.min_occurrences days (default 7) over suggestions.min_weeks weeks (default 2).
-            A malformed line is reported at FILE:LINE (exit status 1) and the rest is read; an unknown
-            device, mode or routine is a warning. Nothing is switched: a suggestion is text and a
-            house.yaml snippet (--yaml) until you add it.
+
+            Looks at the eight weeks up to --now, in the house's local time, for something done at about the same time on a recognisable set of days (weekdays, weekends, every day, some weekdays) on most of those days, one thing regularly followed by another within 5 minutes, and a device switched off again after about the same time. Nothing is learnt from fewer than suggestions.min_occurrences days (default 7) over suggestions.min_weeks weeks (default 2); suggestions.enabled: false turns suggestions off.
+
+            A malformed line is reported at FILE:LINE with what was expected (exit status 1) and the rest is read; an unknown device, mode or routine is a warning. Nothing is switched: a suggestion is a sentence and a house.yaml snippet (--yaml) until you add it.
             """
     )
 
-    @Option(name: .customLong("from-history"), help: "The history: a file of JSON lines, one event a line (see below).")
+    @Option(name: .customLong("from-history"), help: ArgumentHelp("The history: a file of JSON lines, one event a line (see above).", valueName: "file"))
     var fromHistory: String
 
     @OptionGroup var options: ConfigOptions

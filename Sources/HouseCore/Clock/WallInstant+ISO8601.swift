@@ -20,8 +20,12 @@ extension WallInstant {
     /// `...+0100`, with or without fractions of a second (a space for the `T` too); nil when it is
     /// not one (no offset, no seconds, a date that does not exist).
     public init?(iso8601 text: String) {
-        let t = Array(text.trimmingCharacters(in: .whitespaces).utf8)
-        guard t.count >= 20, let day = LocalDate(String(decoding: t[0..<10], as: UTF8.self)), t[10] == 0x54 || t[10] == 0x20,
+        var t = Array(text.utf8)
+        while t.last == 0x20 { t.removeLast() }
+        if let first = t.firstIndex(where: { $0 != 0x20 }), first > 0 { t.removeFirst(first) }
+        guard t.count >= 20, t[4] == 0x2D, t[7] == 0x2D, let year = Self.number(t[0..<4]), let month = Self.number(t[5..<7]),
+              let dayOfMonth = Self.number(t[8..<10]), let day = LocalDate(year: year, month: month, day: dayOfMonth),
+              t[10] == 0x54 || t[10] == 0x20,
               t[13] == 0x3A, t[16] == 0x3A,
               let h = Self.number(t[11..<13]), let m = Self.number(t[14..<16]), let s = Self.number(t[17..<19]),
               h < 24, m < 60, s < 61 else { return nil }

@@ -12,8 +12,6 @@ public struct Habit: Sendable, Hashable {
         case sequence(HabitSubject, then: HabitSubject, within: Duration)
         /// `device` switched on (opened), then off again after about the same time, at most `upTo`.
         case duration(DeviceID, upTo: Duration)
-        /// `devices` switched the same way (`action`) within a minute or two of each other.
-        case together([DeviceID], action: HouseAction)
     }
 
     public var pattern: Pattern
@@ -30,7 +28,6 @@ public struct Habit: Sendable, Hashable {
         case .timeOfDay(let s, _, _, _): s.device.map { [$0] } ?? []
         case .sequence(let a, let b, _): [a.device, b.device].compactMap { $0 }
         case .duration(let d, _): [d]
-        case .together(let ds, _): ds
         }
     }
 }

@@ -30,11 +30,19 @@ public struct HabitHistory: Sendable {
     /// Reads `text` (JSON lines; blank lines are skipped), checking names against `configuration`.
     public static func read(_ text: String, file: String, configuration: HouseConfiguration) -> HabitHistory {
         var history = HabitHistory()
+        let names = Names(configuration)
+        // Lines as bytes, not String lines (a walk by grapheme clusters), and names looked up in
+        // dictionaries: a year of a 50-device house reads in 0.4 s instead of 1.2 s (bench row 10).
+        let bytes = Array(text.utf8)
         var number = 0
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var start = 0
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             number += 1
-            guard !line.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\r" }) else { continue }
-            switch parse(line, configuration: configuration) {
+            let line = bytes[start..<end]
+            start = end + 1
+            guard line.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { continue }
+            switch parse(line, names: names) {
             case .event(let event, let warnings):
                 history.events.append(event)
                 history.diagnostics += warnings.map { HabitHistoryDiagnostic(file: file, line: number, severity: .warning, message: $0) }
@@ -47,6 +55,19 @@ public struct HabitHistory: Sendable {
         return history
     }
 
+    /// The house's devices, modes and routines by id, looked up once a line.
+    private struct Names {
+        var devices: [String: Device] = [:]
+        var modes: Set<String>
+        var routines: Set<String>
+
+        init(_ configuration: HouseConfiguration) {
+            for d in configuration.devices where devices[d.id.rawValue] == nil { devices[d.id.rawValue] = d }
+            modes = Set(configuration.modes.map(\.id.rawValue))
+            routines = Set(configuration.routines.map(\.id.rawValue))
+        }
+    }
+
     private enum Line {
         case event(HabitEvent, warnings: [String])
         case skipped(String)
@@ -55,10 +76,10 @@ public struct HabitHistory: Sendable {
 
     private static let expected = "expected {\"time\": ISO 8601, \"device\": id, \"action\": on/off/open/close}, {\"time\", \"mode\"} or {\"time\", \"routine\"}"
 
-    private static func parse(_ line: Substring, configuration: HouseConfiguration) -> Line {
+    private static func parse(_ line: ArraySlice<UInt8>, names: Names) -> Line {
         let value: JSONValue
         do {
-            value = try JSONValue(parsing: Array(line.utf8))
+            value = try JSONValue(parsing: Array(line))
         } catch {
             return .malformed("\(error.reason); \(expected)")
         }
@@ -84,21 +105,21 @@ public struct HabitHistory: Sendable {
                 let found = object["action"].map { $0.scalarText.map { "'\($0)'" } ?? "not a string" } ?? "missing"
                 return .malformed("\"action\" is \(found); expected one of \(choices.joined(separator: ", "))")
             }
-            guard let device = configuration.device(id: DeviceID(name)) else {
-                return .skipped("unknown device '\(name)'\(Suggestion.hint(for: name, in: configuration.devices.map(\.id.rawValue))); line left out")
+            guard let device = names.devices[name] else {
+                return .skipped("unknown device '\(name)'\(Suggestion.hint(for: name, in: names.devices.keys.sorted())); line left out")
             }
             guard device.kind.supportedActions.contains(action) else {
                 return .skipped("the \(device.kind.rawValue) '\(name)' cannot \(action.rawValue); line left out")
             }
             subject = .device(device.id, action)
         case "mode":
-            guard configuration.mode(id: ModeID(name)) != nil else {
-                return .skipped("unknown mode '\(name)'\(Suggestion.hint(for: name, in: configuration.modes.map(\.id.rawValue))); line left out")
+            guard names.modes.contains(name) else {
+                return .skipped("unknown mode '\(name)'\(Suggestion.hint(for: name, in: names.modes.sorted())); line left out")
             }
             subject = .mode(ModeID(name))
         default:
-            guard configuration.routine(id: RoutineID(name)) != nil else {
-                return .skipped("unknown routine '\(name)'\(Suggestion.hint(for: name, in: configuration.routines.map(\.id.rawValue))); line left out")
+            guard names.routines.contains(name) else {
+                return .skipped("unknown routine '\(name)'\(Suggestion.hint(for: name, in: names.routines.sorted())); line left out")
             }
             subject = .routine(RoutineID(name))
         }

@@ -27,8 +27,6 @@ public struct HabitSuggester: Sendable {
                 sequence(habit, first: first, then: then, within: within)
             case .duration(let device, let upTo):
                 duration(habit, device: device, upTo: upTo)
-            case .together:
-                nil
             }
             if let suggestion, !out.contains(where: { $0.id == suggestion.id }) { out.append(suggestion) }
         }

@@ -54,7 +54,6 @@ extension HabitSuggestion {
             window = Record.Window(from: from.description, to: to.description)
         case .sequence(_, _, let within): duration = DurationParser.format(within)
         case .duration(_, let upTo): duration = DurationParser.format(upTo)
-        case .together: break
         }
         var subjectMode: String?, subjectRoutine: String?
         if case .timeOfDay(let s, _, _, _) = habit.pattern {
