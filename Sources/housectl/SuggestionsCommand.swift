@@ -1,15 +1,17 @@
 import ArgumentParser
 import Foundation
 import HouseCore
+import HouseDaemon
 
-/// `housectl suggestions --from-history FILE [--now TIME] [--json | --yaml]`: the routines,
-/// `max_on` timers and rules the household's habits suggest, found in a history of JSON lines.
+/// `housectl suggestions [--from-history FILE] [--now TIME] [--json | --yaml]`: the routines,
+/// `max_on` timers and rules the household's habits suggest, found in the controller's history
+/// (its state database) or in a history of JSON lines.
 struct SuggestionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "suggestions",
         abstract: "Suggest routines, max_on timers and rules from the habits in a history, with the evidence.",
         discussion: """
-            Reads a history as JSON lines, one event a line (actions: on, off, open, close):
+            Without --from-history, reads what people did (from the command line, MQTT and the page; not routines or rules) in the controller's state database (--state-dir; run it on the node that coordinates the house). With --from-history, reads a history as JSON lines, one event a line (actions: on, off, open, close):
               {"time": "2026-03-02T06:47:12Z", "device": "kitchen-light", "action": "on"}
               {"time": "2026-03-02T22:40:00+00:00", "mode": "night"}
               {"time": "2026-03-02T22:41:00+00:00", "routine": "good-night"}
@@ -20,8 +22,11 @@ struct SuggestionsCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(name: .customLong("from-history"), help: ArgumentHelp("The history: a file of JSON lines, one event a line (see above).", valueName: "file"))
-    var fromHistory: String
+    @Option(name: .customLong("from-history"), help: ArgumentHelp("The history: a file of JSON lines, one event a line (see above); default: the controller's state database.", valueName: "file"))
+    var fromHistory: String?
+
+    @Option(name: .customLong("state-dir"), help: "Where the controller's state database lives (default: as housectl serve: $STATE_DIRECTORY, $XDG_STATE_HOME/housectl or ~/.local/state/housectl).")
+    var stateDirectory: String?
 
     @OptionGroup var options: ConfigOptions
 
@@ -40,11 +45,28 @@ struct SuggestionsCommand: AsyncParsableCommand {
         case .success(let c): configuration = c
         case .failure(let e): return CommandOutput(text: "", exitCode: 1, errors: e.description)
         }
-        guard let data = FileManager.default.contents(atPath: fromHistory) else {
-            return CommandOutput(text: "", exitCode: 1, errors: "\(fromHistory): cannot read the history file")
+        let source: String, lines: String
+        if let fromHistory {
+            guard let data = FileManager.default.contents(atPath: fromHistory) else {
+                return CommandOutput(text: "", exitCode: 1, errors: "\(fromHistory): cannot read the history file")
+            }
+            (source, lines) = (fromHistory, String(decoding: data, as: UTF8.self))
+        } else {
+            let path = (stateDirectory ?? DaemonOptions.defaultStateDirectory()) + "/housectl.sqlite"
+            guard FileManager.default.fileExists(atPath: path) else {
+                return CommandOutput(text: "", exitCode: 1, errors: "no state database at \(path): give --state-dir (where housectl serve keeps it) or --from-history FILE")
+            }
+            do {
+                let store = try StateStore(path: path)
+                defer { try? store.close() }
+                (source, lines) = (path, try store.habitLines(since: .distantPast).joined(separator: "\n"))
+            } catch {
+                return CommandOutput(text: "", exitCode: 1, errors: "\(error)")
+            }
         }
+        let fromHistory = source
         let calendar = HouseCalendar(house: configuration.house)
-        let history = HabitHistory.read(String(decoding: data, as: UTF8.self), file: fromHistory, configuration: configuration)
+        let history = HabitHistory.read(lines, file: source, configuration: configuration)
         let failed = history.diagnostics.contains { $0.severity == .error }
         let errors = history.diagnostics.map(\.description).joined(separator: "\n")
         let end: Date

@@ -1,5 +1,6 @@
 import Foundation
 import HouseCore
+import HouseDaemon
 import HouseTesting
 import Testing
 @testable import housectl
@@ -21,6 +22,35 @@ import Testing
         let configuration = try HouseFixtures.exampleConfiguration()
         let simulator = HouseholdSimulator.example(configuration)
         return simulator.jsonLines(simulator.history(from: HouseholdSimulator.exampleStart, days: 56, habits: HouseholdSimulator.exampleHabits))
+    }
+
+    /// Without --from-history: what people did, from the controller's state database, gives the
+    /// same suggestions as the same history in a file; a routine's commands are not people's.
+    @Test func theStateDatabaseGivesTheSameSuggestionsAsItsHistoryInAFile() throws {
+        let configuration = try HouseFixtures.exampleConfiguration()
+        let simulator = HouseholdSimulator.example(configuration)
+        let events = simulator.history(from: HouseholdSimulator.exampleStart, days: 56, habits: HouseholdSimulator.exampleHabits)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("suggestions-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try StateStore(path: directory + "/housectl.sqlite")
+        for event in events {
+            let did = switch event.subject {
+            case .device(let id, let action): #"[{"action":"\#(action.rawValue)","device":"\#(id)"}]"#
+            case .mode(let id): #"[{"mode":"\#(id)"}]"#
+            case .routine(let id): #"[{"routine":"\#(id)"}]"#
+            }
+            try store.appendHistory(HistoryRecord(at: event.time, source: "cli", kind: "control", summary: "-", outcome: "done", dialog: "-", did: did))
+        }
+        // A routine's run is the house's doing, not a habit of its people.
+        try store.appendHistory(HistoryRecord(at: events[0].time, source: "routine", kind: "control", summary: "-", outcome: "done",
+                                              dialog: "-", did: #"[{"action":"on","device":"garden-pump"}]"#))
+        try store.close()
+        let fromStore = try SuggestionsCommand.parse(["--state-dir", directory, "--config", config, "--json"]).execute()
+        #expect(fromStore.exitCode == 0, "\(fromStore.errors)")
+        #expect(fromStore.text == (try run(try householdLines(), ["--json"])).text)
+        let missing = try SuggestionsCommand.parse(["--state-dir", directory + "/nowhere", "--config", config]).execute()
+        #expect(missing.exitCode == 1)
+        #expect(missing.errors.contains("no state database at \(directory)/nowhere/housectl.sqlite"))
     }
 
     @Test func printsEachSuggestionWithItsEvidence() throws {
@@ -79,7 +109,7 @@ import Testing
         let out = try run(lines, ["--now", "2026-03-01 12:00", "--json"])
         #expect(out.text == "[\n\n]" || out.text == "[]")
         #expect(try run(lines, ["--now", "tomorrow"]).errors.contains("--now: expected ISO 8601"))
-        #expect(throws: (any Error).self) { try SuggestionsCommand.parse(["--config", config]) }
+        #expect(throws: (any Error).self) { try SuggestionsCommand.parse(["--config", config, "--now"]) }
     }
 }
 
