@@ -1,8 +1,9 @@
 #!/bin/bash
-# Runs `swift test` with the whole output on the terminal and in .build/swift-test.log. When a
-# test fails, the failures are printed again at the very end, where the tail of a CI log shows
-# them; when the run hangs past SWIFT_TEST_TIMEOUT seconds (default 900, the build included), it
-# is stopped and the tests that started and never finished are named.
+# Builds the tests, then runs `swift test` with the whole output on the terminal and in
+# .build/swift-test.log. When a test fails, the failures are printed again at the very end, where
+# the tail of a CI log shows them; when the run hangs past SWIFT_TEST_TIMEOUT seconds (default
+# 900, the build not included: a loaded machine builds slowly, and the limit is for hangs), it is
+# stopped and the tests that started and never finished are named.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 mkdir -p .build
@@ -12,7 +13,13 @@ limit=${SWIFT_TEST_TIMEOUT:-900}
 # descriptors): tests that still start programs with Foundation's Process (housectlTests,
 # HouseDaemonTests, BrokerProcessTests) can crash the run above about 1,350 (see SpawnedProcess).
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=${SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH:-16}
-timeout -k 20 "$limit" "${SWIFT:-swift}" test "$@" 2>&1 | tee "$log"
+"${SWIFT:-swift}" build --build-tests 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+if [ "$status" -ne 0 ]; then
+    echo "swift build --build-tests failed (exit $status); full output in $log"
+    exit "$status"
+fi
+timeout -k 20 "$limit" "${SWIFT:-swift}" test --skip-build "$@" 2>&1 | tee -a "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     echo
