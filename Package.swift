@@ -119,12 +119,13 @@ let package = Package(
         .target(
             name: "HouseHomeKit",
             dependencies: [
-                "HouseCore",
+                "HouseCore", "HouseDaemon",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "BigInt", package: "BigInt"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -145,7 +146,7 @@ let package = Package(
         .executableTarget(
             name: "housectl",
             dependencies: [
-                "HouseDaemon", "HouseCore", "HouseGPIO", "HouseMQTT", "HouseBroker", "HouseWeb",
+                "HouseDaemon", "HouseCore", "HouseGPIO", "HouseMQTT", "HouseBroker", "HouseWeb", "HouseHomeKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),

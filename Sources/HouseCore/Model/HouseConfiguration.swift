@@ -23,6 +23,8 @@ public struct HouseConfiguration: Sendable, Equatable {
     public var web: WebSettings?
     /// Which nodes may coordinate, and the coordinator's lease (`coordination:`).
     public var coordination: CoordinationSettings
+    /// The HomeKit bridge, when configured (`homekit:`).
+    public var homekit: HomeKitSettings?
 
     public init(
         house: HouseInfo,
@@ -37,7 +39,8 @@ public struct HouseConfiguration: Sendable, Equatable {
         rules: [Rule] = [],
         permissions: Permissions = Permissions(),
         web: WebSettings? = nil,
-        coordination: CoordinationSettings = CoordinationSettings()
+        coordination: CoordinationSettings = CoordinationSettings(),
+        homekit: HomeKitSettings? = nil
     ) {
         self.house = house
         self.mqtt = mqtt
@@ -52,6 +55,7 @@ public struct HouseConfiguration: Sendable, Equatable {
         self.permissions = permissions
         self.web = web
         self.coordination = coordination
+        self.homekit = homekit
     }
 
     public func room(id: RoomID) -> Room? { rooms.first { $0.id == id } }

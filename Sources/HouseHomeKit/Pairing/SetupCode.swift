@@ -27,3 +27,27 @@ public struct SetupCode: Sendable, Equatable, CustomStringConvertible {
 
     static let forbidden: Set<String> = ["12345678", "87654321"]
 }
+
+extension SetupCode {
+    private struct Stored: Codable {
+        var setupCode: String
+    }
+
+    /// The bridge's setup code: the one in `pinFile` when given, else the one kept in
+    /// `setup.json` under `directory` (0600), made at random the first time.
+    public static func load(pinFile: String?, keptIn directory: String) throws(HomeKitError) -> SetupCode {
+        if let pinFile {
+            guard let text = try? String(contentsOfFile: pinFile, encoding: .utf8) else {
+                throw .stateFile(path: pinFile, reason: "cannot be read")
+            }
+            return try SetupCode(text.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let path = directory + "/setup.json"
+        if let stored = try StateFile.read(Stored.self, at: path) { return try SetupCode(stored.setupCode) }
+        let code = random()
+        try StateFile.write(Stored(setupCode: code.text), to: path)
+        return code
+    }
+}
+
+import Foundation
