@@ -21,8 +21,10 @@ public struct ControllerHouse<C: WallClock>: HomeKitHouse {
 
     public func perform(_ write: HomeKitWrite) async -> HomeKitWriteResult {
         guard let device = controller.configuration.device(id: write.device) else { return .failed("unknown device \(write.device.rawValue)") }
+        // The target is known before the cover starts: its first change already shows it.
+        if case .setPosition(let id, let position) = write { targets.set(id, position) }
         let result = HomeKitWriteResult(await controller.submit(write.intent(for: device), source: .homekit))
-        if case .setPosition(let id, let position) = write, result == .done { targets.set(id, position) }
+        if case .setPosition(let id, _) = write, result != .done { targets.set(id, nil) }
         return result
     }
 
@@ -79,5 +81,5 @@ public struct ControllerHouse<C: WallClock>: HomeKitHouse {
 private final class Targets: Sendable {
     private let targets = Mutex<[DeviceID: Int]>([:])
     var value: [DeviceID: Int] { targets.withLock { $0 } }
-    func set(_ device: DeviceID, _ position: Int) { targets.withLock { $0[device] = position } }
+    func set(_ device: DeviceID, _ position: Int?) { targets.withLock { $0[device] = position } }
 }

@@ -22,7 +22,8 @@ actor BridgeCore {
         var outgoing: AsyncStream<Outgoing>.Continuation
         var controllerID: String?
         var subscriptions: Set<Key> = []
-        /// Values this connection wrote, not to be sent back to it as events.
+        /// Values this connection is writing now, not to be sent back to it as events (HAP: a
+        /// controller is not told of its own write).
         var ownWrites: [Key: HAPJSON] = [:]
     }
 
@@ -135,8 +136,10 @@ actor BridgeCore {
             logger.notice("homekit: \(device.rawValue) not switched: the house is busy")
         }
         // The house's answer comes before its change reaches the stream: a read that follows
-        // must see the new state.
+        // must see the new state. The change is applied here, so the writer's own event is
+        // left out here; later changes (even to the same value) are events again.
         if result == .done, let now = await house.states()[device] { apply(device, now) }
+        connections[connection]?.ownWrites[key] = nil
         return (key, result.status)
     }
 
@@ -159,11 +162,7 @@ actor BridgeCore {
         guard !changed.isEmpty else { return }
         for (id, peer) in connections {
             var items: [HAPJSON] = []
-            for (key, value) in changed where peer.subscriptions.contains(key) {
-                if peer.ownWrites[key] == value {
-                    connections[id]?.ownWrites[key] = nil
-                    continue
-                }
+            for (key, value) in changed where peer.subscriptions.contains(key) && peer.ownWrites[key] != value {
                 items.append(.object([("aid", .int(key.aid)), ("iid", .int(key.iid)), ("value", value)]))
             }
             guard !items.isEmpty else { continue }
