@@ -36,13 +36,7 @@ import Testing
                 try await outbound.write(ByteBuffer(bytes: Array("POST /pair-verify HTTP/1.1\r\nContent-Type: application/pairing+tlv8\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body))
                 var received: [UInt8] = []
                 while true {
-                    if let end = HAPRequestParser.headerEnd(received) {
-                        let head = String(decoding: received[..<end], as: UTF8.self)
-                        let length = head.split(separator: "\r\n").compactMap { line -> Int? in
-                            line.lowercased().hasPrefix("content-length:") ? Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) : nil
-                        }.first ?? 0
-                        if received.count >= end + 4 + length { return try TLV8.decode(received[(end + 4)..<(end + 4 + length)]) }
-                    }
+                    if let message = Self.message(&received) { return try TLV8.decode(message.body) }
                     guard let buffer = try await reader.next() else { throw HomeKitError.malformedHTTP(reason: "closed") }
                     received += Array(buffer.readableBytesView)
                 }
@@ -56,16 +50,7 @@ import Testing
             // One whole response (headers and Content-Length bytes of body) off the session.
             func response() async throws -> String {
                 while true {
-                    if let end = HAPRequestParser.headerEnd(pending) {
-                        let head = String(decoding: pending[..<end], as: UTF8.self)
-                        let length = head.split(separator: "\r\n").compactMap { line -> Int? in
-                            line.lowercased().hasPrefix("content-length:") ? Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) : nil
-                        }.first ?? 0
-                        if pending.count >= end + 4 + length {
-                            defer { pending.removeFirst(end + 4 + length) }
-                            return String(decoding: pending[..<(end + 4 + length)], as: UTF8.self)
-                        }
-                    }
+                    if let message = Self.message(&pending) { return message.text }
                     guard let buffer = try await reader.next() else { throw HomeKitError.malformedHTTP(reason: "closed") }
                     pending += try cipher.open(Array(buffer.readableBytesView))
                 }
@@ -88,5 +73,18 @@ import Testing
             let end = try? await reader.next()
             #expect(end == nil)
         }
+    }
+
+    /// Takes one whole HTTP message (headers and Content-Length bytes of body) off the front of
+    /// `bytes`: its text and its body; nil until it is all there.
+    static func message(_ bytes: inout [UInt8]) -> (text: String, body: [UInt8])? {
+        guard let end = HAPRequestParser.headerEnd(bytes) else { return nil }
+        let head = String(decoding: bytes[..<end], as: UTF8.self)
+        let length = head.split(separator: "\r\n").compactMap { line -> Int? in
+            line.lowercased().hasPrefix("content-length:") ? Int(line.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) : nil
+        }.first ?? 0
+        guard bytes.count >= end + 4 + length else { return nil }
+        defer { bytes.removeFirst(end + 4 + length) }
+        return (String(decoding: bytes[..<(end + 4 + length)], as: UTF8.self), Array(bytes[(end + 4)..<(end + 4 + length)]))
     }
 }

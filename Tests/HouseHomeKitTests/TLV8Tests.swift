@@ -1,3 +1,4 @@
+import HouseCore
 import Testing
 
 @testable import HouseHomeKit
@@ -68,7 +69,7 @@ import Testing
 
     /// Any bytes: items or an error, never a trap (a seeded run of random messages).
     @Test func decodingIsTotal() throws {
-        var rng = SplitMix(seed: 64)
+        var rng = SeededJitterGenerator(seed: 64)
         for _ in 0..<5000 {
             let bytes = (0..<Int(rng.next() % 600)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             if let tlv = try? TLV8.decode(bytes) {
@@ -76,18 +77,5 @@ import Testing
                 #expect(try TLV8.decode(tlv.encoded()) == tlv)
             }
         }
-    }
-}
-
-/// A small deterministic generator for the tests' random inputs.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
