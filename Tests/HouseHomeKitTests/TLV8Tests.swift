@@ -43,6 +43,15 @@ import Testing
         }
     }
 
+    /// Found by the fuzzer: a full fragment, an empty one, then another item of the type: two
+    /// items, which must come back as two.
+    @Test func aFullValueBeforeAnotherOfItsType() throws {
+        let input: [UInt8] = [0x01, 255] + [UInt8](repeating: 1, count: 255) + [0x01, 0, 0x01, 2, 9, 9]
+        let tlv = try TLV8.decode(input)
+        #expect(tlv.items.map(\.value.count) == [255, 2])
+        #expect(try TLV8.decode(tlv.encoded()) == tlv)
+    }
+
     @Test func listsSplitAtSeparators() throws {
         var tlv = TLV8()
         tlv.append(.state, byte: 2)

@@ -36,10 +36,12 @@ public struct TLV8: Sendable, Equatable {
     }
 
     /// The wire form: values over 255 bytes split into fragments; an empty value is one empty item.
+    /// A value of a multiple of 255 bytes followed by an item of its type ends with an empty
+    /// fragment, or the next item would read as more of it.
     public func encoded() -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(items.reduce(0) { $0 + $1.value.count + 2 })
-        for item in items {
+        for (index, item) in items.enumerated() {
             var rest = item.value[...]
             repeat {
                 let chunk = rest.prefix(255)
@@ -48,6 +50,9 @@ public struct TLV8: Sendable, Equatable {
                 out.append(contentsOf: chunk)
                 rest = rest.dropFirst(chunk.count)
             } while !rest.isEmpty
+            if !item.value.isEmpty, item.value.count % 255 == 0, index + 1 < items.count, items[index + 1].type == item.type {
+                out += [item.type, 0]
+            }
         }
         return out
     }

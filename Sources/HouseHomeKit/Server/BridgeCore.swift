@@ -160,7 +160,7 @@ actor BridgeCore {
             }
         }
         guard !changed.isEmpty else { return }
-        for (id, peer) in connections {
+        for peer in connections.values {
             var items: [HAPJSON] = []
             for (key, value) in changed where peer.subscriptions.contains(key) && peer.ownWrites[key] != value {
                 items.append(.object([("aid", .int(key.aid)), ("iid", .int(key.iid)), ("value", value)]))
