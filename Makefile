@@ -18,6 +18,7 @@ build: deps
 # Every test: the Swift tests (unit, in-process end to end, real mosquitto, short fault
 # scenarios, the release-build broker under hostile clients), phrase understanding against
 # Home Assistant's hassil on the community grammar in English, German and French (Tests/Grammar),
+# the HomeKit bridge paired with aiohomekit, Home Assistant's HomeKit controller (Tests/HomeKit),
 # the page in a real browser (headless chromium), the tests that draw or schedule days again on a Saturday and a Sunday
 # (Tests/Weekend), each libFuzzer target briefly on its committed seeds, then the libgpiod
 # backend against a kernel gpio-sim chip in a VM (about 2 minutes from a cold cache). One after
@@ -26,6 +27,7 @@ test: deps
 	SWIFT=$(SWIFT) ./scripts/release-build.sh --product housectl
 	SWIFT=$(SWIFT) ./scripts/swift-test.sh
 	@./Tests/Grammar/run.sh
+	@./Tests/HomeKit/run.sh
 	@./Tests/Browser/run.sh
 	@./Tests/Weekend/run.sh
 	fuzz/run.sh 10 --ci

@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "HouseGPIO", targets: ["HouseGPIO"]),
         .library(name: "HouseDaemon", targets: ["HouseDaemon"]),
         .library(name: "HouseWeb", targets: ["HouseWeb"]),
+        .library(name: "HouseHomeKit", targets: ["HouseHomeKit"]),
         .library(name: "HouseBrokerTesting", targets: ["HouseBrokerTesting"]),
         .library(name: "HouseTesting", targets: ["HouseTesting"]),
     ],
@@ -35,6 +36,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         // TLS on the broker's listener (HouseBroker).
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.30.0"),
+        // HomeKit (HouseHomeKit): Ed25519, X25519, HKDF-SHA512, ChaCha20-Poly1305, SHA-512; big integers for SRP-6a.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/attaswift/BigInt", from: "6.0.1"),
     ],
     targets: [
         // MARK: C libraries (system-library targets with shim.h, and one C target of our own)
@@ -111,7 +115,23 @@ let package = Package(
             ]
         ),
 
+        // MARK: Apple Home: the HomeKit Accessory Protocol over IP (a bridge of the house's devices)
+        .target(
+            name: "HouseHomeKit",
+            dependencies: [
+                "HouseCore", "HouseDaemon",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "BigInt", package: "BigInt"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
         // MARK: Fakes and fixtures shared by the tests
+        // The bridge's fake house (HomeKit writes and state changes in memory).
+        .target(name: "HouseHomeKitTesting", dependencies: ["HouseHomeKit", "HouseCore"]),
         // The broker's inspection and fault injection, on its `package` hooks (not shipped in HouseBroker).
         .target(name: "HouseBrokerTesting", dependencies: ["HouseBroker"]),
         .target(
@@ -126,12 +146,15 @@ let package = Package(
         .executableTarget(
             name: "housectl",
             dependencies: [
-                "HouseDaemon", "HouseCore", "HouseGPIO", "HouseMQTT", "HouseBroker", "HouseWeb",
+                "HouseDaemon", "HouseCore", "HouseGPIO", "HouseMQTT", "HouseBroker", "HouseWeb", "HouseHomeKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+
+        // MARK: The HomeKit bridge on a fake house, for the aiohomekit test (Tests/HomeKit)
+        .executableTarget(name: "housectl-homekit-fixture", dependencies: ["HouseHomeKit", "HouseHomeKitTesting", "HouseCore"]),
 
         // MARK: The in-VM GPIO test program of `make test-vm` (Tests/VM)
         .executableTarget(name: "housectl-gpio-vmtest", dependencies: ["HouseGPIO", "HouseCore"]),
@@ -179,6 +202,14 @@ let package = Package(
             dependencies: [
                 "HouseWeb", "HouseTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "HouseHomeKitTests",
+            dependencies: [
+                "HouseHomeKit", "HouseHomeKitTesting", "HouseCore", "HouseTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "BigInt", package: "BigInt"),
             ]
         ),
         .testTarget(name: "housectlTests", dependencies: ["housectl", "HouseTesting", "HouseWeb", "Signals"]),

@@ -14,6 +14,7 @@ TARGETS = {
     "command-payload": ("HouseDaemon", "CommandPayloadFuzz.swift"),
     "phrase-matcher": ("HouseCore", "PhraseMatcherFuzz.swift"),
     "config-loader": ("HouseCore", "ConfigLoaderFuzz.swift"),
+    "hap-framing": ("HouseHomeKit", "HAPFramingFuzz.swift"),
 }
 # Build products that are not libraries the fuzzed modules use (tests, tools, executables).
 SKIP = re.compile(r"(Tests|PackageTests|PackageDiscoveredTests|-tool)$|^(housectl.*|HouseTesting|HouseBrokerTesting|generate_.*|NIOTestUtils|"

@@ -10,7 +10,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 SECONDS_EACH=${1:-60}
 MODE=${2:-}
-TARGETS="broker-packet subscription-tree command-payload phrase-matcher config-loader"
+TARGETS="broker-packet subscription-tree command-payload phrase-matcher config-loader hap-framing"
 [ -f .build/debug.yaml ] || swift build || exit 1
 for t in $TARGETS; do
     python3 fuzz/build.py "$t" || exit 1

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HouseCore
 import HouseDaemon
+import HouseHomeKit
 import HouseWeb
 import Logging
 import ServiceLifecycle
@@ -85,9 +86,20 @@ struct ServeCommand: AsyncParsableCommand {
                     logger.info("web: the page is served by the primary node, \(configuration.nodes.first?.id.rawValue ?? "?")")
                 }
             }
+            if let homekit = configuration.homekit, homekit.enabled {
+                if controller.isPrimary {
+                    let service = try HomeKitService(controller: controller, settings: homekit, stateDirectory: settings.stateDirectory)
+                    extra.append(.init(service: service, serviceName: "homekit"))
+                } else {
+                    logger.info("homekit: the bridge is served by the primary node, \(configuration.nodes.first?.id.rawValue ?? "?")")
+                }
+            }
             try await controller.run(exitIfStuck: true, adding: extra)
         } catch let error as DaemonError {
             logger.critical("\(error)")
+            throw ExitCode(1)
+        } catch let error as HomeKitError {
+            logger.critical("homekit: \(error)")
             throw ExitCode(1)
         } catch let error as WebError {
             logger.critical("\(error)")

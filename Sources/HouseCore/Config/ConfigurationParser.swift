@@ -41,7 +41,7 @@ final class ConfigurationParser {
     /// Interlock memberships as written (group, device id, where).
     var interlockMarks: [(String, DeviceID, Mark?)] = []
 
-    static let topKeys = ["house", "mqtt", "nodes", "floors", "rooms", "devices", "inputs", "modes", "routines", "rules", "permissions", "web", "coordination", "suggestions"]
+    static let topKeys = ["house", "mqtt", "nodes", "floors", "rooms", "devices", "inputs", "modes", "routines", "rules", "permissions", "web", "coordination", "suggestions", "homekit"]
 
     init(ctx: ConfigContext, boards: [String: BoardProfile], boardsLocation: String) {
         self.ctx = ctx
@@ -78,13 +78,14 @@ final class ConfigurationParser {
         let web = top["web"].flatMap(parseWeb)
         let coordination = top["coordination"].flatMap(parseCoordination) ?? CoordinationSettings()
         let suggestions = top["suggestions"].flatMap(parseSuggestions) ?? SuggestionSettings()
+        let homekit = top["homekit"].flatMap(parseHomeKit)
 
         guard let house else { return nil }
         let usedBoards = Set(nodes.map(\.board))
         let configuration = HouseConfiguration(
             house: house, mqtt: mqtt, nodes: nodes, boards: boards.filter { usedBoards.contains($0.key) },
             floors: floors, rooms: rooms, devices: devices, modes: modes, routines: routines, rules: rules,
-            permissions: permissions, web: web, coordination: coordination, suggestions: suggestions
+            permissions: permissions, web: web, coordination: coordination, suggestions: suggestions, homekit: homekit
         )
         checkRoutineConfirmations(configuration, nodes: top["routines"])
         return configuration
@@ -302,6 +303,16 @@ final class ConfigurationParser {
             ctx.error("web.bind \(s.bind) reaches beyond this machine, so the page needs a password: set web.password_file (housectl web passwd --file FILE makes one), or bind to 127.0.0.1",
                       at: m.keyNode("bind")?.mark ?? m.mark)
         }
+        return s
+    }
+
+    private func parseHomeKit(_ node: YNode) -> HomeKitSettings? {
+        guard let m = ctx.map(node, what: "homekit", allowed: ["enabled", "bind", "port", "pin_file"]) else { return nil }
+        var s = HomeKitSettings()
+        s.enabled = m["enabled"].flatMap { ctx.bool($0) } ?? s.enabled
+        s.bind = m.string("bind", expected: "an address to listen on, e.g. 0.0.0.0") ?? s.bind
+        s.port = m["port"].flatMap { ctx.int($0, expected: "a TCP port, 1...65535", range: 1...65535) } ?? s.port
+        s.pinFile = m.string("pin_file", expected: "a path to a file holding the setup code XXX-XX-XXX")
         return s
     }
 

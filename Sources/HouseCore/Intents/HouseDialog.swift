@@ -385,6 +385,7 @@ public enum HouseDialog {
         case .routine: "routines"
         case .rule: "automation rules"
         case .web: "the web page"
+        case .homekit: "Apple Home"
         }
     }
 

@@ -25,6 +25,8 @@ public struct HouseConfiguration: Sendable, Equatable {
     public var coordination: CoordinationSettings
     /// Whether habits are suggested, and the evidence they need (`suggestions:`).
     public var suggestions: SuggestionSettings
+    /// The HomeKit bridge, when configured (`homekit:`).
+    public var homekit: HomeKitSettings?
 
     public init(
         house: HouseInfo,
@@ -40,7 +42,8 @@ public struct HouseConfiguration: Sendable, Equatable {
         permissions: Permissions = Permissions(),
         web: WebSettings? = nil,
         coordination: CoordinationSettings = CoordinationSettings(),
-        suggestions: SuggestionSettings = SuggestionSettings()
+        suggestions: SuggestionSettings = SuggestionSettings(),
+        homekit: HomeKitSettings? = nil
     ) {
         self.house = house
         self.mqtt = mqtt
@@ -56,6 +59,7 @@ public struct HouseConfiguration: Sendable, Equatable {
         self.web = web
         self.coordination = coordination
         self.suggestions = suggestions
+        self.homekit = homekit
     }
 
     public func room(id: RoomID) -> Room? { rooms.first { $0.id == id } }

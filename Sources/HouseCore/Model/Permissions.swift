@@ -3,6 +3,8 @@ public enum IntentSource: String, Sendable, Codable, CaseIterable, Hashable {
     case cli, mqtt, routine, rule
     /// The page served by `housectl serve` (`web:` in house.yaml).
     case web
+    /// Apple Home and Siri, through the HomeKit bridge (`HouseHomeKit`).
+    case homekit
 }
 
 /// Who may do what: per source, devices it may not touch, and whether it may actuate

@@ -1,0 +1,73 @@
+import HouseCore
+
+/// What a characteristic stands for: a fixed text of the accessory's information, or a part of
+/// its device's state (`HomeKitDeviceState`) that reads give and writes ask to change.
+public enum HAPRole: Sendable, Equatable {
+    /// A fixed value: a name, the manufacturer, a version.
+    case constant(HAPJSON)
+    /// Identify: write-only, a person asks the accessory to show itself.
+    case identify
+    /// On of a Lightbulb, Switch, Outlet or Fan.
+    case on
+    /// An outlet's OutletInUse: on means in use (a relay has no current sensing).
+    case outletInUse
+    /// A WindowCovering's CurrentPosition, TargetPosition, PositionState.
+    case currentPosition, targetPosition, positionState
+    /// A GarageDoorOpener's CurrentDoorState, TargetDoorState, ObstructionDetected.
+    case currentDoorState, targetDoorState, obstructionDetected
+    /// A ContactSensor's ContactSensorState (0 contact, 1 no contact: open).
+    case contactState
+    /// A MotionSensor's MotionDetected.
+    case motionDetected
+    /// A TemperatureSensor's CurrentTemperature.
+    case currentTemperature
+    /// A StatelessProgrammableSwitch's ProgrammableSwitchEvent (null when read; events only).
+    case programmableSwitchEvent
+
+    /// The value for a device in `state` (nil: not known yet, read as null).
+    func value(_ state: HomeKitDeviceState?) -> HAPJSON? {
+        switch self {
+        case .constant(let v): return v
+        case .identify, .programmableSwitchEvent: return nil
+        case .on: return .bool(state?.on ?? false)
+        case .outletInUse: return .bool(state?.on ?? false)
+        case .currentPosition: return .int(state?.position ?? 0)
+        case .targetPosition: return .int(state?.targetPosition ?? state?.position ?? 0)
+        case .positionState:
+            // 0 going down (closing), 1 going up (opening), 2 stopped.
+            switch state?.cover {
+            case .closing: return .int(0)
+            case .opening: return .int(1)
+            default: return .int(2)
+            }
+        case .currentDoorState:
+            // 0 open, 1 closed, 2 opening, 3 closing, 4 stopped.
+            switch state?.cover {
+            case .open, .obstructed, .unknown, nil: return .int(state?.cover == nil ? 1 : 0)
+            case .closed: return .int(1)
+            case .opening: return .int(2)
+            case .closing: return .int(3)
+            case .stopped: return .int(4)
+            }
+        case .targetDoorState:
+            switch state?.cover {
+            case .closed, .closing, nil: return .int(1)
+            default: return .int(0)
+            }
+        case .obstructionDetected: return .bool(state?.cover == .obstructed)
+        case .contactState: return .int((state?.contactOpen ?? false) ? 1 : 0)
+        case .motionDetected: return .bool(state?.motionDetected ?? false)
+        case .currentTemperature: return state?.temperature.map(HAPJSON.double) ?? .double(0)
+        }
+    }
+
+    /// What writing `value` asks of `device`; nil for a characteristic whose write changes nothing in the house.
+    func write(_ value: HAPJSON, device: DeviceID) -> HomeKitWrite? {
+        switch self {
+        case .on: value.boolValue.map { .setOn(device, $0) }
+        case .targetPosition: value.intValue.map { .setPosition(device, $0) }
+        case .targetDoorState: value.intValue.map { .setDoor(device, open: $0 == 0) }
+        default: nil
+        }
+    }
+}

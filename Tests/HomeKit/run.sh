@@ -1,0 +1,17 @@
+#!/bin/sh
+# The HomeKit bridge against a real HomeKit controller: aiohomekit (PyPI, pinned in
+# setup-venv.sh; the controller Home Assistant uses) pairs with housectl-homekit-fixture (the
+# bridge on a fake house, on 127.0.0.1 and a free port, without mDNS) by its setup code, lists
+# the accessories, reads and writes a light's On, receives an event for a change made elsewhere,
+# is refused with a wrong setup code, and unpairs; then the pairing survives a restart.
+#   Tests/HomeKit/run.sh
+set -eu
+cd "$(dirname "$0")/../.."
+# shellcheck source=Tests/common.sh
+. Tests/common.sh
+PY=$(Tests/HomeKit/setup-venv.sh) || unavailable "homekit test" "could not install aiohomekit into .cache/homekit-venv"
+${SWIFT:-swift} build --product housectl-homekit-fixture >&2
+fixture="$(${SWIFT:-swift} build --show-bin-path)/housectl-homekit-fixture"
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+"$PY" Tests/HomeKit/test_aiohomekit.py --fixture "$fixture" --config config/house.yaml --state-dir "$WORK/state"
