@@ -19,8 +19,19 @@ if [ "$status" -ne 0 ]; then
     echo "swift build --build-tests failed (exit $status); full output in $log"
     exit "$status"
 fi
+# HouseHomeKitTests run on their own, after the others: their SRP-6a (3072-bit, BigInt unoptimised
+# in a debug build) takes seconds of CPU a pairing, which slowed the timed failover tests beside
+# them past their bounds on 2 cores. Arguments (a --filter) run as given, once.
+if [ "$#" -eq 0 ]; then
+    set -- --skip HouseHomeKitTests
+    after=(--filter HouseHomeKitTests)
+fi
 timeout -k 20 "$limit" "${SWIFT:-swift}" test --skip-build "$@" 2>&1 | tee -a "$log"
 status=${PIPESTATUS[0]}
+if [ "$status" -eq 0 ] && [ -n "${after[*]:-}" ]; then
+    timeout -k 20 "$limit" "${SWIFT:-swift}" test --skip-build "${after[@]}" 2>&1 | tee -a "$log"
+    status=${PIPESTATUS[0]}
+fi
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     echo
     echo "swift test did not finish within $limit s; started and not finished (full output in $log):"
