@@ -24,7 +24,7 @@ struct ControlCommand: AsyncParsableCommand {
     @Option(help: "Answer a question: PARAMETER=OPTION, e.g. room=bedroom or device=bedroom-bedside-lamp.")
     var choose: [String] = []
     @Flag(help: "Say yes to the confirmation question.") var yes = false
-    @Option(help: "Act as this source (cli, mqtt, routine, rule), to check permissions.") var source: IntentSource = .cli
+    @Option(help: "Act as this source, to check its permissions.") var source: IntentSource = .cli
     @Flag(help: "Resolve, confirm and plan, but issue nothing.") var dryRun = false
     @Flag(help: "Print JSON for machines.") var json = false
     @OptionGroup var options: ConfigOptions

@@ -5,7 +5,7 @@ import HouseDaemon
 struct HistoryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "history",
-        abstract: "Show the latest handled intents: when, from where (cli, mqtt, routine, rule), what, and the answer."
+        abstract: "Show the latest handled intents: when, from where (\(IntentSource.allCases.map(\.rawValue).joined(separator: ", "))), what, and the answer."
     )
 
     @Option(help: "How many records (1-1000).") var limit: Int = 20

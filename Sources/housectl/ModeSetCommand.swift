@@ -15,7 +15,7 @@ struct ModeSetCommand: AsyncParsableCommand {
     @Option(name: .customLong("for"), help: ArgumentHelp("How long, e.g. 30m, 2h, 1h30m (at most 24h); then the previous mode returns.", valueName: "duration"))
     var duration: String?
     @Flag(help: "Say yes to the confirmation question (modes marked confirm, e.g. away).") var yes = false
-    @Option(help: "Act as this source (cli, mqtt, routine, rule), to check permissions.") var source: IntentSource = .cli
+    @Option(help: "Act as this source, to check its permissions.") var source: IntentSource = .cli
     @Flag(help: "Resolve, confirm and plan, but issue nothing.") var dryRun = false
     @Flag(help: "Print JSON for machines.") var json = false
     @OptionGroup var options: ConfigOptions
