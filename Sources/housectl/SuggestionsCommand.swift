@@ -64,7 +64,6 @@ struct SuggestionsCommand: AsyncParsableCommand {
                 return CommandOutput(text: "", exitCode: 1, errors: "\(error)")
             }
         }
-        let fromHistory = source
         let calendar = HouseCalendar(house: configuration.house)
         let history = HabitHistory.read(lines, file: source, configuration: configuration)
         let failed = history.diagnostics.contains { $0.severity == .error }
@@ -78,7 +77,7 @@ struct SuggestionsCommand: AsyncParsableCommand {
         } else if let last = history.lastTime {
             end = last
         } else {
-            return CommandOutput(text: "No events in \(fromHistory): nothing to learn from.", exitCode: failed ? 1 : 0, errors: errors)
+            return CommandOutput(text: "No events in \(source): nothing to learn from.", exitCode: failed ? 1 : 0, errors: errors)
         }
         let suggestions = configuration.habitSuggestions(from: history.events, now: end)
         let text: String

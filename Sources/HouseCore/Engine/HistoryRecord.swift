@@ -36,11 +36,12 @@ public struct HistoryRecord: Sendable, Equatable {
 
     /// `did` of an outcome carried out: each device switched on or off, or a cover opened or
     /// closed (a toggle by the state it left), the mode set, or the routine run.
-    static func did(_ outcome: IntentOutcome, in configuration: HouseConfiguration) -> String? {
+    static func did(_ outcome: IntentOutcome) -> String? {
         guard outcome.status == .done, !outcome.dryRun else { return nil }
-        var events: [String] = []
+        // One buffer for the whole array: this runs for every command carried out.
+        var out: [UInt8] = [UInt8(ascii: "[")]
         func add(_ key: String, _ value: String, action: String? = nil) {
-            var out: [UInt8] = [UInt8(ascii: "{")]
+            out += out.count == 1 ? #"{"#.utf8 : #",{"#.utf8
             if let action {
                 out += #""action":"#.utf8
                 JSONValue.write(string: action, to: &out)
@@ -50,17 +51,16 @@ public struct HistoryRecord: Sendable, Equatable {
             out.append(UInt8(ascii: ":"))
             JSONValue.write(string: value, to: &out)
             out.append(UInt8(ascii: "}"))
-            events.append(String(decoding: out, as: UTF8.self))
         }
         switch outcome.intent {
         case .control(let control):
-            for device in outcome.resolvedDevices(in: configuration) {
+            for device in outcome.parameter("device")?.values.map(\.id) ?? [] {
                 let action: String? = switch control.action {
                 case .on?, .off?, .open?, .close?: control.action!.rawValue
-                case .toggle?: outcome.commands.first { $0.device == device.id }?.resultingState.map { $0.isOn ? "on" : "off" }
+                case .toggle?: outcome.commands.first { $0.device.rawValue == device }?.resultingState.map { $0.isOn ? "on" : "off" }
                 default: nil
                 }
-                if let action { add("device", device.id.rawValue, action: action) }
+                if let action { add("device", device, action: action) }
             }
         case .setMode:
             if let mode = outcome.parameter("mode")?.values.first?.id { add("mode", mode) }
@@ -69,6 +69,8 @@ public struct HistoryRecord: Sendable, Equatable {
         case .query:
             break
         }
-        return events.isEmpty ? nil : "[" + events.joined(separator: ",") + "]"
+        guard out.count > 1 else { return nil }
+        out.append(UInt8(ascii: "]"))
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -19,13 +19,7 @@ extension HouseEngine {
     /// with the closest phrases known. In a house that speaks another language than English, what
     /// the community grammar understood is answered in the grammar's words where it has them.
     func answer(text: String, id: String, source: IntentSource, answers: IntentAnswers) -> IntentReply {
-        guard let matcher else {
-            return IntentReply(id: id, status: .unsupported, phase: .resolve, dialog: "This controller has no phrase templates loaded.")
-        }
-        var run = PhraseRun.run(matcher.interpret(text), answers: answers) { intent in
-            carryOut(intent, source: source, answers: answers, requestID: id)
-        }
-        speak(&run)
+        let run = run(phrase: text, answers: answers) { intent in carryOut(intent, source: source, answers: answers, requestID: id) }
         switch run.end {
         case .processed:
             return IntentReply(id: id, steps: run.steps)
@@ -38,9 +32,18 @@ extension HouseEngine {
             reply.options = options
             return reply
         case .dismissed:
-            let said = matcher.phraseSet.responses?.answer(intent: CommunityGrammar.nevermind, response: nil, slots: [:])
-            return IntentReply(id: id, status: .done, phase: .handle, dialog: grammarAnswers != nil ? said ?? "" : "OK, never mind.")
+            let said = grammarAnswers.map { $0.answer(intent: CommunityGrammar.nevermind, response: nil, slots: [:]) ?? "" }
+            return IntentReply(id: id, status: .done, phase: .handle, dialog: said ?? "OK, never mind.")
         }
+    }
+
+    /// The one loop over a phrase's commands (`PhraseRun`), each taken by `step`, with the
+    /// answers in the house's language: what `answer(text:)` and `process(phrase:)` share.
+    func run(phrase text: String, answers: IntentAnswers, _ step: (HouseIntent) -> IntentOutcome) -> PhraseRun {
+        guard let matcher else { return PhraseRun(steps: [], end: .notUnderstood(message: "This controller has no phrase templates loaded.")) }
+        var run = PhraseRun.run(matcher.interpret(text), answers: answers, process: step)
+        speak(&run)
+        return run
     }
 
     /// The community grammar's answers, where the house speaks another language than English:

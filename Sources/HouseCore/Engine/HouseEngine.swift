@@ -506,12 +506,7 @@ extension HouseEngine {
 
     /// Runs a phrase's commands through the pipeline (the CLI's `say --dry-run`).
     public func process(phrase text: String, source: IntentSource, answers: IntentAnswers = .none, dryRun: Bool = false) -> PhraseRun {
-        guard let matcher else { return PhraseRun(steps: [], end: .notUnderstood(message: "This controller has no phrase templates loaded.")) }
-        var run = PhraseRun.run(matcher.interpret(text), answers: answers) { intent in
-            process(intent, source: source, answers: answers, dryRun: dryRun)
-        }
-        speak(&run)
-        return run
+        run(phrase: text, answers: answers) { intent in process(intent, source: source, answers: answers, dryRun: dryRun) }
     }
 
     /// Carries out a resolved, confirmed intent; in a dry run, plans the commands without issuing
@@ -611,7 +606,7 @@ extension HouseEngine {
         effects.records.append(.history(HistoryRecord(
             at: date, source: outcome.source.rawValue, kind: outcome.intent.kind, summary: summary,
             outcome: outcome.status.rawValue, dialog: outcome.dialog, details: details, requestID: requestID,
-            did: HistoryRecord.did(outcome, in: configuration))))
+            did: HistoryRecord.did(outcome))))
         effects.records.append(.lastActive(date))
     }
 }
