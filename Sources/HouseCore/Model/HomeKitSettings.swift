@@ -7,7 +7,7 @@ public struct HomeKitSettings: Sendable, Equatable {
     /// The TCP port (HAP's customary 51826; 0: any free port, for tests).
     public var port: Int
     /// A file holding the setup code (`XXX-XX-XXX`); without it the bridge makes one and keeps it
-    /// in its state directory (`housectl homekit` prints it).
+    /// in its state directory (`<state>/homekit/setup.json`; the log says where).
     public var pinFile: String?
 
     public init(enabled: Bool = false, bind: String = "0.0.0.0", port: Int = 51826, pinFile: String? = nil) {
