@@ -27,31 +27,69 @@ public final class SpawnedProcess: Sendable {
     /// The child's process id.
     public let processIdentifier: pid_t
     /// The exit status once known (128 + the signal for a killed child), and who waits for it.
-    private let exit = Mutex<(status: Int32?, waiters: [CheckedContinuation<Int32, Never>])>((nil, []))
+    private let exit = Mutex<(status: Int32?, waiters: [@Sendable (Int32) -> Void])>((nil, []))
 
-    /// Starts `executable` with `arguments` and this process's environment; its stdin reads
-    /// /dev/null, its stdout and stderr go to `output` (a descriptor, duplicated; nil: /dev/null).
-    public init(_ executable: String, _ arguments: [String], output: Int32? = nil) throws {
+    /// Starts `executable` with `arguments`. Its stdin reads `input` (a descriptor, duplicated;
+    /// nil: /dev/null); its stdout goes to `output` (nil: /dev/null) and its stderr to `errors`
+    /// (nil: where stdout goes). Its environment is this process's with `environment` over it,
+    /// its working directory `directory` (nil: this process's). The caller closes its own copies
+    /// of pipe ends it passed (or the reader never sees the end of the stream).
+    public init(
+        _ executable: String, _ arguments: [String], output: Int32? = nil, errors: Int32? = nil, input: Int32? = nil,
+        environment: [String: String] = [:], directory: String? = nil
+    ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         if let output {
             posix_spawn_file_actions_adddup2(&actions, output, 1)
-            posix_spawn_file_actions_adddup2(&actions, output, 2)
         } else {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        if let errors {
+            posix_spawn_file_actions_adddup2(&actions, errors, 2)
+        } else {
             posix_spawn_file_actions_adddup2(&actions, 1, 2)
         }
         _ = Self.closeFrom?(&actions, 3)
+        if let directory {
+            guard let chdir = Self.changeDirectory else { throw SpawnFailed(executable: executable, errno: ENOSYS) }
+            _ = chdir(&actions, directory)
+        }
         let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
+        let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for variable in envp { free(variable) } }
+        // The child starts with no signal blocked and every signal's default action, as from a
+        // shell: a test's threads block signals (SIGTERM, SIGINT) that the child would inherit,
+        // and a mosquitto started so ignores SIGTERM.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         guard rc == 0 else { throw SpawnFailed(executable: executable, errno: rc) }
         processIdentifier = pid
         Thread { [self] in reap() }.start()
     }
+
+    /// glibc's `posix_spawn_file_actions_addchdir_np` (2.29 and later), looked up as `closeFrom` is.
+    private static let changeDirectory: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, UnsafePointer<CChar>?) -> Int32).self)
+    }()
 
     /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), looked up at run time:
     /// Swift's Glibc module does not declare it.
@@ -72,7 +110,7 @@ public final class SpawnedProcess: Sendable {
             defer { e.waiters.removeAll() }
             return e.waiters
         }
-        for waiter in waiters { waiter.resume(returning: code) }
+        for waiter in waiters { waiter(code) }
     }
 
     /// Whether the child has not exited yet.
@@ -88,12 +126,28 @@ public final class SpawnedProcess: Sendable {
     /// Waits until the child exits; returns its exit status (128 + the signal for a killed child).
     @discardableResult
     public func waitForExit() async -> Int32 {
-        await withCheckedContinuation { c in
-            let status: Int32? = exit.withLock { e in
-                if e.status == nil { e.waiters.append(c) }
-                return e.status
-            }
-            if let status { c.resume(returning: status) }
+        await withCheckedContinuation { c in whenExited { c.resume(returning: $0) } }
+    }
+
+    /// `waitForExit` for synchronous callers: blocks this thread until the child exits.
+    @discardableResult
+    public func waitUntilExit() -> Int32 {
+        let exited = DispatchSemaphore(value: 0)
+        let status = Mutex<Int32>(0)
+        whenExited { code in
+            status.withLock { $0 = code }
+            exited.signal()
         }
+        exited.wait()
+        return status.withLock { $0 }
+    }
+
+    /// Calls `then` with the exit status: at once if the child has exited, else from the reaper.
+    private func whenExited(_ then: @escaping @Sendable (Int32) -> Void) {
+        let status: Int32? = exit.withLock { e in
+            if e.status == nil { e.waiters.append(then) }
+            return e.status
+        }
+        if let status { then(status) }
     }
 }

@@ -119,7 +119,7 @@ struct BrokerProcessTests {
 }
 
 /// `housectl broker` as a child process: its port from the first line it prints, its stderr log,
-/// its memory from /proc. Stopped with SIGKILL (children of async tests ignore SIGTERM).
+/// its memory from /proc. Stopped with SIGKILL.
 final class BrokerProcess: Sendable {
     struct Memory {
         /// VmRSS in bytes.
@@ -128,25 +128,23 @@ final class BrokerProcess: Sendable {
         var peak: Int
     }
 
-    let process: Process
+    let process: SpawnedProcess
     let port: Int
     private let stderr: LockedBuffer
+    /// The read ends of its stdout and stderr, kept open while it runs (closed, it would get
+    /// EPIPE for every line it logs).
+    private let outputs: [FileHandle]
 
-    private init(process: Process, port: Int, stderr: LockedBuffer) {
+    private init(process: SpawnedProcess, port: Int, stderr: LockedBuffer, outputs: [FileHandle]) {
         self.process = process
+        self.outputs = outputs
         self.port = port
         self.stderr = stderr
     }
 
     static func start(_ binary: String, _ arguments: [String]) async throws -> BrokerProcess {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
         let stdout = Pipe()
         let errors = Pipe()
-        process.standardOutput = stdout
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
         let log = LockedBuffer()
         errors.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
@@ -163,7 +161,10 @@ final class BrokerProcess: Sendable {
                 }
             }
         }
-        try process.run()
+        let process = try SpawnedProcess(
+            binary, arguments, output: stdout.fileHandleForWriting.fileDescriptor, errors: errors.fileHandleForWriting.fileDescriptor)
+        try stdout.fileHandleForWriting.close()
+        try errors.fileHandleForWriting.close()
         let announcement = try await withTimeout(.seconds(20), "the broker's first line") {
             var text = ""
             for await chunk in lines {
@@ -176,10 +177,11 @@ final class BrokerProcess: Sendable {
         guard let range = announcement.range(of: "listening on "),
               let port = announcement[range.upperBound...].split(separator: " ").first?
                 .split(separator: ":").last.flatMap({ Int($0) }) else {
-            Foundation.kill(process.processIdentifier, SIGKILL)
+            process.send(SIGKILL)
             throw RawClientError(description: "no port in the broker's first line: \(announcement)")
         }
-        return BrokerProcess(process: process, port: port, stderr: log)
+        return BrokerProcess(process: process, port: port, stderr: log,
+                             outputs: [stdout.fileHandleForReading, errors.fileHandleForReading])
     }
 
     /// Resident and peak memory now, from /proc/PID/status.
@@ -199,7 +201,7 @@ final class BrokerProcess: Sendable {
     func log() -> String { stderr.text }
 
     func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
         process.waitUntilExit()
     }
 }

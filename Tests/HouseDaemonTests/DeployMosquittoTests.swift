@@ -216,7 +216,7 @@ struct DeployMosquittoTests {
 final class TestMosquitto {
     let port: Int
     let log: LineWatcher
-    private let process = Process()
+    private let process: SpawnedProcess
 
     /// Starts mosquitto with a test configuration: the ACL and password file in `directory`.
     convenience init(executable: String, directory: String) throws {
@@ -247,12 +247,8 @@ final class TestMosquitto {
             """
         try config.write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
         let pipe = Pipe()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["-c", directory + "/mosquitto.conf"]
-        process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess(executable, ["-c", directory + "/mosquitto.conf"], errors: pipe.fileHandleForWriting.fileDescriptor)
+        try pipe.fileHandleForWriting.close()
         log = LineWatcher(pipe.fileHandleForReading)
         guard log.wait(for: "running") else {
             stop()
@@ -260,10 +256,9 @@ final class TestMosquitto {
         }
     }
 
-    /// SIGKILL by PID (a process started from a test may ignore SIGTERM), then reaps it.
+    /// SIGKILL (the test wants it gone, not shut down), then reaps it.
     func stop() {
-        guard process.isRunning else { return }
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         process.waitUntilExit()
     }
 
@@ -307,27 +302,22 @@ final class LineWatcher {
 
 /// A client (mosquitto_sub) running while the test does other things; it exits by itself (-C/-W).
 final class BackgroundClient {
-    private let process = Process()
+    private let process: SpawnedProcess
     private let outputPath: String
 
     init(_ executable: String, _ arguments: [String], output: String) throws {
         outputPath = output
         _ = FileManager.default.createFile(atPath: output, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        process = try SpawnedProcess(executable, arguments, output: handle.fileDescriptor)
         try handle.close()
     }
 
     /// Waits for the client to exit (bounded by its own -W) and returns what it printed.
     func finish() -> DeployTools.Result {
-        process.waitUntilExit()
+        let status = process.waitUntilExit()
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        return DeployTools.Result(status: process.terminationStatus, output: text)
+        return DeployTools.Result(status: status, output: text)
     }
 
     deinit {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import HouseTesting
 
 /// The files under deploy/: the systemd unit verifies, every script passes shellcheck, and the
 /// installer's dry run shows the whole plan.
@@ -161,17 +162,10 @@ enum DeployTools {
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
         let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
         defer { try? output.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
+        let process = try SpawnedProcess(
+            executable, arguments, output: output.fileDescriptor, environment: environment, directory: directory)
+        let status = process.waitUntilExit()
         let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        return Result(status: process.terminationStatus, output: text)
+        return Result(status: status, output: text)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HouseTesting
 import Testing
 
 /// `housectl broker` end to end: the built binary serves the Debian mosquitto clients.
@@ -19,26 +20,20 @@ struct BrokerCommandTests {
 
     /// Runs a program to completion (bounded), returning status and combined output.
     static func run(_ path: String, _ arguments: [String], timeout: Duration = .seconds(15)) async throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        let exited = AsyncStream<Int32> { continuation in
-            process.terminationHandler = { continuation.yield($0.terminationStatus); continuation.finish() }
+        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-broker-out-\(UUID().uuidString)").path
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        defer { try? FileManager.default.removeItem(atPath: outputPath) }
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        let process = try SpawnedProcess(path, arguments, output: output.fileDescriptor)
+        try output.close()
+        let status: Int32
+        do {
+            status = try await withTimeout(timeout, "\(path) to exit") { await process.waitForExit() }
+        } catch {
+            process.send(SIGKILL)
+            status = await process.waitForExit()
         }
-        try process.run()
-        let status = try await withThrowingTaskGroup(of: Int32?.self) { group in
-            group.addTask { await exited.first { _ in true } }
-            group.addTask { try await Task.sleep(for: timeout); return nil }  // deadline only
-            let first = try await group.next()!
-            group.cancelAll()
-            if first == nil { kill(process.processIdentifier, SIGKILL) }
-            return first ?? -1
-        }
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (status, output)
+        return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
     }
 
     @Test("serves mosquitto_pub and mosquitto_sub, with a password file", .enabled(if: mosquittoAvailable || isCI))
@@ -49,12 +44,7 @@ struct BrokerCommandTests {
         try "alice:secret\n".write(to: passwords, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: passwords) }
 
-        let broker = Process()
-        broker.executableURL = Self.binary
-        broker.arguments = ["broker", "--port", "0", "--password-file", passwords.path, "-v"]
         let stdout = Pipe()
-        broker.standardOutput = stdout
-        broker.standardError = FileHandle.nullDevice
         // The first stdout line announces the port.
         let lines = AsyncStream<String> { continuation in
             stdout.fileHandleForReading.readabilityHandler = { handle in
@@ -62,9 +52,12 @@ struct BrokerCommandTests {
                 if data.isEmpty { continuation.finish() } else { continuation.yield(String(decoding: data, as: UTF8.self)) }
             }
         }
-        try broker.run()
+        let broker = try SpawnedProcess(
+            Self.binary.path, ["broker", "--port", "0", "--password-file", passwords.path, "-v"],
+            output: stdout.fileHandleForWriting.fileDescriptor, errors: FileHandle.nullDevice.fileDescriptor)
+        try stdout.fileHandleForWriting.close()
         defer {
-            kill(broker.processIdentifier, SIGKILL)  // async tests block SIGTERM in children
+            broker.send(SIGKILL)
             stdout.fileHandleForReading.readabilityHandler = nil
         }
         let announcement = try await withThrowingTaskGroup(of: String?.self) { group in

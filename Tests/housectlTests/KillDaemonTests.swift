@@ -40,34 +40,27 @@ import Testing
 
     /// A running `housectl serve`, its output in a file.
     final class Daemon: Sendable {
-        let process: Process
+        let process: SpawnedProcess
         let log: URL
         init(config: String, port: Int, stateDirectory: String, log: URL, node: String = "pi-main") throws {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: KillDaemonTests.binary)
-            p.arguments = ["serve", "--no-web", "--config", config, "--broker", "127.0.0.1:\(port)", "--gpio", "sim",
-                           "--state-dir", stateDirectory, "--node", node]
             if !FileManager.default.fileExists(atPath: log.path) {
                 _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             }
             let out = try FileHandle(forWritingTo: log)
+            defer { try? out.close() }
             out.seekToEndOfFile()
-            p.standardOutput = out
-            p.standardError = out
-            p.standardInput = FileHandle.nullDevice
-            try p.run()
-            try? out.close()
-            process = p
+            process = try SpawnedProcess(
+                KillDaemonTests.binary,
+                ["serve", "--no-web", "--config", config, "--broker", "127.0.0.1:\(port)", "--gpio", "sim",
+                 "--state-dir", stateDirectory, "--node", node],
+                output: out.fileDescriptor)
             self.log = log
         }
 
-        /// SIGKILL by PID (a child of an async test ignores SIGTERM), then wait for the exit.
+        /// SIGKILL, then wait for the exit.
         func kill() async {
-            let exited = AsyncStream<Void> { continuation in
-                process.terminationHandler = { _ in continuation.yield(); continuation.finish() }
-            }
-            if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
-            if process.isRunning { for await _ in exited { break } }
+            process.send(SIGKILL)
+            await process.waitForExit()
         }
 
         var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }

@@ -113,42 +113,31 @@ struct ShutdownBoundTests {
 /// `housectl serve` as a child process, its output in a file, its exit observed by its
 /// termination event.
 final class ServeProcess: Sendable {
-    let process: Process
+    let process: SpawnedProcess
     let log: URL
-    private let exited: OneShot<Int32>
 
     init(config: String, port: Int, stateDirectory: String, log: URL) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: KillDaemonTests.binary)
-        p.arguments = ["serve", "--no-web", "--config", config, "--broker", "127.0.0.1:\(port)", "--gpio", "sim",
-                       "--state-dir", stateDirectory, "--node", "pi-main"]
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let out = try FileHandle(forWritingTo: log)
-        p.standardOutput = out
-        p.standardError = out
-        p.standardInput = FileHandle.nullDevice
-        let exited = OneShot<Int32>()
-        p.terminationHandler = { exited.fulfill($0.terminationStatus) }
-        try p.run()
-        try? out.close()
-        process = p
+        defer { try? out.close() }
+        process = try SpawnedProcess(
+            KillDaemonTests.binary,
+            ["serve", "--no-web", "--config", config, "--broker", "127.0.0.1:\(port)", "--gpio", "sim",
+             "--state-dir", stateDirectory, "--node", "pi-main"],
+            output: out.fileDescriptor)
         self.log = log
-        self.exited = exited
     }
 
     var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
     func signal(_ signal: Int32) {
-        if process.isRunning { _ = Foundation.kill(process.processIdentifier, signal) }
+        process.send(signal)
     }
 
     /// The exit status, once the process has exited; throws `TimeoutError` after `limit`.
     func exit(within limit: Duration) async throws -> Int32 {
-        let exited = self.exited
-        return try await withTimeout(limit, "housectl serve to exit") {
-            guard let status = await exited.wait() else { throw CancellationError() }
-            return status
-        }
+        let process = self.process
+        return try await withTimeout(limit, "housectl serve to exit") { await process.waitForExit() }
     }
 
     /// Returns once the output contains `text` (it is read again every 20 ms, at most `limit`).
