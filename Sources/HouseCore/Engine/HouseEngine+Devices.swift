@@ -326,12 +326,15 @@ extension HouseEngine {
         }
     }
 
-    /// Applies each relay's shutdown policy, published and recorded as it happens.
+    /// Applies each relay's shutdown policy, published and recorded as it happens. The edges it
+    /// makes fire no rule: a rule's command would switch a relay after its policy, and the
+    /// process would exit leaving it there.
     func shutDownRelays() {
         guard relays != nil else { return }
         var events: [RelayEvent] = []
         let outcomes = relays!.shutdown(at: clock.now, events: &events)
         relayEvents(events)
+        edgesForRules.removeAll()
         for o in outcomes { effects.log(.info, "shutdown: \(o)") }
     }
 
