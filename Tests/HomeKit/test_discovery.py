@@ -7,7 +7,8 @@ and stops itself:
     daemon starts;
   - its TXT records: category bridge, not paired (sf=1), its pairing id, c# 1, the setup hash of
     its setup ID, its port;
-  - a second bridge of the same name is announced under avahi's alternative name ("... #2");
+  - a second bridge of the same name is announced under avahi's alternative names, past one taken
+    on this machine ("... #2") and one another responder holds on the network ("... #3");
   - aiohomekit pairs through what it discovered, and sf becomes 0;
   - restarted with one device more, the bridge is announced with a higher c# (and a new port),
     and the pairing finds it by mDNS and lists the new accessory;
@@ -154,13 +155,21 @@ async def main(args: argparse.Namespace) -> int:
               and records.get("s#") == "1" and records.get("ff") == "0" and records.get("sh") == expected_hash, records)
         check("the fixture logs where it is announced", await a.wait_log(f"announced by mDNS as '{name}'") is not None, a.log[-5:])
 
-        # A second bridge of the same name (another state directory: another pairing id).
+        # A second bridge of the same name (another state directory: another pairing id), while
+        # another responder on the network (zeroconf's) holds the name "... #2": avahi's first
+        # alternative is taken on this machine, its second on the network, so it is "... #3".
+        squatter = AsyncServiceInfo(HAP_TYPE_TCP, f"{name} #2.{HAP_TYPE_TCP}", port=9, server="squatter.local.",
+                                    addresses=[bytes([127, 0, 0, 1])], properties={"id": "00:11:22:33:44:55"})
+        await zc.async_register_service(squatter)
         await b.start()
         other_id = kept(state_b, "accessory.json")["pairingID"]
         other = await controller.wait(other_id, lambda d: True)
-        check("a second bridge of the same name is announced as avahi's alternative, '... #2'",
-              other is not None and other.name == name + " #2", other and other.name)
+        check("a second bridge of the same name gives way, here and on the network: announced as '... #3'",
+              other is not None and other.name == name + " #3", other and other.name)
+        check("its log says why, twice", await b.wait_log(f"the name '{name}' is taken by another service of this machine") is not None
+              and await b.wait_log(f"the name '{name} #2' is taken by another responder on the network") is not None, b.log[-5:])
         await b.stop()
+        await zc.async_unregister_service(squatter)
 
         # Paired through what was discovered: sf becomes 0.
         seen = controller.records.get(pairing_id.lower(), 0)

@@ -143,8 +143,9 @@ final class HAPAnnouncer: @unchecked Sendable {
         case AVAHI_ENTRY_GROUP_ESTABLISHED:
             logger.info("homekit: announced by mDNS as '\(name)' (\(Self.serviceType), port \(port))")
         case AVAHI_ENTRY_GROUP_COLLISION:
-            // Withdrawn by avahi: the same group again, under the next name.
-            rename()
+            // Withdrawn by avahi: the same group, emptied, again under the next name.
+            avahi_entry_group_reset(group)
+            rename(takenBy: "another responder on the network")
             publish(avahi_entry_group_get_client(group))
         case AVAHI_ENTRY_GROUP_FAILURE:
             let code = avahi_client_errno(avahi_entry_group_get_client(group))
@@ -166,7 +167,7 @@ final class HAPAnnouncer: @unchecked Sendable {
             while try !group.addService(name: name, type: Self.serviceType, port: port, txt: advertisement.txtRecords) {
                 renames += 1
                 guard renames <= Self.maxRenames else { throw HomeKitError.mdns("no free name after \(Self.maxRenames) alternatives of '\(advertisement.name)'") }
-                rename()
+                rename(takenBy: "another service of this machine")
             }
             try group.commit()
         } catch {
@@ -175,11 +176,11 @@ final class HAPAnnouncer: @unchecked Sendable {
     }
 
     /// The next name avahi proposes ("Home Bridge" -> "Home Bridge #2" -> "Home Bridge #3").
-    private func rename() {
+    private func rename(takenBy holder: String) {
         guard let alternative = avahi_alternative_service_name(name) else { return }
         defer { avahi_free(alternative) }
         let next = String(cString: alternative)
-        logger.notice("homekit: mDNS: the name '\(name)' is taken on the network; the bridge is announced as '\(next)'")
+        logger.notice("homekit: mDNS: the name '\(name)' is taken by \(holder); the bridge is announced as '\(next)'")
         name = next
     }
 
