@@ -8,13 +8,6 @@ public struct HomeKitSetup: Sendable, Equatable {
     public var name: String
     public var pairedControllers: Int
 
-    public init(code: SetupCode, setupID: String, name: String, pairedControllers: Int) {
-        self.code = code
-        self.setupID = setupID
-        self.name = name
-        self.pairedControllers = pairedControllers
-    }
-
     /// `X-HM://...`: what the QR code carries.
     public var setupURI: String { HAPAdvertisement.setupURI(code: code, setupID: setupID) }
 
