@@ -23,7 +23,8 @@ struct HomeKitCommand: AsyncParsableCommand {
             bridge is not certified: choose Add Anyway. Then give each accessory its room. One pairing \
             is enough for a household: the others are invited in the Home app. A paired bridge \
             refuses a second pairing; to pair anew, remove the bridge in the Home app first.
-            Example: housectl homekit --config /etc/housectl/house.yaml --state-dir /var/lib/housectl
+            The files are the service's own (0600): under systemd, run it as its user.
+            Example: sudo -u housectl housectl homekit --config /etc/housectl/house.yaml --state-dir /var/lib/housectl
             """
     )
 
