@@ -52,6 +52,15 @@ let package = Package(
             pkgConfig: "libgpiod",
             providers: [.apt(["libgpiod-dev"])]
         ),
+        // The HomeKit bridge's DNS-SD announcement (through avahi-daemon) and its setup QR code.
+        // libavahi-client-dev without pkgConfig: its -D_REENTRANT is a flag SwiftPM refuses (with a
+        // warning at every build); the headers are in /usr/include and the module map links the libraries.
+        .systemLibrary(name: "CAvahi"),
+        .systemLibrary(
+            name: "CQRencode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
 
         // MARK: MQTT topic names and filters: validation and matching for client, broker and controller
         .target(name: "MQTTTopics"),
@@ -106,7 +115,7 @@ let package = Package(
         .target(
             name: "HouseWeb",
             dependencies: [
-                "HouseCore", "HouseDaemon", "HouseMQTT",
+                "HouseCore", "HouseDaemon", "HouseMQTT", "HouseHomeKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -119,7 +128,7 @@ let package = Package(
         .target(
             name: "HouseHomeKit",
             dependencies: [
-                "HouseCore", "HouseDaemon",
+                "HouseCore", "HouseDaemon", "Signals", "CAvahi", "CQRencode",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "BigInt", package: "BigInt"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -200,7 +209,7 @@ let package = Package(
         .testTarget(
             name: "HouseWebTests",
             dependencies: [
-                "HouseWeb", "HouseTesting",
+                "HouseWeb", "HouseTesting", "HouseHomeKit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]
         ),
@@ -212,7 +221,7 @@ let package = Package(
                 .product(name: "BigInt", package: "BigInt"),
             ]
         ),
-        .testTarget(name: "housectlTests", dependencies: ["housectl", "HouseTesting", "HouseWeb", "Signals"]),
+        .testTarget(name: "housectlTests", dependencies: ["housectl", "HouseTesting", "HouseWeb", "HouseHomeKit", "Signals"]),
         .testTarget(name: "housectl-benchTests", dependencies: ["housectl-bench", "HouseTesting"]),
     ]
 )

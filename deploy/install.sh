@@ -11,7 +11,7 @@ CONFIG_DIR=/etc/housectl
 UNIT_DIR=/etc/systemd/system
 SERVICE_USER=housectl
 GPIO_GROUP=gpio
-APT_PACKAGES="libmosquitto-dev libgpiod-dev gpiod libsqlite3-dev pkg-config mosquitto-clients openssl"
+APT_PACKAGES="libmosquitto-dev libgpiod-dev gpiod libsqlite3-dev libavahi-client-dev libqrencode-dev avahi-daemon pkg-config mosquitto-clients openssl"
 
 REPO=$(cd "$(dirname "$0")/.." && pwd)
 DRY_RUN=0

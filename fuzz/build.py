@@ -79,7 +79,7 @@ def main():
         objects += current_objects(d)
     output = os.path.join(out_dir, target)
     command = [args[0]] + cleaned + sources + [os.path.join(ROOT, "fuzz", "targets", entry)] + objects + [
-        "-sanitize=fuzzer", "-Onone", "-o", output, "-lmosquitto", "-lgpiod", "-lsqlite3",
+        "-sanitize=fuzzer", "-Onone", "-o", output, "-lmosquitto", "-lgpiod", "-lsqlite3", "-lavahi-client", "-lavahi-common", "-lqrencode",
         # One frontend for the whole module, its code generated on every core it may use: without it the
         # driver starts a frontend per file, each parsing the whole module again (HouseDaemon's
         # hundred files took most of a minute a target).

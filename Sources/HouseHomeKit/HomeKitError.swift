@@ -13,6 +13,12 @@ public enum HomeKitError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidSetupCode
     /// A cryptographic step failed (a key of the wrong size, a signature that does not verify).
     case crypto(String)
+    /// DNS-SD through avahi failed: `reason` says at which call and avahi's words for why.
+    case mdns(String)
+    /// The setup QR code could not be made (libqrencode's reason).
+    case qrCode(String)
+    /// The bridge has not run yet: `path` (its setup code or setup ID) is made by its first start.
+    case notStartedYet(path: String)
 
     public var description: String {
         switch self {
@@ -22,6 +28,10 @@ public enum HomeKitError: Error, Sendable, Equatable, CustomStringConvertible {
         case .stateFile(let path, let reason): "\(path): \(reason)"
         case .invalidSetupCode: "the setup code must be XXX-XX-XXX in digits, not a trivial one (123-45-678, one digit repeated)"
         case .crypto(let what): "crypto: \(what)"
+        case .mdns(let reason): "mDNS: \(reason)"
+        case .qrCode(let reason): "QR code: \(reason)"
+        case .notStartedYet(let path):
+            "\(path) does not exist yet: the bridge makes it when `housectl serve` first runs with homekit: {enabled: true}"
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HouseCore
 import HouseDaemon
+import HouseHomeKit
 import HTTPTypes
 import Hummingbird
 import ServiceLifecycle
@@ -24,24 +25,29 @@ import ServiceLifecycle
 /// | `GET /api/energy?days=N` | energy per metered device per day |
 /// | `GET /today.svg?date=YYYY-MM-DD` | the day as a picture (`DayPicture`) |
 /// | `GET /energy.svg?days=N` | energy per device per day as bars (`EnergyChart`) |
+/// | `GET /api/homekit` | the HomeKit bridge: paired controllers, and the setup code while none is (`HomeKitView`) |
+/// | `GET /homekit.svg` | the setup URI's QR code while no controller is paired |
 public struct WebApp<C: WallClock>: Sendable {
     public let controller: HouseController<C>
     public let sessions: WebSessions
     public let settings: WebSettings
+    /// The HomeKit bridge the page shows the setup code of (nil: HomeKit is off).
+    public let homekit: HomeKitBridge?
 
     /// The largest request body the page accepts.
     static var bodyLimit: Int { 16 * 1024 }
 
-    public init(controller: HouseController<C>, settings: WebSettings, sessions: WebSessions) {
+    public init(controller: HouseController<C>, settings: WebSettings, sessions: WebSessions, homekit: HomeKitBridge? = nil) {
         self.controller = controller
         self.settings = settings
         self.sessions = sessions
+        self.homekit = homekit
     }
 
     /// Reads the password file the settings name, if any, and makes the app.
-    public init(controller: HouseController<C>, settings: WebSettings) throws(WebError) {
+    public init(controller: HouseController<C>, settings: WebSettings, homekit: HomeKitBridge? = nil) throws(WebError) {
         let passwords = try settings.passwordFile.map { (path: String) throws(WebError) in try WebPasswordFile(path: path) }
-        self.init(controller: controller, settings: settings, sessions: WebSessions(passwords: passwords, clock: controller.clock))
+        self.init(controller: controller, settings: settings, sessions: WebSessions(passwords: passwords, clock: controller.clock), homekit: homekit)
     }
 
     /// Every route, behind `WebGuard`.
@@ -63,6 +69,8 @@ public struct WebApp<C: WallClock>: Sendable {
         router.get("/api/energy") { request, _ in await WebResponses.json(controller.engine.energyByDay(days: days(request))) }
         router.get("/today.svg") { request, _ in try await today(request) }
         router.get("/energy.svg") { request, _ in await energyChart(request) }
+        router.get("/api/homekit") { _, _ in homekitSetup() }
+        router.get("/homekit.svg") { _, _ in homekitQRCode() }
         return router
     }
 
@@ -236,6 +244,21 @@ public struct WebApp<C: WallClock>: Sendable {
     private func energyChart(_ request: Request) async -> Response {
         let days = await controller.engine.energyByDay(days: days(request))
         return WebResponses.svg(EnergyChart(days: days, configuration: controller.configuration).svg)
+    }
+
+    private func homekitSetup() -> Response {
+        guard let homekit else { return WebResponses.error(.notFound, "HomeKit is off (homekit: in house.yaml)") }
+        return WebResponses.json(HomeKitView(homekit.setup))
+    }
+
+    private func homekitQRCode() -> Response {
+        guard let setup = homekit?.setup else { return WebResponses.error(.notFound, "HomeKit is off (homekit: in house.yaml)") }
+        guard setup.pairedControllers == 0 else { return WebResponses.error(.notFound, "the bridge is paired: it takes no other pairing") }
+        do {
+            return WebResponses.svg(try QRCode(encoding: setup.setupURI).svg(title: "HomeKit setup code of \(setup.name)"))
+        } catch {
+            return WebResponses.error(.internalServerError, "\(error)")
+        }
     }
 
     /// The fields of an `application/x-www-form-urlencoded` body.

@@ -1,16 +1,19 @@
-// The HomeKit bridge on a fake house, for the end-to-end test against aiohomekit
-// (Tests/HomeKit/run.sh): `housectl-homekit-fixture CONFIG STATE_DIR` with the setup code on
-// standard input's first line (never in argv, where `ps` shows it); prints `port N` once
+// The HomeKit bridge on a fake house, for the end-to-end tests against aiohomekit
+// (Tests/HomeKit/run.sh): `housectl-homekit-fixture [--mdns] CONFIG STATE_DIR` with the setup
+// code on standard input's first line (never in argv, where `ps` shows it); prints `port N` once
 // listening, then takes lines on standard input: `on DEVICE`, `off DEVICE` (a change made
-// elsewhere, which subscribed controllers get as an event), `quit`.
+// elsewhere, which subscribed controllers get as an event), `quit`. With --mdns the bridge is
+// announced through avahi-daemon, as `housectl serve` announces it.
 import Foundation
 import HouseCore
 import HouseHomeKit
 import HouseHomeKitTesting
 
-let arguments = CommandLine.arguments
+var arguments = CommandLine.arguments
+let announce = arguments.count > 1 && arguments[1] == "--mdns"
+if announce { arguments.remove(at: 1) }
 guard arguments.count == 3 else {
-    FileHandle.standardError.write(Data("usage: housectl-homekit-fixture CONFIG STATE_DIR (setup code on stdin)\n".utf8))
+    FileHandle.standardError.write(Data("usage: housectl-homekit-fixture [--mdns] CONFIG STATE_DIR (setup code on stdin)\n".utf8))
     exit(64)
 }
 do {
@@ -22,7 +25,7 @@ do {
     let bridge = try HomeKitBridge(configuration: configuration, stateDirectory: arguments[2], setupCode: code, house: house)
     // Off the main actor: the main thread blocks in readLine below.
     let server = Task.detached {
-        try await bridge.run(host: "127.0.0.1", port: 0) { port in
+        try await bridge.run(host: "127.0.0.1", port: 0, announce: announce) { port in
             FileHandle.standardOutput.write(Data("port \(port)\n".utf8))
         }
     }

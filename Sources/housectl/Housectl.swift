@@ -12,7 +12,7 @@ struct Housectl: AsyncParsableCommand {
         subcommands: [
             ServeCommand.self, SayCommand.self, PhrasesCommand.self, StatusCommand.self, ControlCommand.self, ModeCommand.self,
             HistoryCommand.self, ShortcutsCommand.self, SuggestionsCommand.self, RoutinesCommand.self, RelaysCommand.self,
-            ConfigCommand.self, DeployCommand.self, BrokerCommand.self, WebCommand.self,
+            ConfigCommand.self, DeployCommand.self, BrokerCommand.self, WebCommand.self, HomeKitCommand.self,
         ]
     )
 }

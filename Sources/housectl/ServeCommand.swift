@@ -78,20 +78,23 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             let controller = try await HouseController.build(settings)
             var extra: [ServiceGroupConfiguration.ServiceConfiguration] = []
-            if let web = webSettings(configuration) {
-                if controller.isPrimary {
-                    let app = try WebApp(controller: controller, settings: web)
-                    extra.append(.init(service: WebService(app: app), serviceName: "web"))
-                } else {
-                    logger.info("web: the page is served by the primary node, \(configuration.nodes.first?.id.rawValue ?? "?")")
-                }
-            }
+            var bridge: HomeKitBridge?
             if let homekit = configuration.homekit, homekit.enabled {
                 if controller.isPrimary {
                     let service = try HomeKitService(controller: controller, settings: homekit, stateDirectory: settings.stateDirectory)
+                    bridge = service.bridge
                     extra.append(.init(service: service, serviceName: "homekit"))
                 } else {
                     logger.info("homekit: the bridge is served by the primary node, \(configuration.nodes.first?.id.rawValue ?? "?")")
+                }
+            }
+            if let web = webSettings(configuration) {
+                if controller.isPrimary {
+                    // The page shows the bridge's setup code while nobody is paired.
+                    let app = try WebApp(controller: controller, settings: web, homekit: bridge)
+                    extra.append(.init(service: WebService(app: app), serviceName: "web"))
+                } else {
+                    logger.info("web: the page is served by the primary node, \(configuration.nodes.first?.id.rawValue ?? "?")")
                 }
             }
             try await controller.run(exitIfStuck: true, adding: extra)

@@ -1,14 +1,15 @@
 #!/bin/sh
 # The page in a real browser: Debian's chromium, headless, driven through chromium-driver by
 # Selenium (python3-selenium), against `housectl serve` with the example house, simulated relays
-# and the embedded broker on free ports. Installs what it needs; in CI a missing browser fails.
+# and the embedded broker on free ports; zbarimg (zbar-tools) reads the HomeKit QR code the page
+# draws. Installs what it needs; in CI a missing browser fails.
 #   Tests/Browser/run.sh                       the checks
 #   Tests/Browser/run.sh --screenshots DIR     also writes each tab at phone and desktop width
 set -eu
 cd "$(dirname "$0")/../.."
 # shellcheck source=Tests/common.sh
 . Tests/common.sh
-PKGS="chromium chromium-driver python3-selenium fonts-dejavu-core mosquitto-clients"
+PKGS="chromium chromium-driver python3-selenium fonts-dejavu-core mosquitto-clients zbar-tools"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

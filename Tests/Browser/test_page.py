@@ -12,12 +12,15 @@ relays, the embedded broker) and checks, each with a bounded wait on what the pa
   6. the day picker steps to the next weekday, whose picture contains the morning routine's
      relevance window, and on to a Saturday, whose picture does not (any day the test runs on);
   7. History lists what was done;
-  8. SIGTERM with a page open stops the controller cleanly (exit 0, well within its 5 s).
+  8. SIGTERM with a page open stops the controller cleanly (exit 0, well within its 5 s);
+  9. the HomeKit bridge's setup code is on the page, and its QR code (decoded by zbarimg from
+     what the browser drew) carries the setup URI HAP's algorithm gives for that code and setup ID.
 With --screenshots DIR, each tab is written at phone and desktop width.
 """
 import argparse
 import datetime
 import http.client
+import json
 import os
 import re
 import shutil
@@ -68,6 +71,8 @@ class Daemon:
         config, runs = re.subn(r"\n    (run_at|catch_up|jitter): [^\n]*", "", config)
         if runs == 0 or "run_at" in config:
             raise SystemExit("browser test: config/house.yaml's routines changed shape (no run_at to take out)")
+        # The HomeKit bridge on loopback and a free port: the page shows its setup code.
+        config += f"\nhomekit: {{enabled: true, bind: 127.0.0.1, port: {free_port()}}}\n"
         os.makedirs(os.path.join(tmp, "config"))
         self.config = os.path.join(tmp, "config", "house.yaml")
         open(self.config, "w").write(config)
@@ -264,6 +269,36 @@ def run_checks(daemon, driver, url):
     check("History shows a command refused over MQTT, with its reason", bool(rows), f"rows: {rows}")
 
 
+def setup_uri(code, setup_id):
+    """HAP's setup URI (as HAP-NodeJS and HAP-python compute it): the category (2, a bridge) from
+    bit 31, the flag for IP (bit 28) and the code's digits, in base 36 on nine places, then the setup ID."""
+    payload = 2 << 31 | 1 << 28 | int(code.replace("-", ""))
+    digits = ""
+    while payload:
+        payload, d = divmod(payload, 36)
+        digits = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[d] + digits
+    return "X-HM://" + digits.rjust(9, "0") + setup_id
+
+
+def homekit_checks(driver, url, tmp):
+    state = os.path.join(tmp, "state", "homekit")
+    code = json.load(open(os.path.join(state, "setup.json")))["setupCode"]
+    setup_id = json.load(open(os.path.join(state, "discovery.json")))["setupID"]
+    driver.get(url)
+    shown = wait(driver, lambda d: d.find_element(By.ID, "homekit-code").text or None)
+    check("the page shows the HomeKit setup code while nobody is paired", shown == code, f"shown {shown!r}, kept {code!r}")
+    qr = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#homekit-qr svg") or None)
+    decoded = None
+    if qr:
+        picture = os.path.join(tmp, "homekit-qr.png")
+        with open(picture, "wb") as f:
+            f.write(qr[0].screenshot_as_png)
+        out = subprocess.run(["zbarimg", "--raw", "-q", picture], capture_output=True, text=True)
+        decoded = out.stdout.strip()
+    expected = setup_uri(code, setup_id)
+    check("its QR code, as the browser draws it, reads as the setup URI", decoded == expected, f"read {decoded!r}, expected {expected!r}")
+
+
 def screenshots(daemon, tmp, url, directory):
     os.makedirs(directory, exist_ok=True)
     for label, (w, h) in {"phone": (390, 844), "desktop": (1280, 900)}.items():
@@ -299,19 +334,21 @@ def main():
     parser.add_argument("--start-time", metavar="'YYYY-MM-DD HH:MM'",
                         help="the controller's clock starts at this local time of the house (serve --start-time), e.g. on a weekend")
     args = parser.parse_args()
-    if not shutil.which("chromium") or not shutil.which("chromedriver"):
-        print("browser test: chromium or chromedriver missing")
+    if not shutil.which("chromium") or not shutil.which("chromedriver") or not shutil.which("zbarimg"):
+        print("browser test: chromium, chromedriver or zbarimg missing")
         return 1
     tmp = tempfile.mkdtemp(prefix="housectl-browser-")
     daemon = Daemon(os.path.abspath(args.housectl), tmp, args.start_time)
     driver = None
     try:
-        if not daemon.wait_for(r"web: the page is on") or not daemon.wait_for(r"ready: connected"):
+        if not daemon.wait_for(r"web: the page is on") or not daemon.wait_for(r"ready: connected") \
+                or not daemon.wait_for(r"homekit: bridge .* listening"):
             print("browser test: the controller did not start:\n" + "\n".join(daemon.lines[-30:]))
             return 1
         url = f"http://127.0.0.1:{daemon.web_port}/"
         driver = browser(1280, 900, tmp)
         run_checks(daemon, driver, url)
+        homekit_checks(driver, url, tmp)
         if args.screenshots:
             screenshots(daemon, tmp, url, os.path.abspath(args.screenshots))
         # SIGTERM with the page open (its live events stream held): a prompt, clean stop.

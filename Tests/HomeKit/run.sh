@@ -15,3 +15,7 @@ fixture="$(${SWIFT:-swift} build --show-bin-path)/housectl-homekit-fixture"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 "$PY" Tests/HomeKit/test_aiohomekit.py --fixture "$fixture" --config config/house.yaml --state-dir "$WORK/state"
+# Discovered by mDNS through avahi-daemon, in namespaces of the test's own (with-avahi.sh says why).
+status=0
+Tests/HomeKit/with-avahi.sh "$PY" Tests/HomeKit/test_discovery.py --fixture "$fixture" --config config/house.yaml --work "$WORK/discovery" || status=$?
+if [ "$status" -eq 3 ]; then (unavailable "homekit discovery test" "no avahi-daemon of the test's own") || exit 1; elif [ "$status" -ne 0 ]; then exit "$status"; fi

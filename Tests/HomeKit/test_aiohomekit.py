@@ -43,24 +43,51 @@ def check(what: str, ok: bool, detail: object = "") -> None:
         print(f"FAIL {what} {detail}")
 
 
-class Fixture:
-    """The bridge process: setup code on stdin's first line, `port N` on stdout, commands on stdin."""
+async def wait_until(condition: asyncio.Condition, found):
+    """What `found()` gives once it is something, checked whenever `condition` is notified (None after TIMEOUT)."""
+    async with condition:
+        try:
+            await asyncio.wait_for(condition.wait_for(found), TIMEOUT)
+        except asyncio.TimeoutError:
+            return None
+        return found()
 
-    def __init__(self, binary: str, config: str, state_dir: str) -> None:
-        self.args = [binary, config, state_dir]
+
+class Fixture:
+    """The bridge process: setup code on stdin's first line, `port N` on stdout, commands on stdin.
+    With mdns, announced through avahi-daemon, and its log (standard error) kept in `log`."""
+
+    def __init__(self, binary: str, config: str, state_dir: str, mdns: bool = False) -> None:
+        self.args = [binary] + (["--mdns"] if mdns else []) + [config, state_dir]
+        self.mdns = mdns
         self.proc: asyncio.subprocess.Process | None = None
         self.port = 0
+        self.log: list[str] = []
+        self.logged = asyncio.Condition()
 
     async def start(self) -> None:
         self.proc = await asyncio.create_subprocess_exec(
-            *self.args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+            *self.args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE if self.mdns else None,
         )
+        if self.mdns:
+            asyncio.get_running_loop().create_task(self._read_log(self.proc.stderr))
         self.proc.stdin.write(f"{SETUP_CODE}\n".encode())
         await self.proc.stdin.drain()
         line = await asyncio.wait_for(self.proc.stdout.readline(), TIMEOUT)
         if not line.startswith(b"port "):
             raise RuntimeError(f"fixture said {line!r}")
         self.port = int(line.split()[1])
+
+    async def _read_log(self, stream: asyncio.StreamReader) -> None:
+        while line := await stream.readline():
+            async with self.logged:
+                self.log.append(line.decode(errors="replace").rstrip("\n"))
+                self.logged.notify_all()
+
+    async def wait_log(self, text: str, after: int = 0) -> str | None:
+        """The first line of the log from line `after` on that contains `text`, waited for (None after TIMEOUT)."""
+        return await wait_until(self.logged, lambda: next((line for line in self.log[after:] if text in line), None))
 
     async def command(self, text: str) -> None:
         self.proc.stdin.write(f"{text}\n".encode())

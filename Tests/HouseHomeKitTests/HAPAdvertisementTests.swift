@@ -8,6 +8,11 @@ import Testing
     @Test func setupURIAndHash() throws {
         #expect(HAPAdvertisement.setupURI(code: try SetupCode("031-45-154"), setupID: "7OSX") == "X-HM://0023ISYWY7OSX")
         #expect(HAPAdvertisement.setupHash(setupID: "7OSX", pairingID: "B5:71:93:09:63:E5") == "Ya5o/Q==")
+        // HAP-NodeJS's documented layout: the category from bit 31 (2, a bridge; 5, a lightbulb), the
+        // flag for IP at bit 28, the code's digits below; in base 36 on nine places, then the setup ID.
+        // 2 << 31 | 1 << 28 | 51808582 = 4563276358 = "0024BRZUU" in base 36.
+        #expect(HAPAdvertisement.setupURI(code: try SetupCode("518-08-582"), setupID: "ABCD") == "X-HM://0024BRZUUABCD")
+        #expect(HAPAdvertisement.setupURI(code: try SetupCode("518-08-582"), setupID: "ABCD", category: 5) == "X-HM://0052VG2TIABCD")
     }
 
     @Test func txtRecords() {

@@ -55,7 +55,7 @@ import Testing
                 #expect(response.status == .seeOther)
                 #expect(response.headers[.location] == "/login")
             }
-            for path in ["/api/state", "/api/events", "/api/history", "/today.svg"] {
+            for path in ["/api/state", "/api/events", "/api/history", "/today.svg", "/api/homekit", "/homekit.svg"] {
                 try await client.execute(uri: path, method: .get) { response in
                     #expect(response.status == .unauthorized, "\(path)")
                 }

@@ -13,7 +13,7 @@ extension AccessoryDatabase {
     public static func bridge(for configuration: HouseConfiguration, numbers: AccessoryNumbers, firmware: String) -> AccessoryDatabase {
         var numbers = numbers
         var accessories = [HAPAccessory(aid: AccessoryNumbers.bridgeAID, device: nil, services: [
-            information(name: configuration.house.name + " Bridge", model: "housectl bridge", serial: "housectl", firmware: firmware),
+            information(name: bridgeName(of: configuration), model: "housectl bridge", serial: "housectl", firmware: firmware),
             HAPService(iid: 8, type: "A2", characteristics: [
                 HAPCharacteristic(iid: 9, type: "37", format: .string, permissions: [.read], role: .constant(.string(protocolVersion))),
             ]),
@@ -28,6 +28,13 @@ extension AccessoryDatabase {
             ]))
         }
         return AccessoryDatabase(accessories: accessories)
+    }
+
+    /// The bridge's name: the house's and "Bridge", cut to the 63 bytes a DNS-SD instance name may have.
+    public static func bridgeName(of configuration: HouseConfiguration) -> String {
+        var house = configuration.house.name
+        while house.utf8.count > 63 - " Bridge".utf8.count { house.removeLast() }
+        return house + " Bridge"
     }
 
     /// The devices the bridge shows (the ones `bridge` gives an accessory), for their numbers.

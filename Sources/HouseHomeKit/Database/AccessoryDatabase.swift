@@ -1,3 +1,4 @@
+import Crypto
 import HouseCore
 
 /// The bridge's accessories as `GET /accessories` lists them: the bridge (aid 1:
@@ -36,5 +37,11 @@ public struct AccessoryDatabase: Sendable {
                 })),
             ])
         }))])
+    }
+
+    /// A digest of the accessories, their services and characteristics with their fixed values
+    /// (names, models, firmware), not their states: what `c#` stands for.
+    public var fingerprint: String {
+        SHA256.hash(data: json(states: [:]).encoded).map { String(format: "%02x", $0) }.joined()
     }
 }

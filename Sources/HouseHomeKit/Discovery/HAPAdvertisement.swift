@@ -1,8 +1,8 @@
 import Crypto
 import Foundation
 
-/// What the bridge announces by DNS-SD as `_hap._tcp` (HAP's table 6-7), for the advertiser
-/// (avahi; not yet wired) and for tests: the TXT records and the setup URI behind the QR code.
+/// What the bridge announces by DNS-SD as `_hap._tcp` (HAP's table 6-7, through `HAPAnnouncer`):
+/// the TXT records, and the setup URI behind the QR code.
 public struct HAPAdvertisement: Sendable, Equatable {
     /// The service's instance name (`md` too).
     public var name: String

@@ -1,4 +1,5 @@
 import Foundation
+import Signals
 import Synchronization
 
 /// The controllers paired with the bridge (pairing id, Ed25519 long-term public key, admin or
@@ -30,6 +31,8 @@ public final class PairingStore: Sendable {
 
     private let path: String
     private let state: Mutex<Stored>
+    /// Woken when a pairing is added or removed (the mDNS status flag follows it).
+    public let changes = ChangeFeed()
 
     public init(directory: String) throws(HomeKitError) {
         path = directory + "/pairings.json"
@@ -91,7 +94,9 @@ public final class PairingStore: Sendable {
             var copy = s
             let result = change(&copy)
             try StateFile.write(copy, to: path)
+            let changed = copy.pairings != s.pairings
             s = copy
+            if changed { changes.changed() }
             return result
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The eight-digit code a person types into the Home app (`XXX-XX-XXX`), the SRP password of
 /// pair-setup. Never logged; `description` hides it.
 public struct SetupCode: Sendable, Equatable, CustomStringConvertible {
@@ -36,18 +38,23 @@ extension SetupCode {
     /// The bridge's setup code: the one in `pinFile` when given, else the one kept in
     /// `setup.json` under `directory` (0600), made at random the first time.
     public static func load(pinFile: String?, keptIn directory: String) throws(HomeKitError) -> SetupCode {
+        if let code = try read(pinFile: pinFile, keptIn: directory) { return code }
+        let code = random()
+        try StateFile.write(Stored(setupCode: code.text), to: path(in: directory))
+        return code
+    }
+
+    /// The setup code in `pinFile`, or kept under `directory`; nil when none was made yet.
+    public static func read(pinFile: String?, keptIn directory: String) throws(HomeKitError) -> SetupCode? {
         if let pinFile {
             guard let text = try? String(contentsOfFile: pinFile, encoding: .utf8) else {
                 throw .stateFile(path: pinFile, reason: "cannot be read")
             }
             return try SetupCode(text.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        let path = directory + "/setup.json"
-        if let stored = try StateFile.read(Stored.self, at: path) { return try SetupCode(stored.setupCode) }
-        let code = random()
-        try StateFile.write(Stored(setupCode: code.text), to: path)
-        return code
+        return try StateFile.read(Stored.self, at: path(in: directory)).map { (stored: Stored) throws(HomeKitError) in try SetupCode(stored.setupCode) }
     }
-}
 
-import Foundation
+    /// Where a code the bridge made is kept.
+    public static func path(in directory: String) -> String { directory + "/setup.json" }
+}

@@ -9,26 +9,54 @@ import Synchronization
 /// state directory, and goes through `HomeKitHouse` for everything about the house.
 public final class HomeKitBridge: Sendable {
     public let pairing: PairingHandler
+    /// The setup ID and the configuration number `c#` (one higher than at the last start when the
+    /// accessories changed since).
+    public let discovery: HAPDiscoveryState
+    /// The name the bridge is announced and shown under (`<house> Bridge`).
+    public let name: String
     let core: BridgeCore
     let logger: Logger
     private let nextConnection = Atomic<Int>(0)
 
-    /// Loads (or makes) the identity, the pairings and the accessory numbers in `stateDirectory`.
+    /// Loads (or makes) the identity, the pairings, the accessory numbers and the discovery state
+    /// in `stateDirectory`.
     public init(configuration: HouseConfiguration, stateDirectory: String, setupCode: SetupCode, house: any HomeKitHouse,
                 firmware: String = "1.0.0", logger: Logger = Logger(label: "housectl.homekit")) throws(HomeKitError) {
         let identity = try AccessoryIdentity.loadOrCreate(in: stateDirectory)
         let store = try PairingStore(directory: stateDirectory)
         let numbers = try AccessoryNumbers.load(in: stateDirectory, for: AccessoryDatabase.bridgedDevices(of: configuration))
+        let database = AccessoryDatabase.bridge(for: configuration, numbers: numbers, firmware: firmware)
         pairing = PairingHandler(identity: identity, setupCode: setupCode, store: store)
-        core = BridgeCore(database: .bridge(for: configuration, numbers: numbers, firmware: firmware), house: house, logger: logger)
+        discovery = try HAPDiscoveryState.load(in: stateDirectory, accessories: database.fingerprint)
+        name = AccessoryDatabase.bridgeName(of: configuration)
+        core = BridgeCore(database: database, house: house, logger: logger)
         self.logger = logger
     }
 
     /// The accessories as `GET /accessories` shows them now.
     public var database: AccessoryDatabase { core.database }
 
-    /// Listens on `host:port` (port 0: a free one, told to `listening`) and serves until the task is cancelled.
-    public func run(host: String, port: Int, listening: @Sendable (Int) -> Void = { _ in }) async throws {
+    /// What the bridge announces by mDNS now (paired or not).
+    public var advertisement: HAPAdvertisement {
+        HAPAdvertisement(name: name, pairingID: pairing.identity.pairingID, configurationNumber: discovery.configurationNumber,
+                         paired: pairing.store.isPaired, setupID: discovery.setupID)
+    }
+
+    /// The setup code, the setup URI and how many controllers are paired now.
+    public var setup: HomeKitSetup {
+        HomeKitSetup(code: pairing.setupCode, setupID: discovery.setupID, name: name, pairedControllers: pairing.store.pairings.count)
+    }
+
+    /// Why the bridge cannot be announced by mDNS on this machine now (avahi-daemon not running,
+    /// no D-Bus system bus), or nil when avahi-daemon answers.
+    public static func mdnsUnavailability() -> String? {
+        HAPAnnouncer.unavailability()
+    }
+
+    /// Listens on `host:port` (port 0: a free one, told to `listening`) and serves until the task
+    /// is cancelled; with `announce`, announced by mDNS (through avahi-daemon) while it listens,
+    /// and announced again when a pairing is added or removed.
+    public func run(host: String, port: Int, announce: Bool = false, listening: @Sendable (Int) -> Void = { _ in }) async throws {
         await core.start()
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -38,11 +66,25 @@ public final class HomeKitBridge: Sendable {
                     try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
                 }
             }
-        listening(server.channel.localAddress?.port ?? port)
-        logger.info("homekit: bridge \(pairing.identity.pairingID) listening on \(host):\(server.channel.localAddress?.port ?? port)")
+        let bound = server.channel.localAddress?.port ?? port
+        listening(bound)
+        logger.info("homekit: bridge \(pairing.identity.pairingID) listening on \(host):\(bound)")
+        let announcer = announce ? HAPAnnouncer.start(advertisement, port: bound, logger: logger) : nil
+        defer { announcer?.stop() }
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { [core, house = core.house] in
                 for await (device, state) in house.changes() { await core.apply(device, state) }
+            }
+            if let announcer {
+                // sf follows the pairings: announced again at every change.
+                group.addTask { [pairing] in
+                    await pairing.store.changes.watch { signal in
+                        while !Task.isCancelled {
+                            announcer.update(self.advertisement)
+                            await signal.wait()
+                        }
+                    }
+                }
             }
             try await withTaskCancellationHandler {
                 try await server.executeThenClose { connections in

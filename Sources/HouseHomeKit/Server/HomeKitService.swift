@@ -16,7 +16,7 @@ public struct HomeKitService<C: WallClock>: Service {
         let directory = stateDirectory + "/homekit"
         let code = try SetupCode.load(pinFile: settings.pinFile, keptIn: directory)
         // The code itself is never logged: where to read it is.
-        controller.logger.info("homekit: the setup code is in \(settings.pinFile ?? directory + "/setup.json")")
+        controller.logger.info("homekit: the setup code is in \(settings.pinFile ?? SetupCode.path(in: directory)) (housectl homekit prints it with its QR code)")
         bridge = try HomeKitBridge(configuration: controller.configuration, stateDirectory: directory, setupCode: code,
                                    house: ControllerHouse(controller: controller), logger: controller.logger)
         self.settings = settings
@@ -26,7 +26,7 @@ public struct HomeKitService<C: WallClock>: Service {
     public func run() async throws {
         do {
             try await cancelWhenGracefulShutdown {
-                try await bridge.run(host: settings.bind, port: settings.port, listening: onListening)
+                try await bridge.run(host: settings.bind, port: settings.port, announce: true, listening: onListening)
             }
         } catch is CancellationError {
         } catch {

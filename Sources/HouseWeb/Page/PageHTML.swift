@@ -40,6 +40,7 @@ enum PageHTML {
             <div id="modes" class="modes"></div>
             <div id="nodes" class="nodes"></div>
             <div id="rooms" class="rooms"><p class="muted">Loading the house…</p></div>
+            <div id="homekit" class="homekit" hidden></div>
           </section>
           <section id="say-section" data-section="say" hidden>
             <form id="say-form" class="say">

@@ -217,6 +217,28 @@ async function loadHistory() {
   if (e.ok) $("energy-chart").innerHTML = await e.text();
 }
 
+// MARK: Apple Home
+
+// The bridge's setup code and QR code while no controller is paired, else how many are.
+async function loadHomeKit() {
+  const box = $("homekit");
+  const r = await fetch("/api/homekit", {credentials: "same-origin"});
+  if (!r.ok) { box.hidden = true; return; }
+  const h = await r.json();
+  box.replaceChildren(el("h2", {}, "Apple Home"));
+  if (h.paired > 0) {
+    box.append(el("p", {id: "homekit-paired"}, h.name + " is paired with " + h.paired + (h.paired === 1 ? " controller" : " controllers") +
+      ". To pair anew, remove the bridge in the Home app first."));
+  } else {
+    const qr = el("div", {id: "homekit-qr", class: "qr"});
+    box.append(el("p", {}, "In the Home app tap + and Add Accessory, then scan this code, or choose More options…, pick " + h.name +
+      " and type the setup code."), qr, el("p", {id: "homekit-code", class: "setup-code"}, h.setupCode));
+    const svg = await fetch("/homekit.svg", {credentials: "same-origin"});
+    if (svg.ok) qr.innerHTML = await svg.text();
+  }
+  box.hidden = false;
+}
+
 // MARK: Tabs
 
 function show(tab) {
@@ -224,6 +246,7 @@ function show(tab) {
   $("ask").hidden = true;
   for (const s of document.querySelectorAll("section[data-section]")) s.hidden = s.dataset.section !== tab;
   for (const a of document.querySelectorAll("nav a")) a.classList.toggle("current", a.dataset.tab === tab);
+  if (tab === "house") loadHomeKit();
   if (tab === "today") loadDay();
   if (tab === "history") loadHistory();
   if (tab === "say") $("say-text").focus();
