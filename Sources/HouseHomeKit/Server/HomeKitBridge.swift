@@ -18,7 +18,7 @@ public final class HomeKitBridge: Sendable {
                 firmware: String = "1.0.0", logger: Logger = Logger(label: "housectl.homekit")) throws(HomeKitError) {
         let identity = try AccessoryIdentity.loadOrCreate(in: stateDirectory)
         let store = try PairingStore(directory: stateDirectory)
-        let numbers = try AccessoryNumbers.load(in: stateDirectory, for: AccessoryDatabase.bridgedDevices(of: configuration))
+        let numbers = try AccessoryNumbers.load(in: stateDirectory, for: AccessoryDatabase.bridgedItems(of: configuration))
         pairing = PairingHandler(identity: identity, setupCode: setupCode, store: store)
         core = BridgeCore(database: .bridge(for: configuration, numbers: numbers, firmware: firmware), house: house, logger: logger)
         self.logger = logger
@@ -42,7 +42,7 @@ public final class HomeKitBridge: Sendable {
         logger.info("homekit: bridge \(pairing.identity.pairingID) listening on \(host):\(server.channel.localAddress?.port ?? port)")
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { [core, house = core.house] in
-                for await (device, state) in house.changes() { await core.apply(device, state) }
+                for await (item, state) in house.changes() { await core.apply(item, state) }
             }
             try await withTaskCancellationHandler {
                 try await server.executeThenClose { connections in
