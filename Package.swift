@@ -130,8 +130,18 @@ let package = Package(
         ),
 
         // MARK: Fakes and fixtures shared by the tests
-        // The bridge's fake house (HomeKit writes and state changes in memory).
-        .target(name: "HouseHomeKitTesting", dependencies: ["HouseHomeKit", "HouseCore"]),
+        // The bridge's fake house (HomeKit writes and state changes in memory) and a controller's side of HAP
+        // (pairing, an encrypted session) for the tests and the bench.
+        .target(
+            name: "HouseHomeKitTesting",
+            dependencies: [
+                "HouseHomeKit", "HouseCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "BigInt", package: "BigInt"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
         // The broker's inspection and fault injection, on its `package` hooks (not shipped in HouseBroker).
         .target(name: "HouseBrokerTesting", dependencies: ["HouseBroker"]),
         .target(

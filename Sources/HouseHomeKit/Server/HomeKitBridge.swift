@@ -11,10 +11,17 @@ public final class HomeKitBridge: Sendable {
     public let pairing: PairingHandler
     let core: BridgeCore
     let logger: Logger
+    /// The bounds on what a connection may hold (see `HomeKitLimits`).
+    public let limits: HomeKitLimits
+    /// The clock of the connections' idle timeout (a test's manual clock).
+    let clock: any WallClock
     private let nextConnection = Atomic<Int>(0)
+    /// Connections open now, and whether a refusal at the limit was logged since it was last below.
+    private let open = Mutex<(count: Int, refusalLogged: Bool)>((0, false))
 
     /// Loads (or makes) the identity, the pairings and the accessory numbers in `stateDirectory`.
     public init(configuration: HouseConfiguration, stateDirectory: String, setupCode: SetupCode, house: any HomeKitHouse,
+                limits: HomeKitLimits = HomeKitLimits(), clock: any WallClock = MonotonicWallClock(),
                 firmware: String = "1.0.0", logger: Logger = Logger(label: "housectl.homekit")) throws(HomeKitError) {
         let identity = try AccessoryIdentity.loadOrCreate(in: stateDirectory)
         let store = try PairingStore(directory: stateDirectory)
@@ -22,6 +29,8 @@ public final class HomeKitBridge: Sendable {
         pairing = PairingHandler(identity: identity, setupCode: setupCode, store: store)
         core = BridgeCore(database: .bridge(for: configuration, numbers: numbers, firmware: firmware), house: house, logger: logger)
         self.logger = logger
+        self.limits = limits
+        self.clock = clock
     }
 
     /// The accessories as `GET /accessories` shows them now.
@@ -47,8 +56,15 @@ public final class HomeKitBridge: Sendable {
             try await withTaskCancellationHandler {
                 try await server.executeThenClose { connections in
                     for try await connection in connections {
+                        guard admit() else {
+                            try? await connection.executeThenClose { _, _ in }
+                            continue
+                        }
                         let id = nextConnection.add(1, ordering: .relaxed).newValue
-                        group.addTask { await self.serve(connection, id: id) }
+                        group.addTask {
+                            await self.serve(connection, id: id)
+                            self.open.withLock { $0.count -= 1 }
+                        }
                     }
                 }
             } onCancel: {
@@ -56,5 +72,21 @@ public final class HomeKitBridge: Sendable {
             }
             group.cancelAll()
         }
+    }
+
+    /// Counts a new connection in, or refuses it at `limits.maxConnections` (logged once until a
+    /// connection closes: a flood does not flood the log).
+    private func admit() -> Bool {
+        let (admitted, log) = open.withLock { state -> (Bool, Bool) in
+            guard state.count >= limits.maxConnections else {
+                state.count += 1
+                state.refusalLogged = false
+                return (true, false)
+            }
+            defer { state.refusalLogged = true }
+            return (false, !state.refusalLogged)
+        }
+        if log { logger.notice("homekit: refusing connections: \(limits.maxConnections) are open, the most the bridge keeps") }
+        return admitted
     }
 }
