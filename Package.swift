@@ -169,7 +169,7 @@ let package = Package(
         .executableTarget(
             name: "housectl-bench",
             dependencies: [
-                "HouseDaemon", "HouseTesting", "HouseMQTT", "Signals",
+                "HouseDaemon", "HouseTesting", "HouseMQTT", "Signals", "HouseHomeKit", "HouseHomeKitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

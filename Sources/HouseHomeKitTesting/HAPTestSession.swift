@@ -68,8 +68,14 @@ public struct HAPTestSession {
 
     /// A `PUT /characteristics` of one value (JSON text), and its response.
     public mutating func write(aid: Int, iid: Int, value: String) async throws -> Message {
-        try await request("PUT", "/characteristics", body: Array("{\"characteristics\":[{\"aid\":\(aid),\"iid\":\(iid),\"value\":\(value)}]}".utf8),
-                          contentType: HAPResponse.jsonContentType)
+        try await sendWrite(aid: aid, iid: iid, value: value)
+        return try await response()
+    }
+
+    /// Sends a `PUT /characteristics` of one value (JSON text); its response is the next.
+    public mutating func sendWrite(aid: Int, iid: Int, value: String) async throws {
+        try await send("PUT", "/characteristics", body: Array("{\"characteristics\":[{\"aid\":\(aid),\"iid\":\(iid),\"value\":\(value)}]}".utf8),
+                       contentType: HAPResponse.jsonContentType)
     }
 
     /// Subscribes to events of `aid.iid`.
