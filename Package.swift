@@ -4,6 +4,15 @@ import PackageDescription
 // housectl: a smart-home controller for the Raspberry Pi.
 // One target per subsystem; see docs/ARCHITECTURE.md for how they fit.
 
+/// What HAP is made of, for the bridge and for the controller's side the tests and the bench use:
+/// Ed25519, X25519, HKDF-SHA512, ChaCha20-Poly1305 and SHA-512, big integers for SRP-6a, sockets.
+let hapLibraries: [Target.Dependency] = [
+    .product(name: "Crypto", package: "swift-crypto"),
+    .product(name: "BigInt", package: "BigInt"),
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOPosix", package: "swift-nio"),
+]
+
 let package = Package(
     name: "housectl",
     platforms: [.macOS(.v15)],
@@ -129,18 +138,15 @@ let package = Package(
             name: "HouseHomeKit",
             dependencies: [
                 "HouseCore", "HouseDaemon", "Signals", "CAvahi", "CQRencode",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "BigInt", package: "BigInt"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ] + hapLibraries
         ),
 
         // MARK: Fakes and fixtures shared by the tests
-        // The bridge's fake house (HomeKit writes and state changes in memory).
-        .target(name: "HouseHomeKitTesting", dependencies: ["HouseHomeKit", "HouseCore"]),
+        // The bridge's fake house (HomeKit writes and state changes in memory) and a controller's side of HAP
+        // (pairing, an encrypted session) for the tests and the bench.
+        .target(name: "HouseHomeKitTesting", dependencies: ["HouseHomeKit", "HouseCore"] + hapLibraries),
         // The broker's inspection and fault injection, on its `package` hooks (not shipped in HouseBroker).
         .target(name: "HouseBrokerTesting", dependencies: ["HouseBroker"]),
         .target(
@@ -172,7 +178,7 @@ let package = Package(
         .executableTarget(
             name: "housectl-bench",
             dependencies: [
-                "HouseDaemon", "HouseTesting", "HouseMQTT", "Signals",
+                "HouseDaemon", "HouseTesting", "HouseMQTT", "Signals", "HouseHomeKit", "HouseHomeKitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

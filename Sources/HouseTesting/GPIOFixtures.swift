@@ -59,3 +59,15 @@ extension ManualClock {
         bank.fireDueTimers(at: now, events: &events)
     }
 }
+
+extension SimulatedChip {
+    /// Presses the button on input `line` (the example house's hall button is 17) for `held` on
+    /// `clock`, then lets the double-press window pass.
+    public func press(line: Int, held: Duration, clock: ManualClock) {
+        setInput(line: line, active: true)
+        clock.advance(by: held)
+        setInput(line: line, active: false)
+        clock.advance(by: .milliseconds(450))
+        nudge()
+    }
+}

@@ -35,7 +35,7 @@ struct TableCommand: AsyncParsableCommand {
         let env = ProcessInfo.processInfo.environment
         let root = FileManager.default.currentDirectoryPath
         let rounds = max(1, Int(env["BENCH_ROUNDS"] ?? "") ?? 5)
-        let only = Set((env["BENCH_ONLY"] ?? "1,2,9,3,4,5,6,8,10").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
+        let only = Set((env["BENCH_ONLY"] ?? "1,2,9,3,4,5,6,8,10,11").split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) })
         let selfDir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().path
         let housectl = env["HOUSECTL"] ?? selfDir + "/housectl"
         let venv = env["BENCH_VENV"] ?? root + "/bench/.venv"
@@ -84,6 +84,9 @@ struct TableCommand: AsyncParsableCommand {
         }
         if only.contains(8) {
             rows += await WebBench.run(rounds: min(rounds, 3), loads: 100, updates: 200, housectl: housectl, root: root)
+        }
+        if only.contains(11) {
+            rows += await HomeKitBench.run(rounds: min(rounds, 3), samples: 300, housectl: housectl, root: root)
         }
         if only.contains(6) {
             var times: [Double] = []

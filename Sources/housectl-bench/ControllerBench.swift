@@ -212,6 +212,15 @@ enum ControllerBench {
 
     /// `set` ON/OFF alternating (QoS 1) until the retained state with that value arrives.
     private static func ourLatencyRound(port: Int, samples: Int, into f: inout Figures) async throws {
+        let kept = try await setToState(port: port, samples: samples)
+        reportOutliers(kept, label: "controller")
+        f.ourP50.append(kept.median)
+        f.ourP99.append(kept.percentile(99))
+    }
+
+    /// The kitchen light's `set` ON/OFF alternating (QoS 1), each until the retained state with
+    /// that value arrives, on the broker at `port`: `samples` after 5 warm-up ones (ms).
+    static func setToState(port: Int, samples: Int) async throws -> Samples {
         let pub = try await MQTTLoad.client(port: port, name: "set")
         let sub = try await MQTTLoad.client(port: port, name: "state")
         let subscription = try await sub.subscribe(to: stateTopic, qos: .atLeastOnce)
@@ -222,12 +231,9 @@ enum ControllerBench {
                 message: { MQTTMessage(topic: setTopic, string: $0 % 2 == 0 ? "ON" : "OFF", qos: .atLeastOnce) },
                 arrived: { i, m in m.string == (i % 2 == 0 ? "ON" : "OFF") })
         }
-        let kept = Samples(Array(s.values.dropFirst(warmup)))
-        reportOutliers(kept, label: "controller")
-        f.ourP50.append(kept.median)
-        f.ourP99.append(kept.percentile(99))
         await pub.disconnect()
         await sub.disconnect()
+        return Samples(Array(s.values.dropFirst(warmup)))
     }
 
     /// With `BENCH_OUTLIERS` set: which samples of a round took more than twice its median, in

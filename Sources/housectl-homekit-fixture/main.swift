@@ -36,7 +36,7 @@ do {
             FileHandle.standardError.write(Data("unknown command: \(line)\n".utf8))
             continue
         }
-        house.set(DeviceID(words[1]), HomeKitDeviceState(on: words[0] == "on"))
+        house.set(.device(DeviceID(words[1])), HomeKitDeviceState(on: words[0] == "on"))
         FileHandle.standardOutput.write(Data("ok \(line)\n".utf8))
     }
     server.cancel()

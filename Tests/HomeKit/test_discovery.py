@@ -37,8 +37,11 @@ from aiohomekit.model.status_flags import StatusFlags
 from aiohomekit.zeroconf import HAP_TYPE_TCP
 from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
-import test_aiohomekit as hk
-from test_aiohomekit import TIMEOUT, Fixture, check, wait_until
+from harness import TIMEOUT, ChildAccessory, Tally, find, short, wait_until
+from test_aiohomekit import SETUP_CODE
+
+tally = Tally()
+check = tally.check
 
 # One device more for the restart: an MQTT plug (an Outlet in HomeKit).
 EXTRA_DEVICE = ("  - {id: hall-plug, room: hall, kind: plug, names: [hall plug],\n"
@@ -122,8 +125,8 @@ async def main(args: argparse.Namespace) -> int:
         f.write(config.replace("\ndevices:\n", "\ndevices:\n" + EXTRA_DEVICE, 1))
     name = re.search(r"^  name: (.+)$", config, re.M).group(1).strip() + " Bridge"
 
-    a = Fixture(args.fixture, args.config, state_a, mdns=True)
-    b = Fixture(args.fixture, args.config, state_b, mdns=True)
+    a = ChildAccessory(args.fixture, "--mdns", args.config, state_a, log=True)
+    b = ChildAccessory(args.fixture, "--mdns", args.config, state_b, log=True)
     zc = AsyncZeroconf(interfaces=["127.0.0.1"])
     browser = AsyncServiceBrowser(zc.zeroconf, [HAP_TYPE_TCP], handlers=[lambda **_: None])
     controller = WatchingController(char_cache=CharacteristicCacheMemory(), zeroconf_instance=zc)
@@ -131,10 +134,10 @@ async def main(args: argparse.Namespace) -> int:
     pairing = None
     try:
         # Before avahi-daemon: the bridge works, and says once that mDNS is off and why.
-        await a.start()
-        warning = await a.wait_log("mDNS is off")
+        await a.start(SETUP_CODE)
+        warning = await a.wait_text("mDNS is off")
         check("without avahi-daemon the bridge says mDNS is off, and why",
-              warning is not None and "avahi-daemon is not running" in warning, a.log[-5:])
+              warning is not None and "avahi-daemon is not running" in warning, a.lines[-5:])
         pairing_id = kept(state_a, "accessory.json")["pairingID"]
         setup_id = kept(state_a, "discovery.json")["setupID"]
 
@@ -153,7 +156,7 @@ async def main(args: argparse.Namespace) -> int:
         check("its TXT records: id, md, pv, s#, ff, and sh the hash of its setup ID",
               records.get("id") == pairing_id and records.get("md") == name and records.get("pv") == "1.1"
               and records.get("s#") == "1" and records.get("ff") == "0" and records.get("sh") == expected_hash, records)
-        check("the fixture logs where it is announced", await a.wait_log(f"announced by mDNS as '{name}'") is not None, a.log[-5:])
+        check("the fixture logs where it is announced", await a.wait_text(f"announced by mDNS as '{name}'") is not None, a.lines[-5:])
 
         # A second bridge of the same name (another state directory: another pairing id), while
         # another responder on the network (zeroconf's) holds the name "... #2": avahi's first
@@ -161,20 +164,20 @@ async def main(args: argparse.Namespace) -> int:
         squatter = AsyncServiceInfo(HAP_TYPE_TCP, f"{name} #2.{HAP_TYPE_TCP}", port=9, server="squatter.local.",
                                     addresses=[bytes([127, 0, 0, 1])], properties={"id": "00:11:22:33:44:55"})
         await zc.async_register_service(squatter)
-        await b.start()
+        await b.start(SETUP_CODE)
         other_id = kept(state_b, "accessory.json")["pairingID"]
         other = await controller.wait(other_id, lambda d: True)
         check("a second bridge of the same name gives way, here and on the network: announced as '... #3'",
               other is not None and other.name == name + " #3", other and other.name)
-        check("its log says why, twice", await b.wait_log(f"the name '{name}' is taken by another service of this machine") is not None
-              and await b.wait_log(f"the name '{name} #2' is taken by another responder on the network") is not None, b.log[-5:])
+        check("its log says why, twice", await b.wait_text(f"the name '{name}' is taken by another service of this machine") is not None
+              and await b.wait_text(f"the name '{name} #2' is taken by another responder on the network") is not None, b.lines[-5:])
         await b.stop()
         await zc.async_unregister_service(squatter)
 
         # Paired through what was discovered: sf becomes 0.
         seen = controller.records.get(pairing_id.lower(), 0)
         finish = await controller.discoveries[pairing_id.lower()].async_start_pairing("house")
-        pairing = await finish(hk.SETUP_CODE)
+        pairing = await finish(SETUP_CODE)
         paired = await controller.wait(pairing_id, lambda d: d.status_flags == StatusFlags(0), after=seen)
         check("once paired, the bridge is announced with sf=0", paired is not None,
               controller.discoveries[pairing_id.lower()].description)
@@ -185,17 +188,17 @@ async def main(args: argparse.Namespace) -> int:
         # One device more: c# goes up, announced at the new port, and the pairing follows it there.
         await a.stop()
         old_port = a.port
-        a = Fixture(args.fixture, bigger, state_a, mdns=True)
-        await a.start()
+        a = ChildAccessory(args.fixture, "--mdns", bigger, state_a, log=True)
+        await a.start(SETUP_CODE)
         changed = await controller.wait(pairing_id, lambda d: d.config_num > 1 and d.port == a.port)
         check("restarted with one device more: a higher c#, the new port, still sf=0",
               changed is not None and changed.config_num == 2 and changed.status_flags == StatusFlags(0),
               controller.discoveries[pairing_id.lower()].description)
         pairing = controller.load_pairing("house", data)
         accessories = await asyncio.wait_for(pairing.list_accessories_and_characteristics(), TIMEOUT)
-        plug = hk.find(accessories, "hall-plug")
+        plug = find(accessories, "hall-plug")
         check("the pairing finds the bridge at its new port by mDNS and lists the new accessory",
-              a.port != old_port and plug is not None and [hk.short(s["type"]) for s in plug["services"]] == ["3E", "47"],
+              a.port != old_port and plug is not None and [short(s["type"]) for s in plug["services"]] == ["3E", "47"],
               (old_port, a.port, plug))
 
         # Unpaired: sf is 1 again.
@@ -208,13 +211,13 @@ async def main(args: argparse.Namespace) -> int:
               controller.discoveries[pairing_id.lower()].description)
 
         # avahi-daemon restarted: the bridge waits for it and is announced again.
-        lines = len(a.log)
+        lines = a.mark()
         check("avahi-daemon stops", await avahi.stop())
-        gone = await a.wait_log("avahi-daemon went away", after=lines)
+        gone = await a.wait_text("avahi-daemon went away", after=lines)
         seen = controller.records.get(pairing_id.lower(), 0)
         check("avahi-daemon starts again", await avahi.start())
         again = await controller.wait(pairing_id, lambda d: d.port == a.port, after=seen)
-        check("after avahi-daemon restarts, the bridge is announced again", gone is not None and again is not None, a.log[-5:])
+        check("after avahi-daemon restarts, the bridge is announced again", gone is not None and again is not None, a.lines[-5:])
     finally:
         if pairing is not None:
             await pairing.close()
@@ -224,8 +227,7 @@ async def main(args: argparse.Namespace) -> int:
         await browser.async_cancel()
         await zc.async_close()
         await avahi.stop()
-    print(f"homekit discovery: {hk.passed} passed, {hk.failed} failed")
-    return 1 if hk.failed else 0
+    return tally.summary("homekit discovery")
 
 
 if __name__ == "__main__":

@@ -13,15 +13,6 @@ import Testing
 /// and firing rules, also while the broker is down.
 @Suite(.timeLimit(.minutes(1)))
 struct InputEndToEndTests {
-    /// Presses the button (line 17) for `held`, then lets the double-press window pass.
-    static func press(_ chip: SimulatedChip, _ clock: ManualClock, held: Duration) {
-        chip.setInput(line: 17, active: true)
-        clock.advance(by: held)
-        chip.setInput(line: 17, active: false)
-        clock.advance(by: .milliseconds(450))
-        chip.nudge()
-    }
-
     @Test func aContactAndAWallButtonThroughTheController() async throws {
         try await withController { f in
             let mqtt = try await f.mqttClient()
@@ -42,7 +33,7 @@ struct InputEndToEndTests {
             #expect(open.status == .unsupported && open.dialog.contains("is a contact"), "\(open.dialog)")
 
             // A single press toggles the hall light (rule hall-wall-button), on pi-main itself.
-            Self.press(f.chip, f.clock, held: .milliseconds(120))
+            f.chip.press(line: 17, held: .milliseconds(120), clock: f.clock)
             let single = try await button.first("a single press") { _ in true }
             #expect(single.string == #"{"event_type":"single"}"#)
             _ = try await light.first("the hall light on, by the wall button") { $0.string == "ON" }
@@ -127,7 +118,7 @@ struct InputEndToEndTests {
         #expect(try chip.info(line: 17).consumer == "housectl", "the inputs are requested as the controller is built")
         try await runController(controller) { controller in
             let donations = await controller.engine.donationStream()
-            Self.press(chip, clock, held: .milliseconds(120))
+            chip.press(line: 17, held: .milliseconds(120), clock: clock)
             let done = try await withTimeout(.seconds(10), "the rule's intent, with no broker") { () -> Donation? in
                 for await donation in donations { return donation }
                 return nil

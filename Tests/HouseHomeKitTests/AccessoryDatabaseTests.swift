@@ -6,7 +6,7 @@ import Testing
 @testable import HouseHomeKit
 
 /// The bridge's accessories from the example house: the bridge first, each device as the service
-/// of its kind, aids kept across restarts and configuration changes.
+/// of its kind, each mode a switch, aids kept across restarts and configuration changes.
 @Suite struct AccessoryDatabaseTests {
     @Test func exampleHouse() throws {
         let configuration = try HouseFixtures.exampleConfiguration()
@@ -32,7 +32,12 @@ import Testing
             let iids = accessory.services.flatMap { [$0.iid] + $0.characteristics.map(\.iid) }
             #expect(Set(iids).count == iids.count)
         }
-        let json = String(decoding: database.json(states: [DeviceID("kitchen-light"): HomeKitDeviceState(on: true)]).encoded, as: UTF8.self)
+        // Each mode a Switch named after it, after the devices.
+        let night = try #require(database.accessory(of: .mode(ModeID("night"))))
+        #expect(night.services.last?.type == "49" && night.services.last?.characteristics.map(\.type) == ["23", "25"])
+        #expect(night.services.last?.characteristics.first?.role == .constant(.string("Night Mode")))
+        #expect(database.accessories.last?.item == .mode(configuration.modes.last!.id))
+        let json = String(decoding: database.json(states: [.device(DeviceID("kitchen-light")): HomeKitDeviceState(on: true)]).encoded, as: UTF8.self)
         #expect(json.hasPrefix("{\"accessories\":[{\"aid\":1,"))
         #expect(json.contains("\"type\":\"25\",\"perms\":[\"pr\",\"pw\",\"ev\"],\"format\":\"bool\",\"value\":true"))
     }
@@ -40,13 +45,13 @@ import Testing
     @Test func aidsAreKeptAcrossRestartsAndChanges() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("homekit-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let first = try AccessoryNumbers.load(in: directory, for: [DeviceID("a"), DeviceID("b"), DeviceID("c")])
-        #expect(first.aids == ["a": 2, "b": 3, "c": 4])
+        let first = try AccessoryNumbers.load(in: directory, for: [.device("a"), .device("b"), .device("c"), .mode("c")])
+        #expect(first.aids == ["a": 2, "b": 3, "c": 4, "mode:c": 5])
         // A restart with a device removed and one added in front: the others keep theirs, the
         // new one takes a number never used, and the removed one's is not given away.
-        let second = try AccessoryNumbers.load(in: directory, for: [DeviceID("new"), DeviceID("a"), DeviceID("c")])
-        #expect(second.aids["a"] == 2 && second.aids["c"] == 4 && second.aids["new"] == 5)
-        let third = try AccessoryNumbers.load(in: directory, for: [DeviceID("b")])
+        let second = try AccessoryNumbers.load(in: directory, for: [.device("new"), .device("a"), .device("c")])
+        #expect(second.aids["a"] == 2 && second.aids["c"] == 4 && second.aids["new"] == 6)
+        let third = try AccessoryNumbers.load(in: directory, for: [.device("b")])
         #expect(third.aids["b"] == 3)
     }
 }

@@ -35,10 +35,10 @@ import Testing
         // Elsewhere: off, then on again (the value the writer once wrote). The fake's changes
         // reach the core through its stream, as the bridge's run loop feeds them.
         let changes = house.changes()
-        let feed = Task { for await (device, state) in changes { await core.apply(device, state) } }
+        let feed = Task { for await (item, state) in changes { await core.apply(item, state) } }
         defer { feed.cancel() }
-        house.set(light, HomeKitDeviceState(on: false))
-        house.set(light, HomeKitDeviceState(on: true))
+        house.set(.device(light), HomeKitDeviceState(on: false))
+        house.set(.device(light), HomeKitDeviceState(on: true))
         var otherEvents: [String] = [], writerEvents: [String] = []
         var otherIterator = other.makeAsyncIterator(), writerIterator = writer.makeAsyncIterator()
         while otherEvents.count < 3, case .message(let bytes)? = await otherIterator.next() { otherEvents.append(String(decoding: bytes, as: UTF8.self)) }

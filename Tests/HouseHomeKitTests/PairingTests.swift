@@ -1,4 +1,5 @@
 import Foundation
+import HouseHomeKitTesting
 import Testing
 
 @testable import HouseHomeKit
@@ -22,9 +23,9 @@ import Testing
 
     @Test func pairsVerifiesAndSurvivesARestart() async throws {
         try await Self.withHandler { handler, directory in
-            let controller = TestController()
-            let m6 = try controller.pairSetup(handler, code: Self.code)
-            #expect(m6.byte(.state) == 6 && m6.byte(.error) == nil)
+            let controller = HAPTestController()
+            let paired = try await controller.pairSetup(handler, code: Self.code)
+            #expect(paired == .paired(accessoryID: handler.identity.pairingID, accessoryKey: handler.identity.publicKey))
             #expect(handler.store.pairings.map(\.id) == [controller.id])
             guard case .verified(var cipher) = try await controller.pairVerify(handler) else {
                 Issue.record("pair-verify failed")
@@ -32,8 +33,8 @@ import Testing
             }
             _ = try cipher.seal([1, 2, 3])
             // Paired: a second pair-setup is refused.
-            let again = try TestController(id: "other").pairSetup(handler, code: Self.code)
-            #expect(again.byte(.error) == TLVErrorCode.unavailable.rawValue)
+            let again = try await HAPTestController(id: "other").pairSetup(handler, code: Self.code)
+            #expect(again == .refused(state: 2, error: .unavailable))
             // A restart: the same identity and pairings from the files, and verify still works.
             let restarted = try Self.handler(directory)
             #expect(restarted.identity.pairingID == handler.identity.pairingID)
@@ -43,7 +44,7 @@ import Testing
                 return
             }
             // A controller that never paired: refused.
-            guard case .refused(.authentication) = try await TestController(id: "stranger").pairVerify(restarted) else {
+            guard case .refused(.authentication) = try await HAPTestController(id: "stranger").pairVerify(restarted) else {
                 Issue.record("a stranger was verified")
                 return
             }
@@ -56,15 +57,15 @@ import Testing
 
     @Test func wrongCodesAreCountedAndLimited() async throws {
         try await Self.withHandler { handler, _ in
-            let controller = TestController()
-            let m4 = try controller.pairSetup(handler, code: "031-45-155")
-            #expect(m4.byte(.state) == 4 && m4.byte(.error) == TLVErrorCode.authentication.rawValue)
+            let controller = HAPTestController()
+            let m4 = try await controller.pairSetup(handler, code: "031-45-155")
+            #expect(m4 == .refused(state: 4, error: .authentication))
             #expect(handler.store.unsuccessfulAttempts == 1)
             #expect(!handler.store.isPaired)
             // Up to the limit, then MaxTries at M2, even with the right code.
             for _ in 1..<PairingStore.maxUnsuccessfulAttempts { _ = try handler.store.countUnsuccessfulAttempt() }
-            let refused = try controller.pairSetup(handler, code: Self.code)
-            #expect(refused.byte(.state) == 2 && refused.byte(.error) == TLVErrorCode.maxTries.rawValue)
+            let refused = try await controller.pairSetup(handler, code: Self.code)
+            #expect(refused == .refused(state: 2, error: .maxTries))
         }
     }
 
@@ -75,8 +76,8 @@ import Testing
             m1.append(.state, byte: 1)
             m1.append(.method, byte: 0)
             #expect(try handler.pairSetup(m1, state: &first, connection: 1).byte(.error) == nil)
-            let busy = try TestController().pairSetup(handler, code: Self.code, connection: 2)
-            #expect(busy.byte(.error) == TLVErrorCode.busy.rawValue)
+            let busy = try await HAPTestController().pairSetup(handler, code: Self.code, connection: 2)
+            #expect(busy == .refused(state: 2, error: .busy))
             // The first connection goes: the next may start (SRP in a debug build takes seconds:
             // M2 is enough here).
             handler.connectionClosed(1)
@@ -88,8 +89,8 @@ import Testing
 
     @Test func pairingsAddListRemove() async throws {
         try await Self.withHandler { handler, _ in
-            let admin = TestController(id: "admin")
-            _ = try admin.pairSetup(handler, code: Self.code)
+            let admin = HAPTestController(id: "admin")
+            _ = try await admin.pairSetup(handler, code: Self.code)
             var add = TLV8()
             add.append(.state, byte: 1)
             add.append(.method, byte: PairingMethod.addPairing.rawValue)

@@ -296,7 +296,7 @@ final class ConfigurationParser {
     private func parseWeb(_ node: YNode) -> WebSettings? {
         guard let m = ctx.map(node, what: "web", allowed: ["port", "bind", "password_file"]) else { return nil }
         var s = WebSettings()
-        s.port = m["port"].flatMap { ctx.int($0, expected: "a TCP port, 1...65535", range: 1...65535) } ?? s.port
+        s.port = m["port"].flatMap { ctx.int($0, expected: "a TCP port, 0...65535 (0: any free one)", range: 0...65535) } ?? s.port
         s.bind = m.string("bind", expected: "an address to listen on, e.g. 127.0.0.1 or 0.0.0.0") ?? s.bind
         s.passwordFile = m.string("password_file", expected: "a path to a file of user:bcrypt-hash lines (housectl web passwd makes one)")
         if !s.isLoopback && s.passwordFile == nil {
@@ -311,7 +311,7 @@ final class ConfigurationParser {
         var s = HomeKitSettings()
         s.enabled = m["enabled"].flatMap { ctx.bool($0) } ?? s.enabled
         s.bind = m.string("bind", expected: "an address to listen on, e.g. 0.0.0.0") ?? s.bind
-        s.port = m["port"].flatMap { ctx.int($0, expected: "a TCP port, 1...65535", range: 1...65535) } ?? s.port
+        s.port = m["port"].flatMap { ctx.int($0, expected: "a TCP port, 0...65535 (0: any free one)", range: 0...65535) } ?? s.port
         s.pinFile = m.string("pin_file", expected: "a path to a file holding the setup code XXX-XX-XXX")
         return s
     }
@@ -430,7 +430,12 @@ final class ConfigurationParser {
             if let d = gm["deny_modes"], let items = ctx.sequence(d, expected: "mode ids") {
                 grant.denyModes = Set(items.compactMap { reference($0, to: modeIDs, what: "mode") })
             }
-            if let c = gm["confirm_devices"] { grant.allowConfirmDevices = ctx.bool(c) ?? true }
+            if let c = gm["confirm_devices"] {
+                grant.allowConfirmDevices = ctx.bool(c) ?? true
+                if grant.allowConfirmDevices && !source.canConfirm {
+                    ctx.error("\(source.rawValue) cannot confirm: \(HouseDialog.sourceName(source)) never asks \"are you sure?\", so confirm: true devices are always refused from it (leave confirm_devices out)", at: c)
+                }
+            }
             grants[source] = grant
         }
         return Permissions(grants: grants)

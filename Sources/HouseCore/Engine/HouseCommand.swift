@@ -21,6 +21,9 @@ public enum HouseCommand: Sendable {
     case stateReport(device: DeviceID, state: DeviceState, retained: Bool, mirror: Bool)
     /// An input of this node did something (a button press, a contact's new level).
     indirect case input(InputEvent)
+    /// Another node's button was pressed (its `event` topic): noted for what watches the house
+    /// (Apple Home); its rules ran on its own node.
+    case pressReport(device: DeviceID, ButtonPress)
     /// Another node's opener published its state.
     indirect case openerReport(device: DeviceID, CoverState)
     /// Another node's cover published where it is.

@@ -16,12 +16,21 @@ extension HouseEngine {
             if chatter > 0 { effects.log(.info, "input \(id): \(chatter) chattering edges debounced") }
             if !initial { deviceStateChanged(id, to: state) }
         case .press(let id, let press):
+            notePress(id, press)
             effects.log(.info, "input \(event)")
             effects.publish(layout.deviceEvent(room: device.room, device: id), Self.json(["event_type": press.rawValue]), retain: false)
             fireRules(for: .button(id, press))
         case .chatter:
             effects.log(.info, "input \(event)")
         }
+    }
+
+    /// A button's press, of this node or another, counted for the overview: what watches the
+    /// house (Apple Home's programmable switch) sees each press as a new count.
+    func notePress(_ id: DeviceID, _ press: ButtonPress) {
+        guard configuration.device(id: id)?.kind == .button else { return }
+        let count = (buttonPresses[id]?.presses ?? 0) + 1
+        buttonPresses[id] = HouseOverview.ButtonView(id: id, presses: count, last: press)
     }
 
     /// A sensor's topic spoke: its reading goes to the house, and a number is mirrored on the

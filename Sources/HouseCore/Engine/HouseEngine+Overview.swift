@@ -27,6 +27,9 @@ extension HouseEngine {
             HouseOverview.NodeView(id: n.id, online: n.id == node ? true : nodeOnline[n.id], primary: n.id == primary)
         }
         let modes = configuration.modes.map { HouseOverview.ModeOption(id: $0.id, name: $0.names.first ?? $0.id.rawValue) }
-        return HouseOverview(house: configuration.house.name, mode: currentMode, rooms: rooms, nodes: nodes, modes: modes)
+        let buttons = configuration.devices.filter { $0.kind == .button }.map {
+            buttonPresses[$0.id] ?? HouseOverview.ButtonView(id: $0.id, presses: 0, last: nil)
+        }
+        return HouseOverview(house: configuration.house.name, mode: currentMode, rooms: rooms, nodes: nodes, modes: modes, buttons: buttons)
     }
 }

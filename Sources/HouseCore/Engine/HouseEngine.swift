@@ -50,6 +50,8 @@ public actor HouseEngine {
     var openerReports: [DeviceID: CoverState] = [:]
     /// Each sensor's latest reading.
     var readings: [DeviceID: SensorReading] = [:]
+    /// Each button's presses since the start, this node's and other nodes' (see `HouseEngine+Inputs`).
+    var buttonPresses: [DeviceID: HouseOverview.ButtonView] = [:]
     /// Today in the house's time zone, `[start, end)` (energy today is asked for often).
     var today: (start: WallInstant, end: WallInstant)?
     var donationLog = RecentLog<Donation>(limit: HouseEngine.donationMemoryLimit)
@@ -190,6 +192,8 @@ public actor HouseEngine {
             if !retained && changed { deviceStateChanged(device, to: state) }
         case .input(let event):
             inputEvent(event)
+        case .pressReport(let device, let press):
+            notePress(device, press)
         case .openerReport(let device, let state):
             openerReports[device] = state
         case .coverReport(let device, let report):

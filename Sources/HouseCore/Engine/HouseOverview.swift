@@ -42,6 +42,13 @@ public struct HouseOverview: Sendable, Equatable, Codable {
         public var primary: Bool
     }
 
+    /// A button: how many presses the controller has seen since it started, and the last one's kind.
+    public struct ButtonView: Sendable, Equatable, Codable {
+        public var id: DeviceID
+        public var presses: Int
+        public var last: ButtonPress?
+    }
+
     /// A mode that can be set.
     public struct ModeOption: Sendable, Equatable, Codable {
         public var id: ModeID
@@ -54,4 +61,6 @@ public struct HouseOverview: Sendable, Equatable, Codable {
     public var rooms: [RoomView]
     public var nodes: [NodeView]
     public var modes: [ModeOption]
+    /// The buttons (not among the rooms' devices: nothing is switched on a button).
+    public var buttons: [ButtonView]
 }

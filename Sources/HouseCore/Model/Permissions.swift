@@ -5,6 +5,11 @@ public enum IntentSource: String, Sendable, Codable, CaseIterable, Hashable {
     case web
     /// Apple Home and Siri, through the HomeKit bridge (`HouseHomeKit`).
     case homekit
+
+    /// Whether a person behind this source can be asked "are you sure?" and answer. HomeKit has no
+    /// such question: a `confirm: true` device (or a mode that needs a yes) is refused from it,
+    /// as a refusal the house records, never a question nobody sees.
+    public var canConfirm: Bool { self != .homekit }
 }
 
 /// Who may do what: per source, devices it may not touch, and whether it may actuate
@@ -31,5 +36,11 @@ public struct Permissions: Sendable, Equatable {
         self.grants = grants
     }
 
-    public func grant(for source: IntentSource) -> Grant { grants[source] ?? Grant() }
+    /// What `source` may do: its entry, or everything; a source that cannot confirm may never
+    /// switch what needs a yes.
+    public func grant(for source: IntentSource) -> Grant {
+        var grant = grants[source] ?? Grant()
+        if !source.canConfirm { grant.allowConfirmDevices = false }
+        return grant
+    }
 }

@@ -78,6 +78,10 @@ struct TopicRouter: Service {
                 if let input = device.input, input.node != node, device.kind != .button {
                     subscriptions.append(try await subscribe(layout.deviceState(room: device.room, device: device.id), .peerState(device)))
                 }
+                // Another node's button: its presses, for what watches the house (Apple Home).
+                if let input = device.input, input.node != node, device.kind == .button {
+                    subscriptions.append(try await subscribe(layout.deviceEvent(room: device.room, device: device.id), .peerPress(device)))
+                }
                 // Another node's opener: its state (open, closing, ...), for the primary's answers.
                 if let opener = device.opener, opener.node != node {
                     subscriptions.append(try await subscribe(layout.deviceState(room: device.room, device: device.id), .peerOpener(device)))
@@ -183,6 +187,7 @@ struct TopicRouter: Service {
         case peerState(Device)
         case peerCover(Device)
         case peerOpener(Device)
+        case peerPress(Device)
         case nodeStatus
         case remoteState(Device, MQTTDeviceEndpoint)
         case sensor(Device)
@@ -200,6 +205,7 @@ struct TopicRouter: Service {
             switch self {
             case .deviceSet, .positionSet, .modeSet, .intentRequest, .peerRelay, .discoveryEcho: nil
             case .peerState, .peerCover, .peerOpener, .nodeStatus, .remoteState, .homeAssistantStatus: .size
+            case .peerPress: .json
             case .rule, .sensor: .json
             }
         }
@@ -211,7 +217,8 @@ struct TopicRouter: Service {
         var isCommand: Bool {
             switch self {
             case .deviceSet, .positionSet, .modeSet, .intentRequest, .peerRelay: true
-            case .peerState, .peerCover, .peerOpener, .nodeStatus, .remoteState, .sensor, .rule, .homeAssistantStatus, .discoveryEcho: false
+            case .peerState, .peerCover, .peerOpener, .peerPress, .nodeStatus, .remoteState, .sensor, .rule, .homeAssistantStatus,
+                 .discoveryEcho: false
             }
         }
     }
@@ -236,6 +243,7 @@ struct TopicRouter: Service {
         case .peerOpener(let device):
             guard let state = message.string.flatMap({ CoverState(rawValue: $0.trimmedWhitespace) }) else { return }
             bus.note(.openerReport(device: device.id, state))
+        case .peerPress(let device): peerPress(message, device)
         case .nodeStatus: nodeStatus(message)
         case .remoteState(let device, let endpoint): remoteState(message, device, endpoint)
         case .sensor(let device): bus.note(.sensorMessage(device: device.id, payload: message.payload))
@@ -426,6 +434,18 @@ struct TopicRouter: Service {
         }
         bus.note(.coverReport(device: device.id, CoverReport(state: position == 0 ? .closed : (position == 100 ? .open : .stopped),
                                                               position: position, assumed: false)))
+    }
+
+    /// Another node's button was pressed: `{"event_type":"single"}` on its event topic (never
+    /// retained; a retained one is an old press and is ignored).
+    private func peerPress(_ message: MQTTMessage, _ device: Device) {
+        guard !message.retain else { return }
+        guard let fields = (try? JSONValue(parsing: message.payload))?.object, let kind = fields["event_type"]?.string,
+              let press = ButtonPress(rawValue: kind) else {
+            logger.debug("\(device.id): event payload \(InputLimits.excerpt(message.payload)) is not {\"event_type\": single, double or long}")
+            return
+        }
+        bus.note(.pressReport(device: device.id, press))
     }
 
     /// Another node's status (retained; its birth message and last will): while it is offline,

@@ -10,9 +10,14 @@ extension AccessoryDatabase {
     /// contacts, motion sensors, buttons and temperature sensors as their sensors. Other sensors
     /// are not shown (HomeKit has no service for most of them). Each name is the device's first
     /// name with its room's (`Kitchen Ceiling Light`), as HomeKit shows one list per home.
+    ///
+    /// Each mode is a Switch named after it (`Night Mode`): HomeKit has no choice of one among
+    /// several, and a scene of Apple Home's own would set devices itself, around the house's
+    /// modes (their rooms, timelines and confirmations). A switch is what Home Assistant's HomeKit
+    /// bridge shows a select as, too: on while the mode is in force, on to set it.
     public static func bridge(for configuration: HouseConfiguration, numbers: AccessoryNumbers, firmware: String) -> AccessoryDatabase {
         var numbers = numbers
-        var accessories = [HAPAccessory(aid: AccessoryNumbers.bridgeAID, device: nil, services: [
+        var accessories = [HAPAccessory(aid: AccessoryNumbers.bridgeAID, item: nil, services: [
             information(name: bridgeName(of: configuration), model: "housectl bridge", serial: "housectl", firmware: firmware),
             HAPService(iid: 8, type: "A2", characteristics: [
                 HAPCharacteristic(iid: 9, type: "37", format: .string, permissions: [.read], role: .constant(.string(protocolVersion))),
@@ -22,9 +27,16 @@ extension AccessoryDatabase {
         for device in configuration.devices {
             guard let service = primaryService(for: device) else { continue }
             let name = displayName(device, room: rooms[device.room])
-            accessories.append(HAPAccessory(aid: numbers.aid(for: device.id), device: device.id, services: [
+            accessories.append(HAPAccessory(aid: numbers.aid(for: .device(device.id)), item: .device(device.id), services: [
                 information(name: name, model: device.kind.rawValue, serial: device.id.rawValue, firmware: firmware),
                 service(name),
+            ]))
+        }
+        for mode in configuration.modes {
+            let name = displayName(mode)
+            accessories.append(HAPAccessory(aid: numbers.aid(for: .mode(mode.id)), item: .mode(mode.id), services: [
+                information(name: name, model: "mode", serial: HomeKitItem.mode(mode.id).numberKey, firmware: firmware),
+                modeService(name),
             ]))
         }
         return AccessoryDatabase(accessories: accessories)
@@ -37,15 +49,26 @@ extension AccessoryDatabase {
         return house + " Bridge"
     }
 
-    /// The devices the bridge shows (the ones `bridge` gives an accessory), for their numbers.
-    public static func bridgedDevices(of configuration: HouseConfiguration) -> [DeviceID] {
-        configuration.devices.filter { primaryService(for: $0) != nil }.map(\.id)
+    /// What the bridge shows (the devices `bridge` gives an accessory, then the modes), for their numbers.
+    public static func bridgedItems(of configuration: HouseConfiguration) -> [HomeKitItem] {
+        configuration.devices.filter { primaryService(for: $0) != nil }.map { .device($0.id) } + configuration.modes.map { .mode($0.id) }
     }
 
     static func displayName(_ device: Device, room: String?) -> String {
-        let name = (device.names.first ?? device.id.rawValue).split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
+        let name = titled(device.names.first ?? device.id.rawValue)
         guard let room, !name.lowercased().hasPrefix(room.lowercased()) else { return name }
         return room + " " + name
+    }
+
+    /// A mode's switch: its first name and "Mode" (`Night Mode`, what Siri is told: "turn on night mode").
+    static func displayName(_ mode: Mode) -> String {
+        let name = titled(mode.names.first ?? mode.id.rawValue)
+        return name.lowercased().hasSuffix(" mode") ? name : name + " Mode"
+    }
+
+    /// Each word with a capital, as the Home app shows names.
+    static func titled(_ text: String) -> String {
+        text.split(separator: " ").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(separator: " ")
     }
 
     /// iids 1-7: AccessoryInformation and its characteristics.
@@ -60,17 +83,24 @@ extension AccessoryDatabase {
         ])
     }
 
+    /// A mode's Switch (iid 8, its Name 9, its On 10).
+    static func modeService(_ name: String) -> HAPService {
+        service("49", [HAPCharacteristic(iid: 10, type: "25", format: .bool, permissions: [.read, .write, .events], role: .modeOn)])(name)
+    }
+
+    /// A primary service of `type` (iid 8) with its Name (9) and then `characteristics`.
+    static func service(_ type: String, _ characteristics: [HAPCharacteristic]) -> (String) -> HAPService {
+        { name in
+            HAPService(iid: 8, type: type, primary: true, characteristics:
+                [HAPCharacteristic(iid: 9, type: "23", format: .string, permissions: [.read], role: .constant(.string(name)))] + characteristics)
+        }
+    }
+
     /// The service of a device's kind (iid 8, its Name 9, its characteristics from 10), or nil
     /// for a device HomeKit cannot show.
     static func primaryService(for device: Device) -> ((String) -> HAPService)? {
         let readNotify: [HAPCharacteristic.Permission] = [.read, .events]
         let all: [HAPCharacteristic.Permission] = [.read, .write, .events]
-        func service(_ type: String, _ characteristics: [HAPCharacteristic]) -> (String) -> HAPService {
-            { name in
-                HAPService(iid: 8, type: type, primary: true, characteristics:
-                    [HAPCharacteristic(iid: 9, type: "23", format: .string, permissions: [.read], role: .constant(.string(name)))] + characteristics)
-            }
-        }
         let on = HAPCharacteristic(iid: 10, type: "25", format: .bool, permissions: all, role: .on)
         switch device.kind {
         case .light: return service("43", [on])

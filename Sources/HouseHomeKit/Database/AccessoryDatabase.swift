@@ -2,8 +2,8 @@ import Crypto
 import HouseCore
 
 /// The bridge's accessories as `GET /accessories` lists them: the bridge (aid 1:
-/// AccessoryInformation and ProtocolInformation) and one accessory per device HomeKit can show,
-/// each with the service of its kind. Built once from the house's configuration; values come
+/// AccessoryInformation and ProtocolInformation), one accessory per device HomeKit can show,
+/// each with the service of its kind, and one switch per mode. Built once from the house's configuration; values come
 /// from the devices' states when read.
 public struct AccessoryDatabase: Sendable {
     public let accessories: [HAPAccessory]
@@ -18,15 +18,20 @@ public struct AccessoryDatabase: Sendable {
         index[aid].map { accessories[$0] }
     }
 
+    /// The accessory of `item`.
+    public func accessory(of item: HomeKitItem) -> HAPAccessory? {
+        accessories.first { $0.item == item }
+    }
+
     /// The accessory of `device`.
     public func accessory(of device: DeviceID) -> HAPAccessory? {
-        accessories.first { $0.device == device }
+        accessory(of: .device(device))
     }
 
     /// The whole database as JSON, with the values of `states`.
-    public func json(states: [DeviceID: HomeKitDeviceState]) -> HAPJSON {
+    public func json(states: [HomeKitItem: HomeKitDeviceState]) -> HAPJSON {
         .object([("accessories", .array(accessories.map { accessory in
-            let state = accessory.device.flatMap { states[$0] }
+            let state = accessory.item.flatMap { states[$0] }
             return .object([
                 ("aid", .int(accessory.aid)),
                 ("services", .array(accessory.services.map { service in

@@ -1,6 +1,6 @@
 import HouseCore
 
-/// The accessory id (aid) of each bridged device, kept in `accessories.json` under the state
+/// The accessory id (aid) of each bridged device and mode, kept in `accessories.json` under the state
 /// directory: HomeKit remembers rooms, names and automations by aid, so a device keeps its aid
 /// across restarts and configuration changes, a new device takes the next never-used one, and the
 /// aid of a removed device is never given to another. Instance ids (iid) follow from the service
@@ -16,24 +16,24 @@ public struct AccessoryNumbers: Sendable, Equatable, Codable {
         self.next = next
     }
 
-    /// The aid of `device`, given a new one when it has none.
-    public mutating func aid(for device: DeviceID) -> Int {
-        if let aid = aids[device.rawValue] { return aid }
+    /// The aid of `item`, given a new one when it has none.
+    public mutating func aid(for item: HomeKitItem) -> Int {
+        if let aid = aids[item.numberKey] { return aid }
         let aid = next
-        aids[device.rawValue] = aid
+        aids[item.numberKey] = aid
         next += 1
         return aid
     }
 
     static let fileName = "accessories.json"
 
-    /// The numbers kept in `directory` (none yet: an empty set), given to `devices` (new ones
+    /// The numbers kept in `directory` (none yet: an empty set), given to `items` (new ones
     /// numbered in order) and written back when that added any.
-    public static func load(in directory: String, for devices: [DeviceID]) throws(HomeKitError) -> AccessoryNumbers {
+    public static func load(in directory: String, for items: [HomeKitItem]) throws(HomeKitError) -> AccessoryNumbers {
         let path = directory + "/" + fileName
         var numbers = try StateFile.read(AccessoryNumbers.self, at: path) ?? AccessoryNumbers()
         let before = numbers
-        for device in devices { _ = numbers.aid(for: device) }
+        for item in items { _ = numbers.aid(for: item) }
         if numbers != before { try StateFile.write(numbers, to: path) }
         return numbers
     }

@@ -1,16 +1,22 @@
 import HouseCore
 
-/// One accessory of the bridge: the bridge itself (aid 1) or a device of the house.
+/// One accessory of the bridge: the bridge itself (aid 1), a device of the house or a mode.
 public struct HAPAccessory: Sendable, Equatable {
     public var aid: Int
-    /// The device it shows; nil for the bridge.
-    public var device: DeviceID?
+    /// What it shows; nil for the bridge.
+    public var item: HomeKitItem?
     public var services: [HAPService]
 
-    public init(aid: Int, device: DeviceID?, services: [HAPService]) {
+    public init(aid: Int, item: HomeKitItem?, services: [HAPService]) {
         self.aid = aid
-        self.device = device
+        self.item = item
         self.services = services
+    }
+
+    /// The device it shows, when it shows one.
+    public var device: DeviceID? {
+        if case .device(let id)? = item { return id }
+        return nil
     }
 
     /// The characteristic with instance id `iid`.

@@ -9,6 +9,8 @@ public enum HAPRole: Sendable, Equatable {
     case identify
     /// On of a Lightbulb, Switch, Outlet or Fan.
     case on
+    /// On of a mode's Switch: the mode is in force.
+    case modeOn
     /// An outlet's OutletInUse: on means in use (a relay has no current sensing).
     case outletInUse
     /// A WindowCovering's CurrentPosition, TargetPosition, PositionState.
@@ -21,7 +23,7 @@ public enum HAPRole: Sendable, Equatable {
     case motionDetected
     /// A TemperatureSensor's CurrentTemperature.
     case currentTemperature
-    /// A StatelessProgrammableSwitch's ProgrammableSwitchEvent (null when read; events only).
+    /// A StatelessProgrammableSwitch's ProgrammableSwitchEvent (null when read; an event per press).
     case programmableSwitchEvent
 
     /// The value for a device in `state` (nil: not known yet, read as null).
@@ -29,7 +31,7 @@ public enum HAPRole: Sendable, Equatable {
         switch self {
         case .constant(let v): return v
         case .identify, .programmableSwitchEvent: return nil
-        case .on: return .bool(state?.on ?? false)
+        case .on, .modeOn: return .bool(state?.on ?? false)
         case .outletInUse: return .bool(state?.on ?? false)
         case .currentPosition: return .int(state?.position ?? 0)
         case .targetPosition: return .int(state?.targetPosition ?? state?.position ?? 0)
@@ -61,12 +63,30 @@ public enum HAPRole: Sendable, Equatable {
         }
     }
 
-    /// What writing `value` asks of `device`; nil for a characteristic whose write changes nothing in the house.
-    func write(_ value: HAPJSON, device: DeviceID) -> HomeKitWrite? {
-        switch self {
-        case .on: value.boolValue.map { .setOn(device, $0) }
-        case .targetPosition: value.intValue.map { .setPosition(device, $0) }
-        case .targetDoorState: value.intValue.map { .setDoor(device, open: $0 == 0) }
+    /// The event a change from `old` to `new` gives subscribers: the new value when it differs;
+    /// for a button, its press (0 single, 1 double, 2 long) whenever the count of presses grew,
+    /// also a press like the last.
+    func event(from old: HomeKitDeviceState?, to new: HomeKitDeviceState) -> HAPJSON? {
+        guard self == .programmableSwitchEvent else {
+            let after = value(new)
+            return after == value(old) ? nil : after
+        }
+        guard let presses = new.presses, presses != old?.presses, let press = new.lastPress else { return nil }
+        switch press {
+        case .single: return .int(0)
+        case .double: return .int(1)
+        case .long: return .int(2)
+        }
+    }
+
+    /// What writing `value` asks of `item`; nil for a characteristic whose write changes nothing
+    /// in the house (a mode's switch turned off: a mode is left by setting another).
+    func write(_ value: HAPJSON, item: HomeKitItem) -> HomeKitWrite? {
+        switch (self, item) {
+        case (.on, .device(let device)): value.boolValue.map { .setOn(device, $0) }
+        case (.modeOn, .mode(let mode)): value.boolValue == true ? .setMode(mode) : nil
+        case (.targetPosition, .device(let device)): value.intValue.map { .setPosition(device, $0) }
+        case (.targetDoorState, .device(let device)): value.intValue.map { .setDoor(device, open: $0 == 0) }
         default: nil
         }
     }

@@ -1,8 +1,9 @@
 import HouseCore
 
-/// What HomeKit shows of one device, in the house's own terms: the seam's state (`HomeKitHouse`).
+/// What HomeKit shows of one device (or a mode's switch), in the house's own terms: the seam's
+/// state (`HomeKitHouse`).
 public struct HomeKitDeviceState: Sendable, Equatable {
-    /// A switchable device's state.
+    /// A switchable device's state; a mode: in force.
     public var on: Bool?
     /// A cover's position, 0 closed to 100 open, and where it was sent.
     public var position: Int?
@@ -14,9 +15,13 @@ public struct HomeKitDeviceState: Sendable, Equatable {
     public var motionDetected: Bool?
     /// A temperature sensor's reading in °C.
     public var temperature: Double?
+    /// A button's presses so far and the last one's kind: each new count is an event.
+    public var presses: Int?
+    public var lastPress: ButtonPress?
 
     public init(on: Bool? = nil, position: Int? = nil, targetPosition: Int? = nil, cover: CoverState? = nil,
-                contactOpen: Bool? = nil, motionDetected: Bool? = nil, temperature: Double? = nil) {
+                contactOpen: Bool? = nil, motionDetected: Bool? = nil, temperature: Double? = nil,
+                presses: Int? = nil, lastPress: ButtonPress? = nil) {
         self.on = on
         self.position = position
         self.targetPosition = targetPosition
@@ -24,5 +29,7 @@ public struct HomeKitDeviceState: Sendable, Equatable {
         self.contactOpen = contactOpen
         self.motionDetected = motionDetected
         self.temperature = temperature
+        self.presses = presses
+        self.lastPress = lastPress
     }
 }

@@ -15,29 +15,30 @@ public struct ControllerHouse<C: WallClock>: HomeKitHouse {
         self.controller = controller
     }
 
-    public func states() async -> [DeviceID: HomeKitDeviceState] {
-        Self.states(of: await controller.overview(), targets: targets.value)
+    public func states() async -> [HomeKitItem: HomeKitDeviceState] {
+        Self.states(of: await controller.overview(), in: controller.configuration, targets: targets.value)
     }
 
     public func perform(_ write: HomeKitWrite) async -> HomeKitWriteResult {
-        guard let device = controller.configuration.device(id: write.device) else { return .failed("unknown device \(write.device.rawValue)") }
+        guard let intent = write.intent(in: controller.configuration) else { return .failed("unknown \(write.item)") }
         // The target is known before the cover starts: its first change already shows it.
         if case .setPosition(let id, let position) = write { targets.set(id, position) }
-        let result = HomeKitWriteResult(await controller.submit(write.intent(for: device), source: .homekit))
+        let result = HomeKitWriteResult(await controller.submit(intent, source: .homekit))
         if case .setPosition(let id, _) = write, result != .done { targets.set(id, nil) }
         return result
     }
 
-    public func changes() -> AsyncStream<(DeviceID, HomeKitDeviceState)> {
+    public func changes() -> AsyncStream<(HomeKitItem, HomeKitDeviceState)> {
         let controller = self.controller, targets = self.targets
         return AsyncStream { continuation in
             let task = Task {
                 await controller.changes.watch { signal in
-                    var last = Self.states(of: await controller.overview(), targets: targets.value)
+                    let configuration = controller.configuration
+                    var last = Self.states(of: await controller.overview(), in: configuration, targets: targets.value)
                     while !Task.isCancelled {
                         await signal.wait()
-                        let now = Self.states(of: await controller.overview(), targets: targets.value)
-                        for (device, state) in now where last[device] != state { continuation.yield((device, state)) }
+                        let now = Self.states(of: await controller.overview(), in: configuration, targets: targets.value)
+                        for (item, state) in now where last[item] != state { continuation.yield((item, state)) }
                         last = now
                     }
                 }
@@ -47,9 +48,19 @@ public struct ControllerHouse<C: WallClock>: HomeKitHouse {
         }
     }
 
-    /// Each device's state as HomeKit shows it, from the page's view of the house.
-    static func states(of overview: HouseOverview, targets: [DeviceID: Int]) -> [DeviceID: HomeKitDeviceState] {
-        var states: [DeviceID: HomeKitDeviceState] = [:]
+    /// Each device's and mode's state as HomeKit shows it, from the page's view of the house: a
+    /// mode is on while every room it applies to (its own, or all) is in it.
+    static func states(of overview: HouseOverview, in configuration: HouseConfiguration,
+                       targets: [DeviceID: Int]) -> [HomeKitItem: HomeKitDeviceState] {
+        var states: [HomeKitItem: HomeKitDeviceState] = [:]
+        let roomModes = Dictionary(overview.rooms.map { ($0.id, $0.mode) }, uniquingKeysWith: { a, _ in a })
+        for mode in configuration.modes {
+            let rooms = mode.rooms.isEmpty ? overview.rooms.map(\.id) : mode.rooms
+            states[.mode(mode.id)] = HomeKitDeviceState(on: !rooms.isEmpty && rooms.allSatisfy { roomModes[$0] == mode.id })
+        }
+        for button in overview.buttons {
+            states[.device(button.id)] = HomeKitDeviceState(presses: button.presses, lastPress: button.last)
+        }
         for room in overview.rooms {
             for device in room.devices {
                 var s = HomeKitDeviceState()
@@ -70,7 +81,7 @@ public struct ControllerHouse<C: WallClock>: HomeKitHouse {
                     }
                 default: s.on = device.state.isOn
                 }
-                states[device.id] = s
+                states[.device(device.id)] = s
             }
         }
         return states

@@ -5,12 +5,12 @@ import HouseCore
 /// state comes out as the devices' states and their changes. The bridge calls nothing else of
 /// the house and the house calls nothing of the bridge: changes come to it as values.
 public protocol HomeKitHouse: Sendable {
-    /// Every bridged device's state now (devices missing here read as unknown).
-    func states() async -> [DeviceID: HomeKitDeviceState]
+    /// Every bridged device's and mode's state now (what is missing here reads as unknown).
+    func states() async -> [HomeKitItem: HomeKitDeviceState]
     /// Carries out what a controller wrote and says how it ended.
     func perform(_ write: HomeKitWrite) async -> HomeKitWriteResult
-    /// The devices' states as they change, from now on; one stream for the bridge's one consumer.
-    func changes() -> AsyncStream<(DeviceID, HomeKitDeviceState)>
+    /// The states as they change, from now on; one stream for the bridge's one consumer.
+    func changes() -> AsyncStream<(HomeKitItem, HomeKitDeviceState)>
 }
 
 /// A change a HomeKit controller asks for.
@@ -20,22 +20,29 @@ public enum HomeKitWrite: Sendable, Equatable {
     case setPosition(DeviceID, Int)
     /// A garage door: open or close.
     case setDoor(DeviceID, open: Bool)
+    /// A mode, in its own rooms (or the whole house).
+    case setMode(ModeID)
 
-    public var device: DeviceID {
+    public var item: HomeKitItem {
         switch self {
-        case .setOn(let d, _), .setPosition(let d, _), .setDoor(let d, _): d
+        case .setOn(let d, _), .setPosition(let d, _), .setDoor(let d, _): .device(d)
+        case .setMode(let m): .mode(m)
         }
     }
 
-    /// The intent the write asks of `device`, as the topic API's `set` would ask it.
-    public func intent(for device: Device) -> HouseIntent {
+    /// The intent the write asks of the house, as the topic API's `set` (or `mode/set`) would
+    /// ask it; nil for a device or mode the configuration does not have.
+    public func intent(in configuration: HouseConfiguration) -> HouseIntent? {
         let command: DeviceSetCommand
+        let id: DeviceID
         switch self {
-        case .setOn(_, let on): command = DeviceSetCommand(action: on ? .on : .off)
-        case .setPosition(_, let p): command = DeviceSetCommand(action: .position, position: p)
-        case .setDoor(_, let open): command = DeviceSetCommand(action: open ? .open : .close)
+        case .setOn(let d, let on): (id, command) = (d, DeviceSetCommand(action: on ? .on : .off))
+        case .setPosition(let d, let p): (id, command) = (d, DeviceSetCommand(action: .position, position: p))
+        case .setDoor(let d, let open): (id, command) = (d, DeviceSetCommand(action: open ? .open : .close))
+        case .setMode(let mode):
+            return configuration.mode(id: mode).map { .setMode(SetHouseModeIntent(mode: $0.id.rawValue)) }
         }
-        return command.intent(for: device)
+        return configuration.device(id: id).map(command.intent(for:))
     }
 }
 
@@ -43,7 +50,11 @@ public enum HomeKitWrite: Sendable, Equatable {
 public enum HomeKitWriteResult: Sendable, Equatable {
     case done
     /// Refused by the house (permissions, a confirm device from HomeKit): -70401, with the reason
-    /// the house gave, which the bridge logs (never a silent refusal).
+    /// the house gave, which the bridge logs and the house puts on `house/events` (never a silent
+    /// refusal). HAP's "insufficient privileges" is the status of a request the accessory
+    /// understood and will not carry out for this controller, which is what a permission or a
+    /// missing yes is; -70402 would tell the Home app the accessory cannot be reached, and
+    /// -70410 that the value was wrong, neither of which is so.
     case refused(String)
     /// Tried and failed (a node offline, a relay's rule): -70402.
     case failed(String)

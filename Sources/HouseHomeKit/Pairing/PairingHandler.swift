@@ -32,7 +32,7 @@ public final class PairingHandler: Sendable {
         return tlv
     }
 
-    static func random(_ count: Int) -> [UInt8] {
+    package static func random(_ count: Int) -> [UInt8] {
         var g = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: 0...255, using: &g) }
     }

@@ -10,7 +10,7 @@ public struct SRPGroup: Sendable {
     public let g: BigUInt
     /// The length of N in bytes: A, B, S and g are padded to it where the RFC says PAD().
     public let length: Int
-    let hash: @Sendable ([UInt8]) -> [UInt8]
+    package let hash: @Sendable ([UInt8]) -> [UInt8]
 
     public init(primeHex: String, generator: BigUInt, hash: @escaping @Sendable ([UInt8]) -> [UInt8]) {
         N = BigUInt(primeHex.filter { !$0.isWhitespace }, radix: 16)!
@@ -39,11 +39,11 @@ public struct SRPGroup: Sendable {
         """, generator: 2, hash: { Array(Insecure.SHA1.hash(data: $0)) })
 
     /// `value` as big-endian bytes, left-padded with zeros to the group's length.
-    func pad(_ value: BigUInt) -> [UInt8] {
+    package func pad(_ value: BigUInt) -> [UInt8] {
         let bytes = [UInt8](value.serialize())
         return bytes.count >= length ? bytes : [UInt8](repeating: 0, count: length - bytes.count) + bytes
     }
 
     /// k = H(N | PAD(g)).
-    var k: BigUInt { BigUInt(Data(hash(pad(N) + pad(g)))) }
+    package var k: BigUInt { BigUInt(Data(hash(pad(N) + pad(g)))) }
 }

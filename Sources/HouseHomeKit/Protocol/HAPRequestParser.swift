@@ -4,12 +4,16 @@
 public struct HAPRequestParser: Sendable {
     /// Longest request line and headers accepted (a controller's are a few hundred bytes).
     public static let maxHeaderBytes = 8192
-    /// Longest body accepted (a `PUT /characteristics` of every characteristic of a large house).
+    /// Longest body accepted by default (a `PUT /characteristics` of every characteristic of a large house).
     public static let maxBodyBytes = 256 * 1024
 
     private var buffer: [UInt8] = []
+    /// The longest body this parser accepts (less before pair-verify: `HomeKitLimits.maxUnverifiedBody`).
+    public var bodyLimit: Int
 
-    public init() {}
+    public init(bodyLimit: Int = HAPRequestParser.maxBodyBytes) {
+        self.bodyLimit = bodyLimit
+    }
 
     /// Bytes waiting for the rest of their request.
     public var pendingCount: Int { buffer.count }
@@ -41,7 +45,7 @@ public struct HAPRequestParser: Sendable {
         var length = 0
         if let value = headers["content-length"] {
             guard let n = Int(value), n >= 0 else { throw .malformedHTTP(reason: "Content-Length '\(value)' is not a number") }
-            guard n <= Self.maxBodyBytes else { throw .malformedHTTP(reason: "body of \(n) bytes, at most \(Self.maxBodyBytes)") }
+            guard n <= bodyLimit else { throw .malformedHTTP(reason: "body of \(n) bytes, at most \(bodyLimit)") }
             length = n
         }
         let bodyStart = end + 4
@@ -62,7 +66,7 @@ public struct HAPRequestParser: Sendable {
         return (String(target[..<q]), query)
     }
 
-    static func headerEnd(_ b: [UInt8]) -> Int? {
+    package static func headerEnd(_ b: [UInt8]) -> Int? {
         guard b.count >= 4 else { return nil }
         for i in 0...(b.count - 4) where b[i] == 13 && b[i + 1] == 10 && b[i + 2] == 13 && b[i + 3] == 10 {
             return i

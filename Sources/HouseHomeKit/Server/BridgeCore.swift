@@ -9,7 +9,7 @@ actor BridgeCore {
     let database: AccessoryDatabase
     let house: any HomeKitHouse
     let logger: Logger
-    private var states: [DeviceID: HomeKitDeviceState] = [:]
+    private var states: [HomeKitItem: HomeKitDeviceState] = [:]
     private var connections: [Int: Peer] = [:]
 
     struct Key: Hashable {
@@ -84,7 +84,7 @@ actor BridgeCore {
                 items.append(item + [("status", .int(HAPStatus.writeOnly))])
                 continue
             }
-            item.append(("value", c.role.value(accessory.device.flatMap { states[$0] }) ?? .null))
+            item.append(("value", c.role.value(accessory.item.flatMap { states[$0] }) ?? .null))
             if flag("type") { item.append(("type", .string(c.type))) }
             if flag("perms") { item.append(("perms", .array(c.permissions.map { .string($0.rawValue) }))) }
             if flag("ev") { item.append(("ev", .bool(connections[connection]?.subscriptions.contains(key) == true))) }
@@ -120,54 +120,69 @@ actor BridgeCore {
         guard c.writable else { return (key, HAPStatus.readOnly) }
         guard let value = c.accepts(raw) else { return (key, HAPStatus.invalidValue) }
         if c.role == .identify {
-            logger.info("homekit: identify \(accessory.device?.rawValue ?? "the bridge")")
+            logger.info("homekit: identify \(accessory.item?.description ?? "the bridge")")
             return (key, HAPStatus.success)
         }
-        guard let device = accessory.device, let write = c.role.write(value, device: device) else { return (key, HAPStatus.success) }
+        guard let target = accessory.item else { return (key, HAPStatus.success) }
+        guard let write = c.role.write(value, item: target) else {
+            // Nothing to ask of the house (a mode's switch turned off: a mode is left by setting
+            // another). The writer would show what it wrote; it is told the true value instead.
+            if let now = c.role.value(states[target]), now != value, connections[connection]?.subscriptions.contains(key) == true {
+                connections[connection]?.outgoing.yield(.message(Self.event([(key, now)])))
+            }
+            return (key, HAPStatus.success)
+        }
         connections[connection]?.ownWrites[key] = value
         let result = await house.perform(write)
         switch result {
         case .done: break
         case .refused(let reason), .failed(let reason):
             connections[connection]?.ownWrites[key] = nil
-            logger.notice("homekit: \(device.rawValue) not switched: \(reason)")
+            logger.notice("homekit: \(target) not switched: \(reason)")
         case .busy:
             connections[connection]?.ownWrites[key] = nil
-            logger.notice("homekit: \(device.rawValue) not switched: the house is busy")
+            logger.notice("homekit: \(target) not switched: the house is busy")
         }
         // The house's answer comes before its change reaches the stream: a read that follows
         // must see the new state. The change is applied here, so the writer's own event is
         // left out here; later changes (even to the same value) are events again.
-        if result == .done, let now = await house.states()[device] { apply(device, now) }
+        if result == .done {
+            let now = await house.states()
+            // A mode set switches other modes' switches (and devices) too: all of them now.
+            for (item, state) in now where states[item] != state { apply(item, state) }
+        }
         connections[connection]?.ownWrites[key] = nil
         return (key, result.status)
     }
 
     // MARK: Events
 
-    /// A device's state changed: the cache takes it, and each connection subscribed to a
-    /// characteristic whose value changed gets one event with all of them (except what it wrote itself).
-    func apply(_ device: DeviceID, _ state: HomeKitDeviceState) {
-        let old = states[device]
+    /// A device's or mode's state changed: the cache takes it, and each connection subscribed to
+    /// a characteristic whose value changed (or a button that was pressed) gets one event with all
+    /// of them (except what it wrote itself).
+    func apply(_ item: HomeKitItem, _ state: HomeKitDeviceState) {
+        let old = states[item]
         guard old != state else { return }
-        states[device] = state
-        guard let accessory = database.accessory(of: device) else { return }
+        states[item] = state
+        guard let accessory = database.accessory(of: item) else { return }
         var changed: [(Key, HAPJSON)] = []
         for service in accessory.services {
             for c in service.characteristics where c.notifies {
-                let before = c.role.value(old), after = c.role.value(state)
-                if let after, before != after { changed.append((Key(aid: accessory.aid, iid: c.iid), after)) }
+                if let event = c.role.event(from: old, to: state) { changed.append((Key(aid: accessory.aid, iid: c.iid), event)) }
             }
         }
         guard !changed.isEmpty else { return }
         for peer in connections.values {
-            var items: [HAPJSON] = []
-            for (key, value) in changed where peer.subscriptions.contains(key) && peer.ownWrites[key] != value {
-                items.append(.object([("aid", .int(key.aid)), ("iid", .int(key.iid)), ("value", value)]))
-            }
+            let items = changed.filter { key, value in peer.subscriptions.contains(key) && peer.ownWrites[key] != value }
             guard !items.isEmpty else { continue }
-            peer.outgoing.yield(.message(HAPResponse.event(HAPJSON.object([("characteristics", .array(items))]).encoded).encoded()))
+            peer.outgoing.yield(.message(Self.event(items)))
         }
+    }
+
+    /// An `EVENT/1.0` message with these characteristics' values.
+    static func event(_ items: [(Key, HAPJSON)]) -> [UInt8] {
+        let list: [HAPJSON] = items.map { key, value in .object([("aid", .int(key.aid)), ("iid", .int(key.iid)), ("value", value)]) }
+        return HAPResponse.event(HAPJSON.object([("characteristics", .array(list))]).encoded).encoded()
     }
 }
 

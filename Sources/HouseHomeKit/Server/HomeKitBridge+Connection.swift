@@ -4,10 +4,13 @@ import NIOCore
 extension HomeKitBridge {
     /// One controller's connection: requests in order, plain until pair-verify, then encrypted
     /// frames both ways; a writer task sends answers and events in the order they were queued.
+    /// Until pair-verify, a watch closes the connection after `limits.unverifiedIdle` without a
+    /// request, and bodies are held to `limits.maxUnverifiedBody`.
     func serve(_ connection: NIOAsyncChannel<ByteBuffer, ByteBuffer>, id: Int) async {
         let (outgoing, queue) = AsyncStream<Outgoing>.makeStream()
         await core.register(id, outgoing: queue)
         let channel = connection.channel
+        let idle = IdleWatch(deadline: clock.now.advanced(by: limits.unverifiedIdle))
         do {
             try await connection.executeThenClose { inbound, outbound in
                 try await withThrowingTaskGroup(of: Void.self) { group in
@@ -31,8 +34,22 @@ extension HomeKitBridge {
                             }
                         }
                     }
-                    var session = Session()
-                    defer { queue.finish() }
+                    group.addTask { [clock, limits, logger] in
+                        while let deadline = idle.deadline {
+                            do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return }
+                            guard let now = idle.deadline else { return }
+                            if clock.now >= now {
+                                logger.info("homekit: connection \(id) closed: no pair-verify and no request for \(limits.unverifiedIdle)")
+                                queue.yield(.close)
+                                return
+                            }
+                        }
+                    }
+                    var session = Session(parser: HAPRequestParser(bodyLimit: limits.maxUnverifiedBody))
+                    defer {
+                        queue.finish()
+                        group.cancelAll()
+                    }
                     for try await buffer in inbound {
                         var bytes = Array(buffer.readableBytesView)
                         if var c = session.cipher {
@@ -41,11 +58,20 @@ extension HomeKitBridge {
                         }
                         session.parser.append(bytes)
                         while let request = try session.parser.next() {
+                            if session.controllerID == nil { idle.extend(to: clock.now.advanced(by: limits.unverifiedIdle)) }
                             await handle(request, session: &session, connection: id, queue: queue)
+                            if session.controllerID != nil {
+                                idle.end()
+                                session.parser.bodyLimit = HAPRequestParser.maxBodyBytes
+                            }
                         }
                     }
                 }
             }
+        } catch let error as HomeKitError {
+            // Whatever a controller sent that HAP cannot have meant (a tampered frame, a request
+            // past the limits): the connection is closed, and the log says why.
+            logger.notice("homekit: connection \(id) closed: \(error)")
         } catch {
             logger.debug("homekit: connection \(id) closed: \(error)")
         }
@@ -55,7 +81,7 @@ extension HomeKitBridge {
 
     /// A connection's own state: its parser, its pairing steps, its session once verified.
     struct Session {
-        var parser = HAPRequestParser()
+        var parser: HAPRequestParser
         var setup = PairingHandler.SetupState.idle
         var verify = PairingHandler.VerifyState.idle
         var cipher: SessionCipher?

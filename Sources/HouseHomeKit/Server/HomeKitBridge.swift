@@ -16,21 +16,30 @@ public final class HomeKitBridge: Sendable {
     public let name: String
     let core: BridgeCore
     let logger: Logger
+    /// The bounds on what a connection may hold (see `HomeKitLimits`).
+    public let limits: HomeKitLimits
+    /// The clock of the connections' idle timeout (a test's manual clock).
+    let clock: any WallClock
     private let nextConnection = Atomic<Int>(0)
+    /// Connections open now, and whether a refusal at the limit was logged since it was last below.
+    private let open = Mutex<(count: Int, refusalLogged: Bool)>((0, false))
 
     /// Loads (or makes) the identity, the pairings, the accessory numbers and the discovery state
     /// in `stateDirectory`.
     public init(configuration: HouseConfiguration, stateDirectory: String, setupCode: SetupCode, house: any HomeKitHouse,
+                limits: HomeKitLimits = HomeKitLimits(), clock: any WallClock = MonotonicWallClock(),
                 firmware: String = "1.0.0", logger: Logger = Logger(label: "housectl.homekit")) throws(HomeKitError) {
         let identity = try AccessoryIdentity.loadOrCreate(in: stateDirectory)
         let store = try PairingStore(directory: stateDirectory)
-        let numbers = try AccessoryNumbers.load(in: stateDirectory, for: AccessoryDatabase.bridgedDevices(of: configuration))
+        let numbers = try AccessoryNumbers.load(in: stateDirectory, for: AccessoryDatabase.bridgedItems(of: configuration))
         let database = AccessoryDatabase.bridge(for: configuration, numbers: numbers, firmware: firmware)
         pairing = PairingHandler(identity: identity, setupCode: setupCode, store: store)
         discovery = try HAPDiscoveryState.load(in: stateDirectory, accessories: database.fingerprint)
         name = AccessoryDatabase.bridgeName(of: configuration)
         core = BridgeCore(database: database, house: house, logger: logger)
         self.logger = logger
+        self.limits = limits
+        self.clock = clock
     }
 
     /// The accessories as `GET /accessories` shows them now.
@@ -73,7 +82,7 @@ public final class HomeKitBridge: Sendable {
         defer { announcer?.stop() }
         try await withThrowingDiscardingTaskGroup { group in
             group.addTask { [core, house = core.house] in
-                for await (device, state) in house.changes() { await core.apply(device, state) }
+                for await (item, state) in house.changes() { await core.apply(item, state) }
             }
             if let announcer {
                 // sf follows the pairings: announced again at every change.
@@ -89,8 +98,15 @@ public final class HomeKitBridge: Sendable {
             try await withTaskCancellationHandler {
                 try await server.executeThenClose { connections in
                     for try await connection in connections {
+                        guard admit() else {
+                            try? await connection.executeThenClose { _, _ in }
+                            continue
+                        }
                         let id = nextConnection.add(1, ordering: .relaxed).newValue
-                        group.addTask { await self.serve(connection, id: id) }
+                        group.addTask {
+                            await self.serve(connection, id: id)
+                            self.open.withLock { $0.count -= 1 }
+                        }
                     }
                 }
             } onCancel: {
@@ -98,5 +114,21 @@ public final class HomeKitBridge: Sendable {
             }
             group.cancelAll()
         }
+    }
+
+    /// Counts a new connection in, or refuses it at `limits.maxConnections` (logged once until a
+    /// connection closes: a flood does not flood the log).
+    private func admit() -> Bool {
+        let (admitted, log) = open.withLock { state -> (Bool, Bool) in
+            guard state.count >= limits.maxConnections else {
+                state.count += 1
+                state.refusalLogged = false
+                return (true, false)
+            }
+            defer { state.refusalLogged = true }
+            return (false, !state.refusalLogged)
+        }
+        if log { logger.notice("homekit: refusing connections: \(limits.maxConnections) are open, the most the bridge keeps") }
+        return admitted
     }
 }

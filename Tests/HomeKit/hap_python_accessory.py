@@ -1,0 +1,72 @@
+"""A known-good HomeKit accessory for checking the test harness: HAP-python (PyPI, pinned in
+Tests/HomeKit/run.sh), a bridge with one Lightbulb, on 127.0.0.1 and a free port, without mDNS.
+
+    python hap_python_accessory.py STATE_FILE     (in the HAP-python venv)
+
+Reads the setup code from standard input's first line; prints `port N` once listening, `set on
+True|False` when a controller writes the light's On; takes `on`, `off` (the light switched at the
+accessory: an event to subscribed controllers; answered `ok ...`) and `quit` on standard input.
+(HAP-python prints its own lines too.)
+"""
+
+import socket
+import sys
+import threading
+
+from pyhap.accessory import Accessory, Bridge
+from pyhap.accessory_driver import AccessoryDriver
+from pyhap.const import CATEGORY_LIGHTBULB
+
+
+class NoAdvertiser:
+    """Stands in for zeroconf: the controller is given the address instead."""
+
+    async def async_register_service(self, *args, **kwargs):
+        pass
+
+    async def async_unregister_service(self, *args, **kwargs):
+        pass
+
+    async def async_update_service(self, *args, **kwargs):
+        pass
+
+    async def async_close(self):
+        pass
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def main() -> None:
+    code = sys.stdin.readline().strip()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    driver = AccessoryDriver(address="127.0.0.1", port=port, persist_file=sys.argv[1], pincode=code.encode(),
+                             async_zeroconf_instance=NoAdvertiser())
+    bridge = Bridge(driver, "Harness Bridge")
+    lamp = Accessory(driver, "Lamp")
+    lamp.category = CATEGORY_LIGHTBULB
+    on = lamp.add_preload_service("Lightbulb").configure_char("On", setter_callback=lambda value: say(f"set on {value}"))
+    bridge.add_accessory(lamp)
+    driver.add_accessory(accessory=bridge)
+    driver.loop.run_until_complete(driver.async_start())
+    say(f"port {port}")
+
+    def commands() -> None:
+        for line in sys.stdin:
+            word = line.strip()
+            if word in ("on", "off"):
+                driver.loop.call_soon_threadsafe(on.set_value, word == "on")
+                say(f"ok {word}")
+            elif word == "quit":
+                break
+        driver.loop.call_soon_threadsafe(driver.loop.stop)
+
+    threading.Thread(target=commands, daemon=True).start()
+    driver.loop.run_forever()
+
+
+if __name__ == "__main__":
+    main()
