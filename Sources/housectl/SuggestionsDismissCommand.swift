@@ -1,0 +1,32 @@
+import ArgumentParser
+import HouseCore
+import HouseDaemon
+
+/// `housectl suggestions dismiss ID`: the suggestion is not offered again while its habit stays
+/// the same.
+struct SuggestionsDismissCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dismiss",
+        abstract: "Dismiss a suggestion: it is not suggested again unless the habit changes.",
+        discussion: """
+            ID is one that housectl suggestions lists now (from the same history and --now). The answer is kept in house.accepted.yaml beside house.yaml. A suggestion's id is a hash of what it suggests (what is switched, on which days, at which half hour), so the same habit keeps its id and stays dismissed; a changed habit (another time, other days, other devices) is a new suggestion.
+            """
+    )
+
+    @Argument(help: "The suggestion's id (s-...), as housectl suggestions prints it.")
+    var id: String
+
+    @OptionGroup var history: HistoryOptions
+
+    @OptionGroup var options: ConfigOptions
+
+    func execute() -> CommandOutput {
+        let desk = SuggestionDesk(configPath: options.config, devicesDirectory: options.devices)
+        return SuggestionsCommand.answer(desk, history) { desk, lines, now throws(SuggestionError) in
+            let s = try desk.dismiss(id, from: lines, now: now)
+            return "Dismissed \(s.id): \(s.text)\nIt is not suggested again while the habit stays the same (kept in \(desk.acceptedPath))."
+        }
+    }
+
+    func run() async throws { try execute().emit() }
+}
