@@ -11,15 +11,15 @@ extension HouseConfiguration {
     }
 
     /// Whether running `intent` does what `subject` did: the same routine or mode, the same
-    /// device switched the same way, or a mode that switches the device so.
-    public func intent(_ intent: IntentSpec, does subject: HabitSubject) -> Bool {
+    /// device switched the same way, or (`throughModes`) a mode that switches the device so.
+    public func intent(_ intent: IntentSpec, does subject: HabitSubject, throughModes: Bool = true) -> Bool {
         switch (intent, subject) {
         case (.routine(let a), .routine(let b)): return a == b
         case (.mode(let a, _, _), .mode(let b)): return a == b
         case (.control(_, let device, let action), .device(let id, let did)):
             return action == did && device == id.rawValue
         case (.mode(let m, _, _), .device(let id, let action)):
-            guard let mode = mode(id: m) else { return false }
+            guard throughModes, let mode = mode(id: m) else { return false }
             switch action {
             case .on: return mode.devices[id] == .on
             case .off: return mode.devices[id] == .off
@@ -33,7 +33,8 @@ extension HouseConfiguration {
 
     /// The time-of-day habits that hold at `instant` (its weekday is one of theirs, its time in
     /// their window), strongest first: by the routines that do them (a routine's own habit, or
-    /// one its intent does), and the others, with what they do as a phrase.
+    /// what its intent is: a mode that also switches the hall light does not make the hall light
+    /// a habit of its routine), and the others, with what they do as a phrase.
     public func habitsHolding(_ habits: [Habit], at instant: Date) -> (byRoutine: [RoutineID: Habit], others: [(habit: Habit, phrase: String)]) {
         let calendar = HouseCalendar(house: house)
         let today = calendar.localDate(of: instant)
@@ -51,7 +52,7 @@ extension HouseConfiguration {
         var others: [(habit: Habit, phrase: String)] = []
         let suggester = HabitSuggester(configuration: self)
         for (habit, subject) in holding {
-            let routines = routines.filter { intent($0.intent, does: subject) }
+            let routines = routines.filter { intent($0.intent, does: subject, throughModes: false) }
             for r in routines where byRoutine[r.id] == nil { byRoutine[r.id] = habit }
             if routines.isEmpty { others.append((habit, suggester.verb(subject))) }
         }
