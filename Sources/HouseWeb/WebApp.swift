@@ -22,26 +22,33 @@ import ServiceLifecycle
 /// | `POST /api/say` | an `intent/request` payload (`{"text":"good night house"}`, `answers`, `confirm`) |
 /// | `GET /api/history?limit=N` | the latest handled intents |
 /// | `GET /api/energy?days=N` | energy per metered device per day |
-/// | `GET /today.svg?date=YYYY-MM-DD` | the day as a picture (`DayPicture`) |
+/// | `GET /api/suggestions` | what the household's habits suggest, and whether this user may answer |
+/// | `POST /api/suggestions/{id}/accept`, `.../dismiss` | an answer, through `SuggestionDesk` (signed-in users) |
+/// | `GET /today.svg?date=YYYY-MM-DD` | the day as a picture (`DayPicture`), with the habits suggested |
 /// | `GET /energy.svg?days=N` | energy per device per day as bars (`EnergyChart`) |
 public struct WebApp<C: WallClock>: Sendable {
     public let controller: HouseController<C>
     public let sessions: WebSessions
     public let settings: WebSettings
+    /// Lists and answers the suggestions (the same as `housectl suggestions`); nil: the page
+    /// shows none (a controller not loaded from a file).
+    public let suggestions: SuggestionDesk?
 
     /// The largest request body the page accepts.
     static var bodyLimit: Int { 16 * 1024 }
 
-    public init(controller: HouseController<C>, settings: WebSettings, sessions: WebSessions) {
+    public init(controller: HouseController<C>, settings: WebSettings, sessions: WebSessions, suggestions: SuggestionDesk? = nil) {
         self.controller = controller
         self.settings = settings
         self.sessions = sessions
+        self.suggestions = suggestions
     }
 
     /// Reads the password file the settings name, if any, and makes the app.
-    public init(controller: HouseController<C>, settings: WebSettings) throws(WebError) {
+    public init(controller: HouseController<C>, settings: WebSettings, suggestions: SuggestionDesk? = nil) throws(WebError) {
         let passwords = try settings.passwordFile.map { (path: String) throws(WebError) in try WebPasswordFile(path: path) }
-        self.init(controller: controller, settings: settings, sessions: WebSessions(passwords: passwords, clock: controller.clock))
+        self.init(controller: controller, settings: settings, sessions: WebSessions(passwords: passwords, clock: controller.clock),
+                  suggestions: suggestions)
     }
 
     /// Every route, behind `WebGuard`.
@@ -61,6 +68,9 @@ public struct WebApp<C: WallClock>: Sendable {
         router.post("/api/say") { request, _ in try await say(request) }
         router.get("/api/history") { request, _ in history(request) }
         router.get("/api/energy") { request, _ in await WebResponses.json(controller.engine.energyByDay(days: days(request))) }
+        router.get("/api/suggestions") { _, context in listSuggestions(context) }
+        router.post("/api/suggestions/{id}/accept") { _, context in answer(context, accept: true) }
+        router.post("/api/suggestions/{id}/dismiss") { _, context in answer(context, accept: false) }
         router.get("/today.svg") { request, _ in try await today(request) }
         router.get("/energy.svg") { request, _ in await energyChart(request) }
         return router
@@ -230,7 +240,8 @@ public struct WebApp<C: WallClock>: Sendable {
             day = parsed
         }
         let plan = try await controller.dayPlan(day)
-        return WebResponses.svg(DayPicture(plan: plan, configuration: controller.configuration, now: controller.clock.now.date).svg)
+        return WebResponses.svg(DayPicture(plan: plan, configuration: controller.configuration, now: controller.clock.now.date,
+                                           habits: habitMarks(on: day)).svg)
     }
 
     private func energyChart(_ request: Request) async -> Response {

@@ -80,7 +80,8 @@ struct ServeCommand: AsyncParsableCommand {
             var extra: [ServiceGroupConfiguration.ServiceConfiguration] = []
             if let web = webSettings(configuration) {
                 if controller.isPrimary {
-                    let app = try WebApp(controller: controller, settings: web)
+                    let app = try WebApp(controller: controller, settings: web,
+                                         suggestions: SuggestionDesk(configPath: options.config, devicesDirectory: options.devices))
                     extra.append(.init(service: WebService(app: app), serviceName: "web"))
                 } else {
                     logger.info("web: the page is served by the primary node, \(configuration.nodes.first?.id.rawValue ?? "?")")
