@@ -9,21 +9,14 @@ import HouseCore
 /// lines. Times are written as people in the zone know them (GMT/BST, CET/CEST).
 /// `housectl routines --svg DATE` writes the same picture (without the habits).
 public struct DayPicture: Sendable {
-    /// A habit a suggestion is about, at its window on the day drawn.
+    /// A habit a suggestion is about, at its window on the day drawn (made by the page).
     public struct HabitMark: Sendable {
         /// The suggestion's id.
-        public var id: String
+        var id: String
         /// The suggestion's sentence.
-        public var text: String
-        public var start: Date
-        public var end: Date
-
-        public init(id: String, text: String, start: Date, end: Date) {
-            self.id = id
-            self.text = text
-            self.start = start
-            self.end = end
-        }
+        var text: String
+        var start: Date
+        var end: Date
     }
 
     public let plan: DayPlan

@@ -12,7 +12,7 @@ struct HistoryOptions: ParsableArguments {
     @Option(name: .customLong("state-dir"), help: "Where the controller's state database lives (default: as housectl serve: $STATE_DIRECTORY, $XDG_STATE_HOME/housectl or ~/.local/state/housectl).")
     var stateDirectory: String?
 
-    @Option(name: .long, help: "The end of the period looked at: ISO 8601 with its offset, or local \"YYYY-MM-DD HH:MM\" in the house zone (default: the last event's time).")
+    @Option(name: .long, help: "The time: ISO 8601 with its offset, or local \"YYYY-MM-DD HH:MM\" in the house zone. For suggestions the end of the period looked at (default: the last event's time); for shortcuts the time they are ranked at (default: now).")
     var now: String?
 
     /// The history's lines, from the file or the state database; an error says which is missing.

@@ -1,6 +1,4 @@
 import ArgumentParser
-import HouseCore
-import HouseDaemon
 
 /// `housectl suggestions accept ID`: what the suggestion suggests, written to housectl's file
 /// beside house.yaml.
@@ -13,20 +11,9 @@ struct SuggestionsAcceptCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The suggestion's id (s-...), as housectl suggestions prints it.")
-    var id: String
+    @OptionGroup var answer: SuggestionAnswerOptions
 
-    @OptionGroup var history: HistoryOptions
-
-    @OptionGroup var options: ConfigOptions
-
-    func execute() -> CommandOutput {
-        let desk = SuggestionDesk(configPath: options.config, devicesDirectory: options.devices)
-        return SuggestionsCommand.answer(desk, history) { desk, lines, now throws(SuggestionError) in
-            let s = try desk.accept(id, from: lines, now: now)
-            return "Accepted \(s.id): \(s.text)\nWritten to \(desk.acceptedPath); the controller runs it once it loads the configuration again (restart housectl serve)."
-        }
-    }
+    func execute() -> CommandOutput { answer.execute(accept: true) }
 
     func run() async throws { try execute().emit() }
 }

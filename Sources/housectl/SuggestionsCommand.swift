@@ -74,18 +74,6 @@ struct SuggestionsCommand: AsyncParsableCommand {
         }
     }
 
-    /// Answers a suggestion with `answer` (the desk, the history's lines and `--now`), or says why not.
-    static func answer(_ desk: SuggestionDesk, _ options: HistoryOptions,
-                       _ answer: (SuggestionDesk, HabitLines, Date?) throws(SuggestionError) -> String) -> CommandOutput {
-        do throws(SuggestionError) {
-            let configuration = try desk.configuration()
-            let now = try options.end(calendar: HouseCalendar(house: configuration.house)).get()
-            return CommandOutput(text: try answer(desk, try options.lines().get(), now), exitCode: 0)
-        } catch {
-            return CommandOutput(text: "", exitCode: 1, errors: error.description)
-        }
-    }
-
     /// The readable report: each suggestion with its evidence.
     static func report(_ suggestions: [HabitSuggestion], history: HabitHistory, end: Date, configuration: HouseConfiguration,
                        calendar: HouseCalendar) -> String {

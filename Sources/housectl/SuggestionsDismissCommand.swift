@@ -1,6 +1,4 @@
 import ArgumentParser
-import HouseCore
-import HouseDaemon
 
 /// `housectl suggestions dismiss ID`: the suggestion is not offered again while its habit stays
 /// the same.
@@ -13,20 +11,9 @@ struct SuggestionsDismissCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The suggestion's id (s-...), as housectl suggestions prints it.")
-    var id: String
+    @OptionGroup var answer: SuggestionAnswerOptions
 
-    @OptionGroup var history: HistoryOptions
-
-    @OptionGroup var options: ConfigOptions
-
-    func execute() -> CommandOutput {
-        let desk = SuggestionDesk(configPath: options.config, devicesDirectory: options.devices)
-        return SuggestionsCommand.answer(desk, history) { desk, lines, now throws(SuggestionError) in
-            let s = try desk.dismiss(id, from: lines, now: now)
-            return "Dismissed \(s.id): \(s.text)\nIt is not suggested again while the habit stays the same (kept in \(desk.acceptedPath))."
-        }
-    }
+    func execute() -> CommandOutput { answer.execute(accept: false) }
 
     func run() async throws { try execute().emit() }
 }

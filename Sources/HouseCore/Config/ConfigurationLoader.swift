@@ -27,14 +27,20 @@ public struct ConfigurationLoader: Sendable {
     /// Reads, parses and validates the file at `path`, housectl's file of accepted suggestions
     /// beside it when there is one (`AcceptedFile`), and the board profiles.
     public func load(path: String) throws(ConfigurationError) -> HouseConfiguration {
-        try load(path: path, accepted: Self.acceptedText(forConfigAt: path))
+        try load(path: path, accepted: try Self.acceptedText(forConfigAt: path))
     }
 
     /// The text of housectl's file beside the configuration at `path`, with its path; nil when
-    /// there is none.
-    public static func acceptedText(forConfigAt path: String) -> (text: String, file: String)? {
+    /// there is none. One that is there but cannot be read is an error, not left out.
+    public static func acceptedText(forConfigAt path: String) throws(ConfigurationError) -> (text: String, file: String)? {
         let file = AcceptedFile.path(forConfigAt: path)
-        return (try? String(contentsOfFile: file, encoding: .utf8)).map { ($0, file) }
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        do {
+            return (try String(contentsOfFile: file, encoding: .utf8), file)
+        } catch {
+            throw ConfigurationError(diagnostics: [ConfigDiagnostic(
+                file: file, line: 1, column: 1, message: "cannot read housectl's file of accepted suggestions: \(error.localizedDescription)")])
+        }
     }
 
     /// Reads, parses and validates the file at `path` with `accepted` as its file of accepted
