@@ -86,13 +86,16 @@ public struct WebApp<C: WallClock>: Sendable {
     private func loginPage(_ request: Request) -> Response {
         guard sessions.requiresLogin else { return WebResponses.redirect("/") }
         if sessions.session(request.cookies[WebGuard.sessionCookie]?.value) != nil { return WebResponses.redirect("/") }
-        return withLoginToken(PageHTML.login(house: controller.configuration.house.name, message: nil))
+        return withLoginToken(PageHTML.login(house: controller.configuration.house.name, message: nil), request: request)
     }
 
-    /// A login form with a fresh token, also set as a cookie: the form's post must carry both
-    /// (another site can make a browser post a form, but cannot read the cookie to fill it).
-    private func withLoginToken(_ page: (String) -> String, status: HTTPResponse.Status = .ok) -> Response {
-        let token = WebSessions.token()
+    /// A login form with a token, also set as a cookie: the form's post must carry both
+    /// (another site can make a browser post a form, but cannot read the cookie to fill it). The
+    /// browser's own token when it has one: a second load of the form (a browser's request for
+    /// /favicon.ico is sent here too) must not leave the first form's token without its cookie.
+    private func withLoginToken(_ page: (String) -> String, request: Request, status: HTTPResponse.Status = .ok) -> Response {
+        let sent = request.cookies[Self.loginCookie]?.value ?? ""
+        let token = WebSessions.isToken(sent) ? sent : WebSessions.token()
         var response = WebResponses.html(page(token), status: status)
         response.setCookie(Cookie(name: Self.loginCookie, value: token, maxAge: 3600, path: "/login", httpOnly: true, sameSite: .strict))
         return response
@@ -107,7 +110,8 @@ public struct WebApp<C: WallClock>: Sendable {
         let form = Self.formFields(String(buffer: body))
         let house = controller.configuration.house.name
         guard let token = request.cookies[Self.loginCookie]?.value, let sent = form["token"], WebSessions.same(token, sent) else {
-            return withLoginToken(PageHTML.login(house: house, message: "The form was too old or came from elsewhere: try again."), status: .forbidden)
+            return withLoginToken(PageHTML.login(house: house, message: "The form was too old or came from elsewhere: try again."),
+                                  request: request, status: .forbidden)
         }
         switch await sessions.login(user: form["user"] ?? "", password: form["password"] ?? "", from: context.remoteAddress) {
         case .accepted(let session):
@@ -118,11 +122,11 @@ public struct WebApp<C: WallClock>: Sendable {
             return response
         case .refused:
             controller.logger.warning("web: a failed login from \(context.remoteAddress)")
-            return withLoginToken(PageHTML.login(house: house, message: "Wrong user or password."), status: .unauthorized)
+            return withLoginToken(PageHTML.login(house: house, message: "Wrong user or password."), request: request, status: .unauthorized)
         case .tooMany(let wait):
             let seconds = max(1, wait.components.seconds)
             var response = withLoginToken(PageHTML.login(house: house, message: "Too many failed logins: wait \(seconds) s."),
-                                          status: .tooManyRequests)
+                                          request: request, status: .tooManyRequests)
             response.headers[.retryAfter] = "\(seconds)"
             return response
         }
