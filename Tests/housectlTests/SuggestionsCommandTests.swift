@@ -137,6 +137,8 @@ import Testing
         let dismissed = try run(["dismiss", hall])
         #expect(dismissed.exitCode == 0)
         #expect(dismissed.text.hasPrefix("Dismissed \(hall): You turn on the hall light"))
+        let checked = try ConfigCheckCommand.parse([house, "--devices-dir", HouseFixtures.devicesDirectory]).execute()
+        #expect(checked.text.hasPrefix("\(house): OK (with \(directory)/house.accepted.yaml: 1 accepted, 1 dismissed)\n"))
         let listed = try run([])
         #expect(listed.exitCode == 0)
         #expect(!listed.text.contains(plug) && !listed.text.contains(hall))
