@@ -25,6 +25,7 @@ import Yams
 // - ```yaml test-fragment  part of a house.yaml, merged into config/house.yaml (list items replace
 //                          those with the same id, or are added); must load without errors.
 // - ```yaml test-invalid   a fragment merged the same way that must be REFUSED.
+// - ```yaml test-accepted  a house.accepted.yaml, read with config/house.yaml; must load without errors.
 // - ```yaml test-board     a relay-board profile (devices/<id>.yaml).
 // - ```yaml test-phrases   a phrase file, added to config/phrases.yaml for the example house.
 // - ```json                must be valid JSON; ```json reply must decode as the controller's reply.
@@ -403,7 +404,7 @@ enum ShellWords {
     @Test func everyExampleFollowsTheConvention() throws {
         for block in try DocExamples.allBlocks() {
             if block.language == "yaml" {
-                let known = ["test-house", "test-fragment", "test-invalid", "test-board", "test-phrases"]
+                let known = ["test-house", "test-fragment", "test-invalid", "test-accepted", "test-board", "test-phrases"]
                 #expect(block.markers.contains { known.contains($0) }, "\(block): a yaml block needs a test marker (\(known.joined(separator: ", ")))")
             }
             if block.language != "console" {
@@ -528,6 +529,9 @@ enum ShellWords {
                     _ = try ConfigurationLoader().load(yaml: text, file: name, boards: boards)
                 } else if block.markers.contains("test-fragment") {
                     _ = try ConfigurationLoader().load(yaml: try DocExamples.merged(text), file: name, boards: boards)
+                } else if block.markers.contains("test-accepted") {
+                    let house = try String(contentsOfFile: HouseFixtures.exampleConfigPath, encoding: .utf8)
+                    _ = try ConfigurationLoader().load(yaml: house, file: "config/house.yaml", accepted: (text, name), boards: boards)
                 } else if block.markers.contains("test-invalid") {
                     #expect(throws: ConfigurationError.self, "\(name): this example should be refused") {
                         _ = try ConfigurationLoader().load(yaml: try DocExamples.merged(text), file: name, boards: boards)
