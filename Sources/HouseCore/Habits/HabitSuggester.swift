@@ -58,8 +58,12 @@ public struct HabitSuggester: Sendable {
         // One id for the habit whatever is offered for it: once one offer is answered (a device
         // added to a routine's mode, say), the habit is not offered again in another form.
         let key = "time-of-day|\(subject.key)|\(days)|\((median.minutesSinceMidnight + 15) / 30 % 48)"
-        // A shortcut that does it, relevant then, on no other days: give it the habit's time.
-        if let routine = inWindow.first(where: { $0.runAt == nil && configuration.intent($0.intent, does: subject) && days.weekdays.isSuperset(of: $0.relevant?.days.weekdays ?? []) }) {
+        // A shortcut whose intent it is, relevant then, on no other days: give it the habit's time
+        // (not one whose mode merely switches that device too: that would run the whole mode).
+        if let routine = inWindow.first(where: {
+            $0.runAt == nil && configuration.intent($0.intent, does: subject, throughModes: false)
+                && days.weekdays.isSuperset(of: $0.relevant?.days.weekdays ?? [])
+        }) {
             let text = "\(did), and '\(routine.shortcut)' does it (relevant \(window(routine))): give it run_at: \"\(median)\" "
                 + "so that it runs by itself?" + noteText(notes)
             return HabitSuggestion(kind: .runAt, key: key, habit: habit, text: text,
