@@ -109,15 +109,19 @@ import Testing
         #expect(together.yaml.contains("    rooms: [garage, garden]\n    devices: {garage-light: ON, garden-pump: ON}"))
     }
 
-    /// A run time is suggested for a routine whose own intent the habit is: the hall light on at
-    /// 23:30, which the mode Good night house sets also switches on, is a routine of its own, not
-    /// the whole night mode at 23:30.
-    @Test func aRunTimeIsOnlyForTheRoutinesOwnIntent() throws {
+    /// A run time is suggested for a shortcut run by hand, or one whose own intent the habit is:
+    /// the hall light on at 23:30, which the mode Good night house sets also switches on, is a
+    /// routine of its own, not the whole night mode at 23:30.
+    @Test func aRunTimeIsOnlyForTheRoutineItselfOrItsOwnIntent() throws {
         let hall = HouseholdSimulator.InjectedHabit.timeOfDay(.device("hall-light", .on), days: .everyDay, at: TimeOfDay(hour: 23, minute: 30))
         let suggestions = configuration.habitSuggestions(from: history(habits: [hall]), now: now)
         let found = try #require(suggestions.first { $0.habit.devices == ["hall-light"] && $0.habit.evidence.medianTime != nil })
         #expect(found.kind == .newRoutine)
         #expect(!suggestions.contains { $0.kind == .runAt })
+        let said = HouseholdSimulator.InjectedHabit.timeOfDay(.routine("good-night"), days: .everyDay, at: TimeOfDay(hour: 23, minute: 5))
+        let shortcut = try #require(configuration.habitSuggestions(from: history(habits: [said]), now: now).first { $0.kind == .runAt })
+        #expect(shortcut.routine == "good-night")
+        #expect(shortcut.text.hasPrefix("You run 'Good night house' around 23:0"))
     }
 
     /// A set with a `confirm: true` device says so; the same two devices always in one order,

@@ -58,10 +58,11 @@ public struct HabitSuggester: Sendable {
         // One id for the habit whatever is offered for it: once one offer is answered (a device
         // added to a routine's mode, say), the habit is not offered again in another form.
         let key = "time-of-day|\(subject.key)|\(days)|\((median.minutesSinceMidnight + 15) / 30 % 48)"
-        // A shortcut whose intent it is, relevant then, on no other days: give it the habit's time
-        // (not one whose mode merely switches that device too: that would run the whole mode).
+        // A shortcut run by hand, or whose intent it is, relevant then, on no other days: give it
+        // the habit's time (not one whose mode merely switches that device too: that would run
+        // the whole mode).
         if let routine = inWindow.first(where: {
-            $0.runAt == nil && configuration.intent($0.intent, does: subject, throughModes: false)
+            $0.runAt == nil && (subject == .routine($0.id) || configuration.intent($0.intent, does: subject, throughModes: false))
                 && days.weekdays.isSuperset(of: $0.relevant?.days.weekdays ?? [])
         }) {
             let text = "\(did), and '\(routine.shortcut)' does it (relevant \(window(routine))): give it run_at: \"\(median)\" "
