@@ -27,7 +27,8 @@ Installs housectl as a systemd service on Raspberry Pi OS bookworm (arm64):
   - apt packages: $APT_PACKAGES
   - builds the release binary (scripts/release-build.sh: swift build -c release) and installs $BIN_DIR/housectl
   - the system user '$SERVICE_USER' in the group '$GPIO_GROUP'
-  - $CONFIG_DIR/house.yaml from config/ (an existing one is never overwritten)
+  - $CONFIG_DIR/house.yaml from config/ (an existing one is never overwritten), and an empty
+    $CONFIG_DIR/house.accepted.yaml the service may write (accepted suggestions)
   - board profiles in $SHARE_DIR/devices
   - $UNIT_DIR/housectl.service (enabled; restarted if it was running)
   - prints the lines to add to the boot configuration for the relay GPIO lines
@@ -154,6 +155,14 @@ install_files() {
             run install -m 0640 -o root -g "$SERVICE_USER" "$REPO/config/$name" "$CONFIG_DIR/$name"
         fi
     done
+    # The suggestions accepted and dismissed (housectl suggestions accept|dismiss, the page) go to
+    # house.accepted.yaml beside house.yaml: the one file there the service may write (the unit's
+    # ReadWritePaths), so it is made here, empty, and the service's.
+    if [ -e "$CONFIG_DIR/house.accepted.yaml" ]; then
+        say "keeping the existing $CONFIG_DIR/house.accepted.yaml"
+    else
+        run install -m 0644 -o "$SERVICE_USER" -g "$SERVICE_USER" /dev/null "$CONFIG_DIR/house.accepted.yaml"
+    fi
 
     say "board profiles: $SHARE_DIR/devices"
     run install -d -m 0755 "$SHARE_DIR/devices"

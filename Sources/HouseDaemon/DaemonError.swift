@@ -8,6 +8,8 @@ public enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
     case startup(String)
     /// The relay bank refused or failed a command.
     case relay(device: String, reason: String)
+    /// A file could not be written.
+    case file(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -15,6 +17,7 @@ public enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
         case .database(let path, let reason): "state database \(path): \(reason)"
         case .startup(let reason): reason
         case .relay(let device, let reason): "relay \(device): \(reason)"
+        case .file(let path, let reason): "\(path): \(reason)"
         }
     }
 }

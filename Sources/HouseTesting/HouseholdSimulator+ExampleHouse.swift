@@ -10,8 +10,9 @@ extension HouseholdSimulator {
     public static let exampleHolidays: Set<LocalDate> = Set((0..<4).map { LocalDate(year: 2026, month: 4, day: 3)!.adding(days: $0) })
 
     /// The habits injected into the example house (config/house.yaml): time-of-day habits of
-    /// each kind of subject and days (one across midnight, one on a `confirm: true` door), two
-    /// sequences and two durations (one on the `confirm: true` heater).
+    /// each kind of subject and days (one across midnight, one on a `confirm: true` door, one that
+    /// a shortcut-only routine does), two sequences, two durations (one on the `confirm: true`
+    /// heater) and two devices switched together.
     public static let exampleHabits: [InjectedHabit] = [
         .timeOfDay(.device("hall-light", .on), days: .weekdaysOnly, at: TimeOfDay(hour: 6, minute: 40)),
         .timeOfDay(.device("office-plug", .on), days: .weekdaysOnly, at: TimeOfDay(hour: 9, minute: 0)),
@@ -24,6 +25,8 @@ extension HouseholdSimulator {
         .sequence(.device("kitchen-light", .on), then: .device("living-ceiling-light", .on), gapSeconds: 30...180),
         .duration("office-fan", minutes: 40),
         .duration("bathroom-heater", minutes: 25),
+        .timeOfDay(.mode("night"), days: .everyDay, at: TimeOfDay(hour: 23, minute: 15)),
+        .together([.device("garage-light", .on), .device("garden-pump", .on)], gapSeconds: 3...50),
     ]
 
     /// The devices of `configuration` people switch on and off (lights, fans, plugs, pumps, heaters).

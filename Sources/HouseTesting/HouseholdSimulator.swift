@@ -15,6 +15,8 @@ public struct HouseholdSimulator: Sendable {
         case sequence(HabitSubject, then: HabitSubject, gapSeconds: ClosedRange<Int>)
         /// `device` switched on at a random time and off again after `minutes` ± a tenth.
         case duration(DeviceID, minutes: Int)
+        /// `subjects` at a random time, in a random order, each within `gapSeconds` of the one before.
+        case together([HabitSubject], gapSeconds: ClosedRange<Int>)
     }
 
     public var calendar: HouseCalendar
@@ -76,6 +78,14 @@ public struct HouseholdSimulator: Sendable {
                     let length = (minutes + Int.random(in: -spread...spread, using: &rng)) * 60 + Int.random(in: 0..<60, using: &rng)
                     events += [HabitEvent(time: t, subject: .device(device, .on)),
                                HabitEvent(time: t.addingTimeInterval(Double(length)), subject: .device(device, .off))]
+                case .together(let subjects, let gap):
+                    guard Double.random(in: 0..<1, using: &rng) >= skipChance else { continue }
+                    var t = at(day, minute: Int.random(in: 8 * 60...21 * 60, using: &rng))
+                    for subject in subjects.shuffled(using: &rng) {
+                        events.append(HabitEvent(time: t, subject: subject))
+                        off(after: subject, at: t, minutes: 30...240)
+                        t = t.addingTimeInterval(Double(Int.random(in: gap, using: &rng)))
+                    }
                 }
             }
             for _ in 0..<noisePerDay where !noiseDevices.isEmpty {

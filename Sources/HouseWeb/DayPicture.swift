@@ -4,19 +4,33 @@ import HouseCore
 /// A day of the house as one SVG picture, drawn on the server (no script needed to show it): the
 /// hours of the day on the house clock with night, twilight and day behind them, one row per
 /// routine with its relevance windows, its planned run and the band its random delay may push it
-/// into, and a tick where it ran; the modes over the day below; sunrise, sunset, dawn, dusk and
-/// now as lines. Times are written as people in the zone know them (GMT/BST, CET/CEST).
-/// `housectl routines --svg DATE` writes the same picture.
+/// into, and a tick where it ran; the household's habits that suggestions are about, as dotted
+/// marks at their windows; the modes over the day below; sunrise, sunset, dawn, dusk and now as
+/// lines. Times are written as people in the zone know them (GMT/BST, CET/CEST).
+/// `housectl routines --svg DATE` writes the same picture (without the habits).
 public struct DayPicture: Sendable {
+    /// A habit a suggestion is about, at its window on the day drawn (made by the page).
+    public struct HabitMark: Sendable {
+        /// The suggestion's id.
+        var id: String
+        /// The suggestion's sentence.
+        var text: String
+        var start: Date
+        var end: Date
+    }
+
     public let plan: DayPlan
     public let configuration: HouseConfiguration
     /// Drawn as a line when it falls on the day.
     public let now: Date?
+    /// Drawn in a row of their own, each a dotted mark at its window.
+    public let habits: [HabitMark]
 
-    public init(plan: DayPlan, configuration: HouseConfiguration, now: Date?) {
+    public init(plan: DayPlan, configuration: HouseConfiguration, now: Date?, habits: [HabitMark] = []) {
         self.plan = plan
         self.configuration = configuration
         self.now = now
+        self.habits = habits.filter { $0.end > plan.start && $0.start < plan.end }
     }
 
     static let width = 960.0
@@ -32,7 +46,8 @@ public struct DayPicture: Sendable {
             plan.windows.contains { $0.routine == r.id } || plan.runs.contains { $0.routine == r.id } || plan.ran.contains { $0.routine == r.id }
         }
         let modeRows = [true, false].filter { planned in plan.modes.contains { $0.planned == planned } }
-        let chartBottom = Self.top + Double(routines.count + modeRows.count) * Self.rowHeight
+        let habitRows = habits.isEmpty ? 0 : 1
+        let chartBottom = Self.top + Double(routines.count + habitRows + modeRows.count) * Self.rowHeight
         let height = chartBottom + 40
         let span = max(1, plan.end.timeIntervalSince(plan.start))
         let plotWidth = Self.width - Self.left - Self.right
@@ -99,9 +114,20 @@ public struct DayPicture: Sendable {
             out += "</g>"
         }
 
+        // The habits suggestions are about: dotted, at their windows.
+        if !habits.isEmpty {
+            let y = Self.top + Double(routines.count) * Self.rowHeight
+            out += #"<g class="habits"><text x="8" y="\#(num(y + 16))" font-size="12" font-style="italic" fill="\#u{23}222">habits (suggested)</text>"#
+            for mark in habits {
+                out += #"<rect class="habit" data-suggestion="\#(SVG.escape(mark.id))" x="\#(num(x(mark.start)))" y="\#(num(y + 4))" width="\#(num(max(1, x(mark.end) - x(mark.start))))" height="16" rx="4" fill="\#u{23}6a4c93" fill-opacity="0.12" stroke="\#u{23}6a4c93" stroke-width="1.5" stroke-dasharray="2 3">"#
+                out += "<title>\(SVG.escape("\(time(mark.start))-\(until(mark.end)): \(mark.text)"))</title></rect>"
+            }
+            out += "</g>"
+        }
+
         // The modes: what the routines plan, and what is set now.
         for (offset, planned) in modeRows.enumerated() {
-            let y = Self.top + Double(routines.count + offset) * Self.rowHeight
+            let y = Self.top + Double(routines.count + habitRows + offset) * Self.rowHeight
             out += #"<text x="8" y="\#(num(y + 16))" font-size="12" font-style="italic" fill="\#u{23}222">\#(planned ? "modes (routines)" : "modes set now")</text>"#
             for span in plan.modes where span.planned == planned {
                 let color = SVG.color(for: span.mode.rawValue)
@@ -128,7 +154,7 @@ public struct DayPicture: Sendable {
             let nx = num(x(now))
             out += #"<line class="now" x1="\#(nx)" y1="\#(num(Self.top - 6))" x2="\#(nx)" y2="\#(num(chartBottom + 4))" stroke="\#u{23}d62828" stroke-width="2"><title>now, \#(time(now))</title></line>"#
         }
-        if routines.isEmpty && modeRows.isEmpty {
+        if routines.isEmpty && modeRows.isEmpty && habits.isEmpty {
             out += #"<text x="\#(num(Self.left + 8))" y="\#(num(Self.top + 16))" font-size="12" fill="\#u{23}555">No routine is relevant or planned this day.</text>"#
         }
         out += "</svg>"

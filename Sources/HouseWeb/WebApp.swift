@@ -23,7 +23,9 @@ import ServiceLifecycle
 /// | `POST /api/say` | an `intent/request` payload (`{"text":"good night house"}`, `answers`, `confirm`) |
 /// | `GET /api/history?limit=N` | the latest handled intents |
 /// | `GET /api/energy?days=N` | energy per metered device per day |
-/// | `GET /today.svg?date=YYYY-MM-DD` | the day as a picture (`DayPicture`) |
+/// | `GET /api/suggestions` | what the household's habits suggest, and whether this user may answer |
+/// | `POST /api/suggestions/{id}/accept`, `.../dismiss` | an answer, through `SuggestionDesk` (signed-in users) |
+/// | `GET /today.svg?date=YYYY-MM-DD` | the day as a picture (`DayPicture`), with the habits suggested |
 /// | `GET /energy.svg?days=N` | energy per device per day as bars (`EnergyChart`) |
 /// | `GET /api/homekit` | the HomeKit bridge: paired controllers, and the setup code while none is (`HomeKitView`) |
 /// | `GET /homekit.svg` | the setup URI's QR code while no controller is paired |
@@ -33,21 +35,28 @@ public struct WebApp<C: WallClock>: Sendable {
     public let settings: WebSettings
     /// The HomeKit bridge the page shows the setup code of (nil: HomeKit is off).
     public let homekit: HomeKitBridge?
+    /// Lists and answers the suggestions (the same as `housectl suggestions`); nil: the page
+    /// shows none (a controller not loaded from a file).
+    public let suggestions: SuggestionDesk?
 
     /// The largest request body the page accepts.
     static var bodyLimit: Int { 16 * 1024 }
 
-    public init(controller: HouseController<C>, settings: WebSettings, sessions: WebSessions, homekit: HomeKitBridge? = nil) {
+    public init(controller: HouseController<C>, settings: WebSettings, sessions: WebSessions, homekit: HomeKitBridge? = nil,
+                suggestions: SuggestionDesk? = nil) {
         self.controller = controller
         self.settings = settings
         self.sessions = sessions
         self.homekit = homekit
+        self.suggestions = suggestions
     }
 
     /// Reads the password file the settings name, if any, and makes the app.
-    public init(controller: HouseController<C>, settings: WebSettings, homekit: HomeKitBridge? = nil) throws(WebError) {
+    public init(controller: HouseController<C>, settings: WebSettings, homekit: HomeKitBridge? = nil,
+                suggestions: SuggestionDesk? = nil) throws(WebError) {
         let passwords = try settings.passwordFile.map { (path: String) throws(WebError) in try WebPasswordFile(path: path) }
-        self.init(controller: controller, settings: settings, sessions: WebSessions(passwords: passwords, clock: controller.clock), homekit: homekit)
+        self.init(controller: controller, settings: settings, sessions: WebSessions(passwords: passwords, clock: controller.clock),
+                  homekit: homekit, suggestions: suggestions)
     }
 
     /// Every route, behind `WebGuard`.
@@ -67,6 +76,9 @@ public struct WebApp<C: WallClock>: Sendable {
         router.post("/api/say") { request, _ in try await say(request) }
         router.get("/api/history") { request, _ in history(request) }
         router.get("/api/energy") { request, _ in await WebResponses.json(controller.engine.energyByDay(days: days(request))) }
+        router.get("/api/suggestions") { _, context in listSuggestions(context) }
+        router.post("/api/suggestions/{id}/accept") { _, context in answer(context, accept: true) }
+        router.post("/api/suggestions/{id}/dismiss") { _, context in answer(context, accept: false) }
         router.get("/today.svg") { request, _ in try await today(request) }
         router.get("/energy.svg") { request, _ in await energyChart(request) }
         router.get("/api/homekit") { _, _ in homekitSetup() }
@@ -84,13 +96,16 @@ public struct WebApp<C: WallClock>: Sendable {
     private func loginPage(_ request: Request) -> Response {
         guard sessions.requiresLogin else { return WebResponses.redirect("/") }
         if sessions.session(request.cookies[WebGuard.sessionCookie]?.value) != nil { return WebResponses.redirect("/") }
-        return withLoginToken(PageHTML.login(house: controller.configuration.house.name, message: nil))
+        return withLoginToken(PageHTML.login(house: controller.configuration.house.name, message: nil), request: request)
     }
 
-    /// A login form with a fresh token, also set as a cookie: the form's post must carry both
-    /// (another site can make a browser post a form, but cannot read the cookie to fill it).
-    private func withLoginToken(_ page: (String) -> String, status: HTTPResponse.Status = .ok) -> Response {
-        let token = WebSessions.token()
+    /// A login form with a token, also set as a cookie: the form's post must carry both
+    /// (another site can make a browser post a form, but cannot read the cookie to fill it). The
+    /// browser's own token when it has one: a second load of the form (a browser's request for
+    /// /favicon.ico is sent here too) must not leave the first form's token without its cookie.
+    private func withLoginToken(_ page: (String) -> String, request: Request, status: HTTPResponse.Status = .ok) -> Response {
+        let sent = request.cookies[Self.loginCookie]?.value ?? ""
+        let token = WebSessions.isToken(sent) ? sent : WebSessions.token()
         var response = WebResponses.html(page(token), status: status)
         response.setCookie(Cookie(name: Self.loginCookie, value: token, maxAge: 3600, path: "/login", httpOnly: true, sameSite: .strict))
         return response
@@ -105,7 +120,8 @@ public struct WebApp<C: WallClock>: Sendable {
         let form = Self.formFields(String(buffer: body))
         let house = controller.configuration.house.name
         guard let token = request.cookies[Self.loginCookie]?.value, let sent = form["token"], WebSessions.same(token, sent) else {
-            return withLoginToken(PageHTML.login(house: house, message: "The form was too old or came from elsewhere: try again."), status: .forbidden)
+            return withLoginToken(PageHTML.login(house: house, message: "The form was too old or came from elsewhere: try again."),
+                                  request: request, status: .forbidden)
         }
         switch await sessions.login(user: form["user"] ?? "", password: form["password"] ?? "", from: context.remoteAddress) {
         case .accepted(let session):
@@ -116,11 +132,11 @@ public struct WebApp<C: WallClock>: Sendable {
             return response
         case .refused:
             controller.logger.warning("web: a failed login from \(context.remoteAddress)")
-            return withLoginToken(PageHTML.login(house: house, message: "Wrong user or password."), status: .unauthorized)
+            return withLoginToken(PageHTML.login(house: house, message: "Wrong user or password."), request: request, status: .unauthorized)
         case .tooMany(let wait):
             let seconds = max(1, wait.components.seconds)
             var response = withLoginToken(PageHTML.login(house: house, message: "Too many failed logins: wait \(seconds) s."),
-                                          status: .tooManyRequests)
+                                          request: request, status: .tooManyRequests)
             response.headers[.retryAfter] = "\(seconds)"
             return response
         }
@@ -238,7 +254,8 @@ public struct WebApp<C: WallClock>: Sendable {
             day = parsed
         }
         let plan = try await controller.dayPlan(day)
-        return WebResponses.svg(DayPicture(plan: plan, configuration: controller.configuration, now: controller.clock.now.date).svg)
+        return WebResponses.svg(DayPicture(plan: plan, configuration: controller.configuration, now: controller.clock.now.date,
+                                           habits: habitMarks(on: day)).svg)
     }
 
     private func energyChart(_ request: Request) async -> Response {

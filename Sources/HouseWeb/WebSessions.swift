@@ -140,6 +140,11 @@ public final class WebSessions: Sendable {
         }.joined()
     }
 
+    /// Whether `text` has the form of a token (64 hex digits).
+    static func isToken(_ text: String) -> Bool {
+        text.utf8.count == 64 && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+
     /// Compares two tokens in time that does not depend on where they differ.
     static func same(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)

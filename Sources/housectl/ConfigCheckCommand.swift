@@ -28,7 +28,11 @@ struct ConfigCheckCommand: AsyncParsableCommand {
             if json {
                 return CommandOutput(text: JSONOutput.encode(ConfigCheckReport(file: file, ok: true, summary: config.summary, phrases: phrases, errors: [])), exitCode: 0)
             }
-            return CommandOutput(text: "\(file): OK\n" + config.summary + "\nphrases: " + phrases, exitCode: 0)
+            // What housectl's file beside it added, when there is one.
+            let accepted = AcceptedFile.path(forConfigAt: file), answers = config.suggestions.answers
+            let with = FileManager.default.fileExists(atPath: accepted)
+                ? " (with \(accepted): \(answers.accepted.count) accepted, \(answers.dismissed.count) dismissed)" : ""
+            return CommandOutput(text: "\(file): OK\(with)\n" + config.summary + "\nphrases: " + phrases, exitCode: 0)
         case .failure(let error):
             if json {
                 let errors = error.diagnostics.map {

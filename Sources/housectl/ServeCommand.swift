@@ -91,7 +91,8 @@ struct ServeCommand: AsyncParsableCommand {
             if let web = webSettings(configuration) {
                 if controller.isPrimary {
                     // The page shows the bridge's setup code while nobody is paired.
-                    let app = try WebApp(controller: controller, settings: web, homekit: bridge)
+                    let app = try WebApp(controller: controller, settings: web, homekit: bridge,
+                                         suggestions: SuggestionDesk(configPath: options.config, devicesDirectory: options.devices))
                     extra.append(.init(service: WebService(app: app), serviceName: "web"))
                 } else {
                     logger.info("web: the page is served by the primary node, \(configuration.nodes.first?.id.rawValue ?? "?")")

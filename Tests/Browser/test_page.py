@@ -12,8 +12,15 @@ relays, the embedded broker) and checks, each with a bounded wait on what the pa
   6. the day picker steps to the next weekday, whose picture contains the morning routine's
      relevance window, and on to a Saturday, whose picture does not (any day the test runs on);
   7. History lists what was done;
-  8. SIGTERM with a page open stops the controller cleanly (exit 0, well within its 5 s);
-  9. the HomeKit bridge's setup code is on the page, and its QR code (decoded by zbarimg from
+  8. the Suggestions tab lists what eight weeks of a household's history (written into the
+     controller's state database) suggest, and an Accept without a signed-in user is refused with
+     the reason on the page;
+  9. SIGTERM with a page open stops the controller cleanly (exit 0, well within its 5 s);
+ 10. on a controller with a password file, a signed-in user accepts one suggestion (its routine
+     is written to house.accepted.yaml) and dismisses another with one tap each; the habits are
+     drawn on the day's picture; after a restart the answers are kept and the accepted routine is
+     in the day's picture.
+ 11. the HomeKit bridge's setup code is on the page, and its QR code (decoded by zbarimg from
      what the browser drew) carries the setup URI HAP's algorithm gives for that code and setup ID.
 With --screenshots DIR, each tab is written at phone and desktop width.
 """
@@ -26,11 +33,13 @@ import re
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import zoneinfo
 
 from selenium import webdriver
 from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException
@@ -41,6 +50,7 @@ from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+LONDON = zoneinfo.ZoneInfo("Europe/London")  # the example house's zone
 WAIT = 15  # seconds, the bound of every wait
 checks = []
 
@@ -60,10 +70,13 @@ class Daemon:
     """`housectl serve` on a temporary copy of the example house; its log lines are read as they
     come, so a wait is for a line, never a sleep."""
 
-    def __init__(self, housectl, tmp, start_time=None):
+    def __init__(self, housectl, tmp, start_time=None, password_file=None):
         self.mqtt_port, self.web_port = free_port(), free_port()
+        self.start_time = start_time
         config = open(os.path.join(ROOT, "config", "house.yaml")).read()
         config = re.sub(r"\n  port: 1883\n", f"\n  port: {self.mqtt_port}\n", config, count=1)
+        if password_file:
+            config = config.replace("\n  bind: 127.0.0.1\n", f"\n  bind: 127.0.0.1\n  password_file: {password_file}\n", 1)
         # No routine runs during the checks, whatever the hour: their run times (and catch-up) are
         # taken out of the copy; their relevance windows stay for the Today picture. (Started
         # between 06:30 and 09:00 on a weekday, the morning routine caught up at start-up and
@@ -73,16 +86,20 @@ class Daemon:
             raise SystemExit("browser test: config/house.yaml's routines changed shape (no run_at to take out)")
         # The HomeKit bridge on loopback and a free port: the page shows its setup code.
         config += f"\nhomekit: {{enabled: true, bind: 127.0.0.1, port: {free_port()}}}\n"
-        os.makedirs(os.path.join(tmp, "config"))
+        # The same directory again is a restart: the state and house.accepted.yaml stay.
+        os.makedirs(os.path.join(tmp, "config"), exist_ok=True)
         self.config = os.path.join(tmp, "config", "house.yaml")
+        self.state = os.path.join(tmp, "state")
         open(self.config, "w").write(config)
         shutil.copy(os.path.join(ROOT, "config", "phrases.yaml"), os.path.join(tmp, "config"))
         self.lines = []
         self.cond = threading.Condition()
+        self.started = time.monotonic()
+        self.tmp = tmp
         # --start-time: the house's clock starts at that local time (a weekend, in make test).
         self.proc = subprocess.Popen(
             [housectl, "serve", "--config", self.config, "--devices-dir", os.path.join(ROOT, "devices"),
-             "--gpio", "sim", "--node", "pi-main", "--state-dir", os.path.join(tmp, "state"),
+             "--gpio", "sim", "--node", "pi-main", "--state-dir", self.state,
              "--web-port", str(self.web_port), "--verbose"] + (["--start-time", start_time] if start_time else []),
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         threading.Thread(target=self._read, daemon=True).start()
@@ -115,6 +132,30 @@ class Daemon:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+
+    def now(self):
+        """The controller's clock now: its --start-time when it was given one (plus the time since)."""
+        if not self.start_time:
+            return datetime.datetime.now(datetime.timezone.utc)
+        start = datetime.datetime.strptime(self.start_time, "%Y-%m-%d %H:%M").replace(tzinfo=LONDON)
+        return start + datetime.timedelta(seconds=time.monotonic() - self.started)
+
+    def seed_habits(self):
+        """Writes seven weeks of a household into the controller's history, as if people had done
+        it (source cli), up to yesterday on its clock: every day the garage light on at about
+        07:10, the garden pump on at about 12:15 and the office fan on at about 23:30 (local time),
+        a few minutes either way. The controller reads its history when the page asks."""
+        today = self.now().astimezone(LONDON).date()
+        rows = []
+        for days in range(1, 50):
+            day = today - datetime.timedelta(days=days)
+            for device, hour, minute in [("garage-light", 7, 10), ("garden-pump", 12, 15), ("office-fan", 23, 30)]:
+                local = datetime.datetime(day.year, day.month, day.day, hour, minute, tzinfo=LONDON)
+                at = local + datetime.timedelta(minutes=(days * 7 + hour) % 11 - 5)
+                did = json.dumps([{"action": "on", "device": device}], separators=(",", ":"))
+                rows.append((at.timestamp(), "cli", "control", f"{device} on", "done", "-", did))
+        with sqlite3.connect(os.path.join(self.state, "housectl.sqlite"), timeout=WAIT) as db:
+            db.executemany("INSERT INTO history (at, source, kind, summary, outcome, dialog, did) VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
 
     def retained(self, topic):
         out = subprocess.run(["mosquitto_sub", "-h", "127.0.0.1", "-p", str(self.mqtt_port), "-t", topic, "-C", "1", "-W", "5"],
@@ -267,6 +308,110 @@ def run_checks(daemon, driver, url):
                 if "heater" in r.text and "mqtt" in r.text] or None
     rows = wait(driver, refused)
     check("History shows a command refused over MQTT, with its reason", bool(rows), f"rows: {rows}")
+    refused_answer_checks(daemon, driver, daemon.tmp)
+
+
+def suggestion_item(driver, text):
+    """The suggestion whose sentence contains `text`, or None."""
+    for item in driver.find_elements(By.CSS_SELECTOR, "#suggestions article.suggestion"):
+        if text in item.find_element(By.CSS_SELECTOR, "p.text").text:
+            return item
+    return None
+
+
+def open_suggestions(driver):
+    """The Suggestions tab, once its list is drawn; the ids shown."""
+    click(driver, 'nav a[data-tab="suggestions"]')
+    items = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#suggestions article.suggestion") or None) or []
+    return [i.get_attribute("data-suggestion") for i in items]
+
+
+def answer(driver, text, button):
+    """Taps `button` (accept or dismiss) of the suggestion about `text`: its id, and the class and
+    text of the answer the page shows under it (None when none came)."""
+    item = wait(driver, lambda d: suggestion_item(d, text))
+    if not item:
+        return None, None, None
+    sid = item.get_attribute("data-suggestion")
+    click(driver, f'article.suggestion[data-suggestion="{sid}"] button.{button}')
+
+    def shown(d):
+        lines = d.find_elements(By.CSS_SELECTOR, f'article.suggestion[data-suggestion="{sid}"] p.answer')
+        return lines[0] if lines and lines[0].is_displayed() and lines[0].text else None
+    line = wait(driver, shown)
+    return sid, line.get_attribute("class") if line else None, line.text if line else None
+
+
+def refused_answer_checks(daemon, driver, tmp):
+    """Without a password file nobody is signed in: the list is shown, an Accept says why not."""
+    daemon.seed_habits()
+    ids = open_suggestions(driver)
+    check("the Suggestions tab lists what the household's habits suggest", len(ids) >= 3, f"ids: {ids}")
+    sid, cls, text = answer(driver, "garage light", "accept")
+    refused = bool(cls) and "error" in cls.split() and "signed-in user" in (text or "")
+    check("an Accept without a signed-in user is refused, and the page says why", refused and
+          not os.path.exists(os.path.join(tmp, "config", "house.accepted.yaml")), f"{sid}: {cls!r} {text!r}")
+
+
+def login(driver, url):
+    driver.get(url)
+    wait(driver, EC.visibility_of_element_located((By.NAME, "user"))).send_keys("alice")
+    driver.find_element(By.NAME, "password").send_keys("correct horse", Keys.ENTER)
+    return bool(wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "article.room") or None))
+
+
+def signed_in_checks(housectl, tmp, start_time):
+    """A signed-in user accepts and dismisses with one tap each; a restart keeps both answers."""
+    passwords = os.path.join(tmp, "web-passwords")
+    subprocess.run([housectl, "web", "passwd", "--file", passwords, "--user", "alice", "--cost", "4"],
+                   input="correct horse\n", text=True, capture_output=True, check=True)
+    directory = os.path.join(tmp, "signed-in")
+    accepted_file = os.path.join(directory, "config", "house.accepted.yaml")
+    daemon, driver = Daemon(housectl, directory, start_time, passwords), None
+    try:
+        if not daemon.wait_for(r"web: the page is on") or not daemon.wait_for(r"ready: connected"):
+            check("the controller with a password file starts", False, "\n".join(daemon.lines[-30:]))
+            return
+        daemon.seed_habits()
+        url = f"http://127.0.0.1:{daemon.web_port}/"
+        driver = browser(1280, 900, tmp)
+        check("alice logs in", login(driver, url))
+        ids = open_suggestions(driver)
+        accepted, cls, text = answer(driver, "garage light", "accept")
+        written = open(accepted_file).read() if os.path.exists(accepted_file) else ""
+        check("Accept with one tap writes the routine to house.accepted.yaml and says so",
+              bool(cls) and "done" in cls.split() and (text or "").startswith("Accepted") and "garage-light" in written
+              and accepted in written, f"{cls!r} {text!r}\n{written}")
+        dismissed, cls, text = answer(driver, "garden pump", "dismiss")
+        check("Dismiss with one tap says it is not suggested again", (text or "").startswith("Dismissed"), f"{cls!r} {text!r}")
+        driver.execute_script("loadSuggestions()")
+        left = wait(driver, lambda d: (lambda now: now if accepted not in now and dismissed not in now else None)(
+            [i.get_attribute("data-suggestion") for i in d.find_elements(By.CSS_SELECTOR, "#suggestions article.suggestion")]))
+        check("the answered suggestions leave the list", left is not None and len(left) == len(ids) - 2, f"before {ids}, after {left}")
+        click(driver, 'nav a[data-tab="today"]')
+        habit = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#day-picture svg rect.habit") or None)
+        check("the day's picture draws the habits still suggested, dotted", bool(habit) and
+              all(h.get_attribute("stroke-dasharray") for h in habit), "no rect.habit")
+        driver.quit()
+        driver = None
+        daemon.stop()
+        # A restart: the same files and state.
+        daemon = Daemon(housectl, directory, start_time, passwords)
+        if not daemon.wait_for(r"ready: connected"):
+            check("the controller starts again", False, "\n".join(daemon.lines[-30:]))
+            return
+        driver = browser(1280, 900, tmp)
+        login(driver, f"http://127.0.0.1:{daemon.web_port}/")
+        after = open_suggestions(driver)
+        check("after a restart the answers are kept", accepted not in after and dismissed not in after and len(after) == len(ids) - 2,
+              f"after {after}")
+        click(driver, 'nav a[data-tab="today"]')
+        row = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '#day-picture svg g.routine[data-routine^="garage-light-on"]') or None)
+        check("after a restart the accepted routine is the controller's (its row on the day's picture)", bool(row))
+    finally:
+        if driver:
+            driver.quit()
+        daemon.stop()
 
 
 def setup_uri(code, setup_id):
@@ -359,6 +504,9 @@ def main():
         took = time.monotonic() - started
         check("SIGTERM with a page open stops the controller cleanly", daemon.proc.returncode == 0 and took < 4.5,
               f"exit {daemon.proc.returncode} after {took:.1f} s")
+        driver.quit()
+        driver = None
+        signed_in_checks(os.path.abspath(args.housectl), tmp, args.start_time)
     finally:
         if driver:
             driver.quit()

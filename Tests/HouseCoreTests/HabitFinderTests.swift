@@ -36,6 +36,8 @@ import Testing
             return a == x && b == y
         case (.duration(let d, let upTo), .duration(let e, let minutes)):
             return d == e && upTo >= .seconds(minutes * 60) && upTo <= .seconds(minutes * 90)
+        case (.together(let s, _), .together(let t, _)):
+            return Set(s) == Set(t)
         default:
             return false
         }
@@ -67,7 +69,7 @@ import Testing
         let hall = try suggestion(for: habits[0])
         #expect(hall.kind == .addToRoutine)
         #expect(hall.routine == "good-morning" && hall.mode == "morning")
-        #expect(hall.text.contains("You turn on the hall light around 06:4"))
+        #expect(hall.text.contains("You turn on the hall light around 06:"))
         #expect(hall.text.contains("on weekdays"))
         #expect(hall.text.contains("'Good morning house'"))
         // Across midnight, in Good night house's window (sunset to 02:00).
@@ -76,9 +78,11 @@ import Testing
         // A new routine with a relevance window.
         let plug = try suggestion(for: habits[1])
         #expect(plug.kind == .newRoutine)
-        #expect(plug.text.contains("make a routine 'Office desk plug on weekday mornings' relevant 08:"))
-        #expect(plug.text.contains("-09:15 on weekdays?"))
-        #expect(plug.yaml.contains("to: \"09:15\", days: weekdays}"))
+        #expect(plug.text.contains("make a routine 'Office desk plug on weekday mornings' that does it at 0"))
+        #expect(plug.text.contains(", relevant 08:"))
+        #expect(plug.text.contains(" on weekdays?"))
+        #expect(plug.yaml.contains("relevant: {from: \"08:"))
+        #expect(plug.yaml.contains("\", days: weekdays}\n    run_at: \"0"))
         let water = try suggestion(for: habits[5])
         #expect(water.yaml.contains("days: [wednesday, sunday]"))
         #expect(water.yaml.contains("intent: {routine: garden-water}"))
@@ -93,6 +97,46 @@ import Testing
         #expect(heater.text.contains("confirm: true"))
         #expect(heater.yaml.contains("max_on: 30m"))
         #expect(try suggestion(for: habits[7]).kind == .rule)
+        // Good night house sets the mode night then, but has no run time: people set it by hand.
+        let night = try suggestion(for: habits[11])
+        #expect(night.kind == .runAt && night.routine == "good-night" && night.mode == "night")
+        #expect(night.text.contains("'Good night house' does it (relevant sunset-02:00 every day): give it run_at: \"23:"))
+        #expect(night.yaml.contains("routines:\n  - id: good-night\n    run_at: \"23:"))
+        // Two devices switched together, in either order: a mode for both rooms.
+        let together = try suggestion(for: habits[12])
+        #expect(together.kind == .mode)
+        #expect(together.text.hasPrefix("You turn on the garage light and the garden pump together, within "))
+        #expect(together.yaml.contains("    rooms: [garage, garden]\n    devices: {garage-light: ON, garden-pump: ON}"))
+    }
+
+    /// A run time is suggested for a shortcut run by hand, or one whose own intent the habit is:
+    /// the hall light on at 23:30, which the mode Good night house sets also switches on, is a
+    /// routine of its own, not the whole night mode at 23:30.
+    @Test func aRunTimeIsOnlyForTheRoutineItselfOrItsOwnIntent() throws {
+        let hall = HouseholdSimulator.InjectedHabit.timeOfDay(.device("hall-light", .on), days: .everyDay, at: TimeOfDay(hour: 23, minute: 30))
+        let suggestions = configuration.habitSuggestions(from: history(habits: [hall]), now: now)
+        let found = try #require(suggestions.first { $0.habit.devices == ["hall-light"] && $0.habit.evidence.medianTime != nil })
+        #expect(found.kind == .newRoutine)
+        #expect(!suggestions.contains { $0.kind == .runAt })
+        let said = HouseholdSimulator.InjectedHabit.timeOfDay(.routine("good-night"), days: .everyDay, at: TimeOfDay(hour: 23, minute: 5))
+        let shortcut = try #require(configuration.habitSuggestions(from: history(habits: [said]), now: now).first { $0.kind == .runAt })
+        #expect(shortcut.routine == "good-night")
+        #expect(shortcut.text.hasPrefix("You run 'Good night house' around 23:0"))
+    }
+
+    /// A set with a `confirm: true` device says so; the same two devices always in one order,
+    /// minutes apart, are a sequence (a rule), not a set.
+    @Test func devicesSwitchedTogetherAreAModeAndAnOrderIsASequence() throws {
+        let heater = HouseholdSimulator.InjectedHabit.together([.device("bathroom-heater", .on), .device("office-fan", .on)], gapSeconds: 2...40)
+        let set = configuration.habitSuggestions(from: history(habits: [heater], noise: 2), now: now)
+        let mode = try #require(set.first { $0.kind == .mode }, "\(set.map(\.text))")
+        #expect(mode.text.contains("the bathroom heater is confirm: true"))
+        #expect(!mode.confirmNotes.isEmpty)
+        #expect(!set.contains { $0.kind == .rule }, "a set is no sequence in either order")
+        let ordered = HouseholdSimulator.InjectedHabit.sequence(.device("hall-light", .on), then: .device("kitchen-light", .on), gapSeconds: 60...180)
+        let sequence = configuration.habitSuggestions(from: history(habits: [ordered], noise: 2), now: now)
+        #expect(sequence.contains { $0.kind == .rule })
+        #expect(!sequence.contains { $0.kind == .mode })
     }
 
     @Test func findsNothingInNoise() {

@@ -119,6 +119,15 @@ import Testing
                 #expect(house.device(id: device)?.relay == configuration.device(id: device)?.relay)
             case .rule:
                 #expect(house.rules.count == configuration.rules.count + 1)
+            case .runAt:
+                let id = try #require(suggestion.routine)
+                #expect(configuration.routine(id: id)?.runAt == nil)
+                #expect(house.routine(id: id)?.runAt != nil)
+            case .mode:
+                let id = try #require(suggestion.mode)
+                let mode = try #require(house.mode(id: id))
+                #expect(Set(mode.devices.keys).union(mode.covers.keys) == Set(suggestion.habit.devices))
+                #expect(house.modes.count == configuration.modes.count + 1)
             }
         }
     }

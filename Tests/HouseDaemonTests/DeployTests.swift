@@ -53,7 +53,7 @@ struct DeployTests {
             "StateDirectory=housectl", "ConfigurationDirectory=housectl", "Restart=on-failure",
             "KillSignal=SIGTERM", "TimeoutStopSec=20s", "NoNewPrivileges=yes", "ProtectSystem=strict",
             "ProtectHome=yes", "PrivateTmp=yes", "DevicePolicy=closed", "DeviceAllow=char-gpiochip rw",
-            "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
+            "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6", "ReadWritePaths=-/etc/housectl/house.accepted.yaml",
         ] {
             #expect(lines.contains(expected), "housectl.service lacks \(expected)")
         }
@@ -83,7 +83,7 @@ struct DeployTests {
             "apt-get install", "swift build", "-c release",
             "useradd --system", "housectl", "usermod --append --groups gpio housectl",
             "/usr/local/bin/housectl", "/etc/systemd/system/housectl.service", "systemctl enable housectl.service",
-            "/usr/local/share/housectl/devices", "/etc/housectl",
+            "/usr/local/share/housectl/devices", "/etc/housectl", "/dev/null /etc/housectl/house.accepted.yaml",
             "/etc/mosquitto/acl", "make-passwords.sh", "make-certs.sh -d /etc/mosquitto/certs",
             "housectl deploy boot-config --config /etc/housectl/house.yaml",
         ] {

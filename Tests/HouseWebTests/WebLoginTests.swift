@@ -107,6 +107,30 @@ import Testing
         }
     }
 
+    /// A browser asks for /favicon.ico with the login form open and is sent the form again: the
+    /// second form keeps the browser's token, so the first one still logs in.
+    @Test func theFormLoadedAgainKeepsTheBrowsersToken() async throws {
+        try await withPage { client, _, _ in
+            let first = try await Self.loginForm(client)
+            let again = try await client.execute(uri: "/login", method: .get, headers: [.cookie: first.cookie]) { response in
+                String(try #require(String(buffer: response.body).firstMatch(of: /name="token" value="([0-9a-f]+)"/)?.1))
+            }
+            #expect(again == first.token)
+            var headers = HTTPFields()
+            headers[.contentType] = "application/x-www-form-urlencoded"
+            headers[.cookie] = first.cookie
+            let login = try await client.execute(uri: "/login", method: .post, headers: headers,
+                                                 body: ByteBuffer(string: "user=alice&password=correct+horse&token=\(first.token)")) { $0 }
+            #expect(login.status == .seeOther)
+            #expect(login.headers[.setCookie]?.contains("housectl_session=") == true)
+            // A cookie that is no token is not taken as one.
+            let forged = try await client.execute(uri: "/login", method: .get, headers: [.cookie: "housectl_login=x\"><script>"]) { response in
+                String(buffer: response.body)
+            }
+            #expect(!forged.contains("<script>"))
+        }
+    }
+
     @Test func aLoginFormWithoutItsTokenIsRefused() async throws {
         try await withPage { client, _, _ in
             var headers = HTTPFields()

@@ -25,6 +25,7 @@ import Yams
 // - ```yaml test-fragment  part of a house.yaml, merged into config/house.yaml (list items replace
 //                          those with the same id, or are added); must load without errors.
 // - ```yaml test-invalid   a fragment merged the same way that must be REFUSED.
+// - ```yaml test-accepted  a house.accepted.yaml, read with config/house.yaml; must load without errors.
 // - ```yaml test-board     a relay-board profile (devices/<id>.yaml).
 // - ```yaml test-phrases   a phrase file, added to config/phrases.yaml for the example house.
 // - ```json                must be valid JSON; ```json reply must decode as the controller's reply.
@@ -190,10 +191,9 @@ enum DocExamples {
         case let c as RelaysCommand: return result(c.execute())
         case let c as BootConfigCommand: return result(c.execute())
         case let c as ShortcutsCommand:
-            let house = try ConfigurationLoader().load(path: c.config)
-            let at = try #require(c.at.flatMap(HouseCalendar(house: house.house).parseLocal), "document `shortcuts` with --at, so its output is fixed")
-            try await c.run()
-            return (0, ScheduleReport.shortcuts(house, at: at))
+            #expect(c.history.now != nil, "document `shortcuts` with --now, so its output is fixed")
+            let out = c.execute(clock: SystemWallClock())
+            return (out.exitCode, out.text)
         case let c as RoutinesCommand:
             let house = try ConfigurationLoader().load(path: c.config)
             let calendar = HouseCalendar(house: house.house)
@@ -404,7 +404,7 @@ enum ShellWords {
     @Test func everyExampleFollowsTheConvention() throws {
         for block in try DocExamples.allBlocks() {
             if block.language == "yaml" {
-                let known = ["test-house", "test-fragment", "test-invalid", "test-board", "test-phrases"]
+                let known = ["test-house", "test-fragment", "test-invalid", "test-accepted", "test-board", "test-phrases"]
                 #expect(block.markers.contains { known.contains($0) }, "\(block): a yaml block needs a test marker (\(known.joined(separator: ", ")))")
             }
             if block.language != "console" {
@@ -529,6 +529,9 @@ enum ShellWords {
                     _ = try ConfigurationLoader().load(yaml: text, file: name, boards: boards)
                 } else if block.markers.contains("test-fragment") {
                     _ = try ConfigurationLoader().load(yaml: try DocExamples.merged(text), file: name, boards: boards)
+                } else if block.markers.contains("test-accepted") {
+                    let house = try String(contentsOfFile: HouseFixtures.exampleConfigPath, encoding: .utf8)
+                    _ = try ConfigurationLoader().load(yaml: house, file: "config/house.yaml", accepted: (text, name), boards: boards)
                 } else if block.markers.contains("test-invalid") {
                     #expect(throws: ConfigurationError.self, "\(name): this example should be refused") {
                         _ = try ConfigurationLoader().load(yaml: try DocExamples.merged(text), file: name, boards: boards)

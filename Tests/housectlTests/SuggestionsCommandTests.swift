@@ -57,11 +57,12 @@ import Testing
         let out = try run(try householdLines())
         #expect(out.exitCode == 0)
         #expect(out.errors.isEmpty)
-        #expect(out.text.hasPrefix("1218 events up to 2026-04-20 04:58 BST (Europe/London).\n\n1. You "))
-        #expect(out.text.contains(". You turn on the hall light around 06:4"))
+        #expect(out.text.hasPrefix("1424 events up to 2026-04-20 03:50 BST (Europe/London).\n\n1. You "))
+        #expect(out.text.contains(". You turn on the hall light around 06:3"))
         #expect(out.text.contains("   evidence: "))
         #expect(out.text.contains("; first seen 2026-02-2"))
-        #expect(out.text.contains("give it max_on: 45m"))
+        #expect(out.text.contains("give it max_on: 50m"))
+        #expect(out.text.contains("): housectl suggestions accept|dismiss s-"))
     }
 
     @Test func jsonHasKindDaysWindowAndEvidence() throws {
@@ -80,7 +81,7 @@ import Testing
         #expect((evidence["out_of"] as? Int ?? 0) >= (evidence["occurrences"] as? Int ?? 0))
         #expect((evidence["first_seen"] as? String)?.hasPrefix("2026-02-2") == true)
         #expect((hall["id"] as? String)?.hasPrefix("s-") == true)
-        #expect(items.contains { $0["kind"] as? String == "max-on" && $0["duration"] as? String == "45m" })
+        #expect(items.contains { $0["kind"] as? String == "max-on" && $0["duration"] as? String == "50m" })
     }
 
     @Test func yamlPrintsTheSnippets() throws {
@@ -102,6 +103,54 @@ import Testing
             history.jsonl:3: error: "time" is 'soon'; expected an ISO 8601 time with its offset, e.g. "2026-03-02T06:47:12+00:00"
             """)
         #expect(out.text.hasPrefix("1 event up to 2026-03-02 06:47 GMT (Europe/London).\nNo suggestions: "))
+    }
+
+    /// `suggestions accept` and `dismiss` on a copy of the example house: the answer is written
+    /// beside house.yaml, the listing leaves it out, and what cannot be done says why.
+    @Test func acceptAndDismissThroughTheCommandLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("suggestions-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let house = directory + "/house.yaml", history = directory + "/history.jsonl"
+        try FileManager.default.copyItem(atPath: config, toPath: house)
+        try householdLines().write(toFile: history, atomically: true, encoding: .utf8)
+        let args = ["--from-history", history, "--config", house, "--devices-dir", HouseFixtures.devicesDirectory]
+        func run(_ words: [String]) throws -> CommandOutput {
+            switch try Housectl.parseAsRoot(["suggestions"] + words + args) {
+            case let c as SuggestionsAcceptCommand: return c.execute()
+            case let c as SuggestionsDismissCommand: return c.execute()
+            case let c as SuggestionsCommand: return c.execute()
+            case let other: Issue.record("parsed as \(other)"); return CommandOutput(text: "", exitCode: 99)
+            }
+        }
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(try run(["--json"]).text.utf8)) as? [[String: Any]])
+        let plug = try #require(items.first { $0["kind"] as? String == "new-routine" && ($0["devices"] as? [String]) == ["office-plug"] }?["id"] as? String)
+        let hall = try #require(items.first { ($0["devices"] as? [String]) == ["hall-light"] }?["id"] as? String)
+
+        let accepted = try run(["accept", plug])
+        #expect(accepted.exitCode == 0, "\(accepted.errors)")
+        #expect(accepted.text.hasPrefix("Accepted \(plug): You turn on the office desk plug around "))
+        #expect(accepted.text.hasSuffix("Written to \(directory)/house.accepted.yaml; the controller runs it once it loads the configuration again (restart housectl serve)."))
+        #expect(try String(contentsOfFile: house, encoding: .utf8) == String(contentsOfFile: config, encoding: .utf8))
+        let file = try String(contentsOfFile: directory + "/house.accepted.yaml", encoding: .utf8)
+        #expect(file.contains("routines:\n- id: office-desk-plug-on-weekday-mornings\n"))
+        let dismissed = try run(["dismiss", hall])
+        #expect(dismissed.exitCode == 0)
+        #expect(dismissed.text.hasPrefix("Dismissed \(hall): You turn on the hall light"))
+        let checked = try ConfigCheckCommand.parse([house, "--devices-dir", HouseFixtures.devicesDirectory]).execute()
+        #expect(checked.text.hasPrefix("\(house): OK (with \(directory)/house.accepted.yaml: 1 accepted, 1 dismissed)\n"))
+        let listed = try run([])
+        #expect(listed.exitCode == 0)
+        #expect(!listed.text.contains(plug) && !listed.text.contains(hall))
+        #expect(listed.text.contains("housectl suggestions accept|dismiss s-"))
+
+        let again = try run(["accept", plug])
+        #expect(again.exitCode == 1)
+        #expect(again.errors == "suggestion \(plug) was accepted already: what it suggested is in \(directory)/house.accepted.yaml")
+        let unknown = try run(["dismiss", "s-nope"])
+        #expect(unknown.exitCode == 1)
+        #expect(unknown.errors.hasPrefix("no suggestion 's-nope' now; the suggestions now: s-"))
+        #expect(throws: (any Error).self) { try Housectl.parseAsRoot(["suggestions", "accept"] + args) }
     }
 
     @Test func nowIsAnArgument() throws {

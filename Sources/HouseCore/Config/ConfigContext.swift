@@ -1,16 +1,53 @@
 import Foundation
 import Yams
 
-/// Collects diagnostics for one file while it is read, and reads typed values out of YAML nodes,
+/// Collects diagnostics while a file is read, and reads typed values out of YAML nodes,
 /// reporting (not throwing) every value that is not what was expected.
+///
+/// More files may be read into the same node tree (housectl's file of accepted suggestions,
+/// merged into house.yaml's): each is composed with its lines after the previous file's
+/// (`lineOffset`), so a node's mark says which file it came from, and every diagnostic names
+/// that file and its own line.
 final class ConfigContext {
     let file: String
+    /// The files read after `file`, each with the number of lines its marks are shifted by.
+    private var more: [(file: String, offset: Int)] = []
     private(set) var diagnostics: [ConfigDiagnostic] = []
 
     init(file: String) { self.file = file }
 
+    /// Reads `file` into the same tree: its text is composed after `offset` empty lines.
+    func add(file: String, offset: Int) { more.append((file, offset)) }
+
+    /// The file a mark's line is in, and the line in that file.
+    func locate(line: Int) -> (file: String, line: Int) {
+        guard let last = more.last(where: { line > $0.offset }) else { return (file, line) }
+        return (last.file, line - last.offset)
+    }
+
+    /// Where a mark is, for a message that names another place: `file:line:column`.
+    func place(_ mark: Mark?) -> String {
+        let (f, line) = locate(line: mark?.line ?? 1)
+        return "\(f):\(line):\(mark?.column ?? 1)"
+    }
+
+    /// `line N` in the file being read, or `file:line:column` in another.
+    func lineText(_ mark: Mark) -> String {
+        let (f, line) = locate(line: mark.line)
+        return f == file ? "line \(line)" : place(mark)
+    }
+
+    /// The diagnostics by file (in the order read), then line and column.
+    var sortedDiagnostics: [ConfigDiagnostic] {
+        let order = [file] + more.map(\.file)
+        return diagnostics.sorted {
+            (order.firstIndex(of: $0.file) ?? 0, $0.line, $0.column) < (order.firstIndex(of: $1.file) ?? 0, $1.line, $1.column)
+        }
+    }
+
     func error(_ message: String, at mark: Mark?) {
-        diagnostics.append(ConfigDiagnostic(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1, message: message))
+        let (f, line) = locate(line: mark?.line ?? 1)
+        diagnostics.append(ConfigDiagnostic(file: f, line: line, column: mark?.column ?? 1, message: message))
     }
 
     func error(_ message: String, at node: YNode?) { error(message, at: node?.mark) }

@@ -24,8 +24,28 @@ public struct ConfigurationLoader: Sendable {
         return dir.deletingLastPathComponent().appendingPathComponent("devices").path
     }
 
-    /// Reads, parses and validates the file at `path` and the board profiles.
+    /// Reads, parses and validates the file at `path`, housectl's file of accepted suggestions
+    /// beside it when there is one (`AcceptedFile`), and the board profiles.
     public func load(path: String) throws(ConfigurationError) -> HouseConfiguration {
+        try load(path: path, accepted: try Self.acceptedText(forConfigAt: path))
+    }
+
+    /// The text of housectl's file beside the configuration at `path`, with its path; nil when
+    /// there is none. One that is there but cannot be read is an error, not left out.
+    public static func acceptedText(forConfigAt path: String) throws(ConfigurationError) -> (text: String, file: String)? {
+        let file = AcceptedFile.path(forConfigAt: path)
+        guard FileManager.default.fileExists(atPath: file) else { return nil }
+        do {
+            return (try String(contentsOfFile: file, encoding: .utf8), file)
+        } catch {
+            throw ConfigurationError(diagnostics: [ConfigDiagnostic(
+                file: file, line: 1, column: 1, message: "cannot read housectl's file of accepted suggestions: \(error.localizedDescription)")])
+        }
+    }
+
+    /// Reads, parses and validates the file at `path` with `accepted` as its file of accepted
+    /// suggestions (in place of the one on disk), and the board profiles.
+    public func load(path: String, accepted: (text: String, file: String)?) throws(ConfigurationError) -> HouseConfiguration {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -36,7 +56,7 @@ public struct ConfigurationLoader: Sendable {
         let dir = devicesDirectory ?? Self.defaultDevicesDirectory(forConfigAt: path)
         let (boards, boardDiagnostics) = Self.loadBoards(directory: dir)
         let result = Result { () throws(ConfigurationError) in
-            try load(yaml: text, file: path, boards: boards, boardsLocation: dir)
+            try load(yaml: text, file: path, accepted: accepted, boards: boards, boardsLocation: dir)
         }
         switch result {
         case .success(let config) where boardDiagnostics.isEmpty:
@@ -51,19 +71,31 @@ public struct ConfigurationLoader: Sendable {
     /// Parses and validates configuration text against already loaded board profiles.
     /// - Parameters:
     ///   - file: the name used in diagnostics.
+    ///   - accepted: housectl's file of accepted suggestions (its text and name), read into the
+    ///     configuration (`AcceptedFile`); its problems are reported at its own places.
     ///   - boardsLocation: where the boards came from, for messages.
-    public func load(yaml: String, file: String, boards: [String: BoardProfile],
+    public func load(yaml: String, file: String, accepted: (text: String, file: String)? = nil, boards: [String: BoardProfile],
                      boardsLocation: String = "devices/") throws(ConfigurationError) -> HouseConfiguration {
         let ctx = ConfigContext(file: file)
-        guard let root = Self.compose(yaml, ctx: ctx) else {
+        guard var root = Self.compose(yaml, ctx: ctx) else {
             if ctx.diagnostics.isEmpty { ctx.error("the configuration is empty; expected house, rooms and devices", at: nil as Mark?) }
             throw ConfigurationError(diagnostics: ctx.diagnostics)
         }
+        var answers = SuggestionAnswers()
+        if let accepted {
+            // Its lines come after house.yaml's in the marks: each node says which file it is from.
+            let offset = yaml.utf8.reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
+            ctx.add(file: accepted.file, offset: offset)
+            if let owned = Self.compose(String(repeating: "\n", count: offset) + accepted.text, ctx: ctx) {
+                (root, answers) = AcceptedFile.merge(owned, into: root, ctx: ctx)
+            }
+        }
         let parser = ConfigurationParser(ctx: ctx, boards: boards, boardsLocation: boardsLocation)
         let config = parser.parse(root)
-        guard let config, ctx.diagnostics.isEmpty else {
-            throw ConfigurationError(diagnostics: ctx.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) })
+        guard var config, ctx.diagnostics.isEmpty else {
+            throw ConfigurationError(diagnostics: ctx.sortedDiagnostics)
         }
+        config.suggestions.answers = answers
         return config
     }
 

@@ -137,7 +137,7 @@ final class ConfigurationParser {
         for item in seq {
             guard let idNode = item.mapping?["id"], let id = idNode.scalar?.string, !id.isEmpty else { continue }
             if let first = seen[id] {
-                let whereFirst = first.map { " (first defined at line \($0.line))" } ?? ""
+                let whereFirst = first.map { " (first defined at \(ctx.lineText($0)))" } ?? ""
                 ctx.error("duplicate \(what) id '\(id)'\(whereFirst); ids must be unique", at: idNode)
             } else {
                 seen[id] = idNode.mark

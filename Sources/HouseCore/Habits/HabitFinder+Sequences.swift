@@ -4,8 +4,9 @@ extension HabitFinder {
     /// Sequences: for every event, each other subject (not the same device) that followed within
     /// `sequenceGap`; a pair is a habit when it followed `sequenceShare` of the first's events,
     /// often enough and over enough weeks. What follows within two seconds is the same command's
-    /// doing (a routine's mode), not a person's next step.
-    func sequenceHabits(_ events: [LocalEvent]) -> [Habit] {
+    /// doing (a routine's mode), not a person's next step. Two steps of one of the `apart` sets
+    /// (switched together, in either order) are no sequence.
+    func sequenceHabits(_ events: [LocalEvent], apart sets: [Set<HabitSubject>] = []) -> [Habit] {
         struct Pair: Hashable { var first: HabitSubject; var then: HabitSubject }
         var firsts: [HabitSubject: Int] = [:]
         var pairs: [Pair: [(event: LocalEvent, gap: Int)]] = [:]
@@ -27,7 +28,7 @@ extension HabitFinder {
         }
         var habits: [Habit] = []
         let sortedPairs = pairs.keys.sorted { ($0.first, $0.then) < ($1.first, $1.then) }
-        for pair in sortedPairs {
+        for pair in sortedPairs where !sets.contains(where: { $0.contains(pair.first) && $0.contains(pair.then) }) {
             let seen = pairs[pair] ?? []
             let outOf = firsts[pair.first] ?? 0
             guard enough(seen.map(\.event.day)), Double(seen.count) >= sequenceShare * Double(outOf),

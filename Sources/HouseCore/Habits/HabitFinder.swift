@@ -11,7 +11,9 @@ import Foundation
 /// - **sequences** (`HabitFinder+Sequences`): one thing, then another within `sequenceGap`, on
 ///   most of the times the first happened;
 /// - **durations** (`HabitFinder+Durations`): a device switched on and off again after about the
-///   same time, most of the times.
+///   same time, most of the times;
+/// - **together** (`HabitFinder+Together`): devices switched the same way within `togetherGap`
+///   of each other, in either order, most of the times (a set, where a sequence has an order).
 ///
 /// Nothing is learnt from fewer than `settings.minOccurrences` occurrences, nor from occurrences
 /// spanning less than `settings.minWeeks` weeks.
@@ -32,6 +34,11 @@ public struct HabitFinder: Sendable {
     public var sequenceShare = 0.5
     /// Durations within this ratio of each other are "about the same time".
     public var durationRatio = 1.5
+    /// The longest gap between devices switched together.
+    public var togetherGap: Duration = .seconds(90)
+    /// Devices switched in the same order every time are still a set when they are typically
+    /// this close (one movement of a hand, not a step after another).
+    public var togetherOrderless: Duration = .seconds(20)
 
     public init(calendar: HouseCalendar, settings: SuggestionSettings = SuggestionSettings(), lookbackDays: Int = 56) {
         self.calendar = calendar
@@ -45,13 +52,19 @@ public struct HabitFinder: Sendable {
     }
 
     /// Every habit in `events` (any order) up to `now`, in a stable order: time-of-day habits,
-    /// sequences, durations, each by subject.
+    /// sequences, durations, sets switched together, each by subject. Two devices switched
+    /// together are a set, not a sequence in both orders.
     public func habits(in events: [HabitEvent], now: Date) -> [Habit] {
         let start = calendar.start(of: calendar.localDate(of: now).adding(days: 1 - lookbackDays))
         let recent = events.filter { $0.time >= start && $0.time <= now }.sorted(by: HabitEvent.precedes)
         guard !recent.isEmpty else { return [] }
         let local = recent.map { LocalEvent(event: $0, calendar: calendar) }
-        return timeOfDayHabits(local, now: now) + sequenceHabits(local) + durationHabits(local)
+        let together = togetherHabits(local)
+        let sets = together.compactMap { habit -> Set<HabitSubject>? in
+            if case .together(let subjects, _) = habit.pattern { return Set(subjects) }
+            return nil
+        }
+        return timeOfDayHabits(local, now: now) + sequenceHabits(local, apart: sets) + durationHabits(local) + together
     }
 
     /// Whether occurrences on `days` are enough to learn from: the count, and the span from the

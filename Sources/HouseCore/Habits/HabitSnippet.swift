@@ -9,12 +9,12 @@ enum HabitSnippet {
         case mode(ModeID)
     }
 
-    static func routine(id: String, shortcut: String, from: TimeOfDay, to: TimeOfDay, days: DaySet, intent: IntentSpec,
-                        confirmed: Bool) -> String {
+    static func routine(id: String, shortcut: String, from: TimeOfDay, to: TimeOfDay, days: DaySet, runAt: TimeOfDay,
+                        intent: IntentSpec, confirmed: Bool) -> String {
         var window = "from: \"\(from)\", to: \"\(to)\""
         if days != .everyDay { window += ", days: \(self.days(days))" }
         var lines = ["routines:", "  - id: \(id)", "    shortcut: \(scalar(shortcut))", "    relevant: {\(window)}",
-                     "    intent: \(self.intent(intent))"]
+                     "    run_at: \"\(runAt)\"", "    intent: \(self.intent(intent))"]
         if confirmed { lines.append("    confirmed: true") }
         return lines.joined(separator: "\n") + "\n"
     }
@@ -27,6 +27,22 @@ enum HabitSnippet {
             devices: {\(device): \(state.rawValue)}
 
         """
+    }
+
+    static func runAt(routine: RoutineID, at time: TimeOfDay) -> String {
+        """
+        # give the routine \(routine) a run time
+        routines:
+          - id: \(routine)
+            run_at: "\(time)"
+
+        """
+    }
+
+    static func mode(id: String, name: String, rooms: [RoomID], devices: [(DeviceID, String)]) -> String {
+        let states = devices.map { "\($0.0): \($0.1)" }.joined(separator: ", ")
+        return ["modes:", "  - id: \(id)", "    names: [\(scalar(name))]", "    rooms: [\(rooms.map(\.rawValue).joined(separator: ", "))]",
+                "    devices: {\(states)}"].joined(separator: "\n") + "\n"
     }
 
     static func maxOn(device: DeviceID, upTo: Duration) -> String {

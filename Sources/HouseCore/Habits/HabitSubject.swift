@@ -11,6 +11,12 @@ public enum HabitSubject: Sendable, Hashable, Comparable, CustomStringConvertibl
         return nil
     }
 
+    /// Whether it switches a device on or opens it.
+    public var switchesOn: Bool {
+        if case .device(_, let action) = self { return action == .on || action == .open }
+        return false
+    }
+
     /// A stable text key: `device:kitchen-light:on`, `mode:night`, `routine:good-night`; it
     /// orders subjects and makes suggestion ids.
     public var key: String {

@@ -18,6 +18,11 @@ public struct HabitSuggester: Sendable {
     /// does not know, suggest nothing.
     public func suggestions(for habits: [Habit]) -> [HabitSuggestion] {
         var taken = Set(configuration.routines.map(\.id.rawValue))
+        var takenModes = Set(configuration.modes.map(\.id.rawValue))
+        let switchedOn = Set(habits.compactMap { habit -> Set<DeviceID>? in
+            guard case .together(let subjects, _) = habit.pattern, subjects.allSatisfy(\.switchesOn) else { return nil }
+            return Set(habit.devices)
+        })
         var out: [HabitSuggestion] = []
         for habit in habits {
             let suggestion: HabitSuggestion? = switch habit.pattern {
@@ -27,6 +32,10 @@ public struct HabitSuggester: Sendable {
                 sequence(habit, first: first, then: then, within: within)
             case .duration(let device, let upTo):
                 duration(habit, device: device, upTo: upTo)
+            case .together(let subjects, let within):
+                // Switched off together is leaving what switching on together made.
+                subjects.allSatisfy(\.switchesOn) || !switchedOn.contains(Set(habit.devices))
+                    ? together(habit, subjects: subjects, within: within, taken: &takenModes) : nil
             }
             if let suggestion, !out.contains(where: { $0.id == suggestion.id }) { out.append(suggestion) }
         }
@@ -39,10 +48,29 @@ public struct HabitSuggester: Sendable {
                            taken: inout Set<String>) -> HabitSuggestion? {
         guard let intent = intent(for: subject) else { return nil }
         let median = habit.evidence.medianTime ?? from
-        let inWindow = configuration.routines.filter { covers($0, from: from, to: to, days: days, lastSeen: habit.evidence.lastSeen) }
-        if inWindow.contains(where: { produces($0.intent, subject) }) { return nil }
+        let inWindow = configuration.routines.filter { covers($0, habit) }
+        // The history is what people did themselves: a routine that would do the same in this
+        // window is not doing it for them (it has no run time, or runs and is undone). Only a
+        // routine that runs by itself and is run by hand too serves its own habit.
+        if inWindow.contains(where: { $0.runAt != nil && subject == .routine($0.id) }) { return nil }
         let did = "You \(verb(subject)) around \(median) \(daysText(days)), \(habit.evidence.countText)"
         var notes = confirmNotes(for: subject)
+        // One id for the habit whatever is offered for it: once one offer is answered (a device
+        // added to a routine's mode, say), the habit is not offered again in another form.
+        let key = "time-of-day|\(subject.key)|\(days)|\((median.minutesSinceMidnight + 15) / 30 % 48)"
+        // A shortcut run by hand, or whose intent it is, relevant then, on no other days: give it
+        // the habit's time (not one whose mode merely switches that device too: that would run
+        // the whole mode).
+        if let routine = inWindow.first(where: {
+            $0.runAt == nil && (subject == .routine($0.id) || configuration.intent($0.intent, does: subject, throughModes: false))
+                && days.weekdays.isSuperset(of: $0.relevant?.days.weekdays ?? [])
+        }) {
+            let text = "\(did), and '\(routine.shortcut)' does it (relevant \(window(routine))): give it run_at: \"\(median)\" "
+                + "so that it runs by itself?" + noteText(notes)
+            return HabitSuggestion(kind: .runAt, key: key, habit: habit, text: text,
+                                   yaml: HabitSnippet.runAt(routine: routine.id, at: median), routine: routine.id, mode: mode(of: routine.intent),
+                                   confirmNotes: notes)
+        }
         if case .device(let id, let action) = subject, action == .on || action == .off,
            let device = configuration.device(id: id), device.motor == nil, device.opener == nil {
             let state: DeviceState = action == .on ? .on : .off
@@ -53,7 +81,7 @@ public struct HabitSuggester: Sendable {
                 let text = "\(did), while '\(routine.shortcut)' is relevant (\(window(routine))): add the \(label(id)) "
                     + "\(state.rawValue) to the mode \(modeID) it sets?" + noteText(notes)
                 let yaml = HabitSnippet.modeAddition(mode: modeID, device: id, state: state, routine: routine)
-                return HabitSuggestion(kind: .addToRoutine, key: "\(routine.id)|\(id)|\(state.rawValue)", habit: habit, text: text, yaml: yaml, routine: routine.id,
+                return HabitSuggestion(kind: .addToRoutine, key: key, habit: habit, text: text, yaml: yaml, routine: routine.id,
                                        mode: modeID, confirmNotes: notes)
             }
         }
@@ -64,46 +92,25 @@ public struct HabitSuggester: Sendable {
         taken.insert(id)
         let asks = IntentResolver(configuration: configuration).resolve(intent.intent, answers: .none).pendingConfirmation != nil
         if asks { notes.append("the routine says confirmed: true, so that it runs without asking") }
-        let text = "\(did): make a routine '\(name)' relevant \(from)-\(to)\(days == .everyDay ? "" : " \(daysText(days))")?" + noteText(notes)
-        let yaml = HabitSnippet.routine(id: id, shortcut: name, from: from, to: to, days: days, intent: intent, confirmed: asks)
-        var mode: ModeID?
-        if case .mode(let m) = subject { mode = m }
-        let halfHour = (median.minutesSinceMidnight + 15) / 30 % 48
-        return HabitSuggestion(kind: .newRoutine, key: "\(subject.key)|\(days)|\(halfHour)", habit: habit, text: text, yaml: yaml, routine: RoutineID(id), mode: mode,
-                               confirmNotes: notes)
+        let text = "\(did): make a routine '\(name)' that does it at \(median), relevant \(from)-\(to)\(days == .everyDay ? "" : " \(daysText(days))")?" + noteText(notes)
+        let yaml = HabitSnippet.routine(id: id, shortcut: name, from: from, to: to, days: days, runAt: median, intent: intent, confirmed: asks)
+        return HabitSuggestion(kind: .newRoutine, key: key, habit: habit, text: text, yaml: yaml, routine: RoutineID(id),
+                               mode: mode(of: intent), confirmNotes: notes)
     }
 
-    /// Whether `routine`'s window holds the habit's window (`from`...`to`) on most of its recent days.
-    private func covers(_ routine: Routine, from: TimeOfDay, to: TimeOfDay, days: DaySet, lastSeen: Date) -> Bool {
+    /// The mode an intent sets.
+    private func mode(of intent: IntentSpec) -> ModeID? {
+        if case .mode(let m, _, _) = intent { return m }
+        return nil
+    }
+
+    /// Whether `routine`'s window holds the habit's window on most of its recent days.
+    private func covers(_ routine: Routine, _ habit: Habit) -> Bool {
         guard let spec = routine.relevant else { return false }
-        let last = calendar.localDate(of: lastSeen)
-        let recent = (0..<14).map { last.adding(days: -$0) }.filter { days.contains(weekday: $0.weekday) }
-        let inside = recent.filter { day in
-            let start = calendar.resolve(from, on: day).earliest
-            let end = calendar.resolve(to, on: to <= from ? day.adding(days: 1) : day).earliest.addingTimeInterval(-60)
-            return calendar.window(spec, containing: start) != nil && calendar.window(spec, containing: end) != nil
-        }
+        let last = calendar.localDate(of: habit.evidence.lastSeen)
+        let recent = (0..<14).compactMap { habit.window(on: last.adding(days: -$0), calendar: calendar) }
+        let inside = recent.filter { calendar.window(spec, containing: $0.start) != nil && calendar.window(spec, containing: $0.end.addingTimeInterval(-60)) != nil }
         return !recent.isEmpty && inside.count * 5 >= recent.count * 4
-    }
-
-    /// Whether running `intent` does what `subject` did.
-    private func produces(_ intent: IntentSpec, _ subject: HabitSubject) -> Bool {
-        switch (intent, subject) {
-        case (.routine(let a), .routine(let b)): return a == b
-        case (.mode(let a, _, _), .mode(let b)): return a == b
-        case (.control(_, let device, let action), .device(let id, let did)):
-            return action == did && device == id.rawValue
-        case (.mode(let m, _, _), .device(let id, let action)):
-            guard let mode = configuration.mode(id: m) else { return false }
-            switch action {
-            case .on: return mode.devices[id] == .on
-            case .off: return mode.devices[id] == .off
-            case .open: return mode.covers[id] == 100
-            case .close: return mode.covers[id] == 0
-            default: return false
-            }
-        default: return false
-        }
     }
 
     // MARK: Sequences and durations
@@ -131,7 +138,7 @@ public struct HabitSuggester: Sendable {
             + "typically after \(DurationParser.format(habit.evidence.typical ?? within))): make a rule that does it?" + noteText(notes)
         let id = HabitSnippet.slug(subjectName(first) + " then " + subjectName(then))
         let yaml = HabitSnippet.rule(id: id, when: when, intent: intent)
-        return HabitSuggestion(kind: .rule, key: "\(first.key)|\(then.key)", habit: habit, text: text, yaml: yaml, confirmNotes: notes)
+        return HabitSuggestion(kind: .rule, key: "rule|\(first.key)|\(then.key)", habit: habit, text: text, yaml: yaml, confirmNotes: notes)
     }
 
     private func duration(_ habit: Habit, device id: DeviceID, upTo: Duration) -> HabitSuggestion? {
@@ -145,8 +152,64 @@ public struct HabitSuggester: Sendable {
             + "\(habit.evidence.occurrences) of \(habit.evidence.outOf) times: give it max_on: \(DurationParser.format(upTo))\(now), "
             + "so that it goes off by itself?" + noteText(notes)
         let quarters = (upTo.components.seconds + 899) / 900
-        return HabitSuggestion(kind: .maxOn, key: "\(id)|\(quarters)", habit: habit, text: text, yaml: HabitSnippet.maxOn(device: id, upTo: upTo),
+        return HabitSuggestion(kind: .maxOn, key: "max-on|\(id)|\(quarters)", habit: habit, text: text, yaml: HabitSnippet.maxOn(device: id, upTo: upTo),
                                confirmNotes: notes)
+    }
+
+    // MARK: Sets
+
+    /// Devices switched together: a mode that switches them so, named after them, for their
+    /// rooms; nothing when a mode does exactly that already.
+    private func together(_ habit: Habit, subjects: [HabitSubject], within: Duration, taken: inout Set<String>) -> HabitSuggestion? {
+        var states: [(device: Device, value: String)] = []
+        for subject in subjects {
+            guard case .device(let id, let action) = subject, let device = configuration.device(id: id), device.opener == nil,
+                  device.kind.supportedActions.contains(action) else { return nil }
+            let value: String? = switch (action, device.motor == nil) {
+            case (.on, true): "ON"
+            case (.off, true): "OFF"
+            case (.open, false): "open"
+            case (.close, false): "closed"
+            default: nil
+            }
+            guard let value else { return nil }
+            states.append((device, value))
+        }
+        guard let first = subjects.first, case .device(_, let action) = first else { return nil }
+        let exists = configuration.modes.contains { mode in
+            mode.devices.count + mode.covers.count == states.count && states.allSatisfy { s in
+                switch s.value {
+                case "ON": mode.devices[s.device.id] == .on
+                case "OFF": mode.devices[s.device.id] == .off
+                case "open": mode.covers[s.device.id] == 100
+                default: mode.covers[s.device.id] == 0
+                }
+            }
+        }
+        if exists { return nil }
+        let rooms = Set(states.map(\.device.room)).sorted()
+        let labels = states.map { configuration.label(for: $0.device) }
+        var name = labels.joined(separator: ", ")
+        if rooms.count == 1, let room = configuration.room(id: rooms[0]) {
+            let prefix = room.name.lowercased() + " "
+            let bare = labels.map { $0.lowercased().hasPrefix(prefix) ? String($0.dropFirst(prefix.count)) : $0 }
+            name = room.name + " " + bare.dropLast().joined(separator: ", ") + " and " + (bare.last ?? "")
+        } else {
+            name = labels.dropLast().joined(separator: ", ") + " and " + (labels.last ?? "")
+        }
+        if !subjects.allSatisfy(\.switchesOn) { name += " " + (action == .off ? "off" : "closed") }
+        name = name.prefix(1).uppercased() + name.dropFirst()
+        var id = HabitSnippet.slug(name)
+        var n = 2
+        while taken.contains(id) { id = HabitSnippet.slug(name) + "-\(n)"; n += 1 }
+        taken.insert(id)
+        let notes = subjects.flatMap(confirmNotes(for:))
+        let verbs = "\(action == .on ? "turn on" : action == .off ? "turn off" : action.rawValue) the " + labels.joined(separator: " and the ")
+        let text = "You \(verbs) together, within \(DurationParser.format(within)) of each other (\(habit.evidence.occurrences) of "
+            + "\(habit.evidence.outOf) times): make a mode '\(name)' that switches them at once?" + noteText(notes)
+        let yaml = HabitSnippet.mode(id: id, name: name.lowercased(), rooms: rooms, devices: states.map { ($0.device.id, $0.value) })
+        return HabitSuggestion(kind: .mode, key: "mode|" + subjects.map(\.key).joined(separator: ","), habit: habit, text: text, yaml: yaml,
+                               mode: ModeID(id), confirmNotes: notes)
     }
 
     // MARK: Words
@@ -168,7 +231,8 @@ public struct HabitSuggester: Sendable {
         configuration.device(id: id).map { configuration.label(for: $0) } ?? id.rawValue
     }
 
-    private func verb(_ subject: HabitSubject) -> String {
+    /// What a person did, as a phrase: "turn on the kitchen light", "set the mode night".
+    func verb(_ subject: HabitSubject) -> String {
         switch subject {
         case .device(let id, let action):
             switch action {
@@ -223,14 +287,5 @@ public struct HabitSuggester: Sendable {
 
     private func noteText(_ notes: [String]) -> String {
         notes.isEmpty ? "" : " Note: " + notes.joined(separator: "; ") + "."
-    }
-}
-
-extension HouseConfiguration {
-    /// The suggestions the habits in `history` make, up to `now` (an argument: never the
-    /// machine's clock); none when `suggestions.enabled` is false.
-    public func habitSuggestions(from history: [HabitEvent], now: Date) -> [HabitSuggestion] {
-        guard suggestions.enabled else { return [] }
-        return HabitSuggester(configuration: self).suggestions(for: HabitFinder(configuration: self).habits(in: history, now: now))
     }
 }

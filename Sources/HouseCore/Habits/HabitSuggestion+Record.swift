@@ -38,7 +38,8 @@ extension HabitSuggestion {
         /// `every day`, `weekdays`, `weekends` or day names (`Mon, Thu`).
         public var days: String?
         public var window: Window?
-        /// The device's `max_on` (max-on) or the longest gap of a sequence (rule).
+        /// The device's `max_on` (max-on), the longest gap of a sequence (rule) or of a set
+        /// switched together (mode).
         public var duration: String?
         public var evidence: Evidence
         public var confirm: [String]
@@ -54,6 +55,7 @@ extension HabitSuggestion {
             window = Record.Window(from: from.description, to: to.description)
         case .sequence(_, _, let within): duration = DurationParser.format(within)
         case .duration(_, let upTo): duration = DurationParser.format(upTo)
+        case .together(_, let within): duration = DurationParser.format(within)
         }
         var subjectMode: String?, subjectRoutine: String?
         if case .timeOfDay(let s, _, _, _) = habit.pattern {

@@ -7,6 +7,9 @@ public struct SuggestionSettings: Sendable, Equatable {
     public var minOccurrences: Int
     /// The fewest weeks the occurrences of a habit must span, from the first to the last.
     public var minWeeks: Int
+    /// The suggestions accepted and dismissed (from housectl's file next to house.yaml, never
+    /// from house.yaml itself).
+    public var answers = SuggestionAnswers()
 
     /// The accepted ranges of `min_occurrences` and `min_weeks`.
     public static let occurrenceRange = 3...100

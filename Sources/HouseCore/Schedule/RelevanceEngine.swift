@@ -5,8 +5,9 @@ import Foundation
 /// A shortcut is relevant inside its window (`relevant:`); inside, narrower windows rank higher.
 /// Habit adds to the score: past uses of the routine, its phrase or its intent at a similar time
 /// of day (within `habitRadius`), weighted by recency over `retention`, the way Siri suggestions
-/// learn from donations. With `includeHabitOnly`, habit alone can make a shortcut relevant
-/// outside its window.
+/// learn from donations; and a habit the household has now (`HabitFinder`'s, holding at this
+/// time on this day, which the routine does), by the share of its days it was seen on. With
+/// `includeHabitOnly`, habit alone can make a shortcut relevant outside its window.
 public struct RelevanceEngine: Sendable {
     public let routines: [Routine]
     public let calendar: HouseCalendar
@@ -23,8 +24,9 @@ public struct RelevanceEngine: Sendable {
         self.init(routines: configuration.routines, calendar: HouseCalendar(house: configuration.house), options: options)
     }
 
-    /// The relevant shortcuts at `now`, best first.
-    public func relevant(at now: Date, history: [UsageRecord] = []) -> [RelevantShortcut] {
+    /// The relevant shortcuts at `now`, best first. `habits`: the habit holding now that each
+    /// routine does (`HouseConfiguration.habitsHolding`).
+    public func relevant(at now: Date, history: [UsageRecord] = [], habits: [RoutineID: Habit] = [:]) -> [RelevantShortcut] {
         let (today, minute) = calendar.localDateAndMinute(of: now)
         let nowText = "now \(today.weekdayName) \(TimeOfDay(hour: minute / 60, minute: minute % 60))"
         let retention = options.retention.scheduleSeconds
@@ -44,9 +46,15 @@ public struct RelevanceEngine: Sendable {
                 uses += 1
                 weight += retention > 0 ? max(0, 1 - now.timeIntervalSince(record.at) / retention) : 1
             }
-            let habit = options.habitWeight * (1 - exp(-weight / 3))
-            let habitText = uses == 0 ? "" :
+            var habit = options.habitWeight * (1 - exp(-weight / 3))
+            var habitText = uses == 0 ? "" :
                 "; used \(uses) time\(uses == 1 ? "" : "s") near this time in the last \(DurationParser.format(options.retention))"
+            if let found = habits[routine.id], case .timeOfDay(_, let days, _, _) = found.pattern {
+                let e = found.evidence
+                habit += options.habitWeight * Double(e.occurrences) / Double(max(1, e.outOf))
+                uses += e.occurrences
+                habitText += "; a habit: around \(e.medianTime?.description ?? "this time") \(days == .everyDay ? "every day" : "on \(days)"), \(e.countText)"
+            }
 
             if let spec = routine.relevant, let window = calendar.window(spec, containing: now) {
                 let specificity = 0.5 * (1 - min(window.duration, 86400) / 86400)

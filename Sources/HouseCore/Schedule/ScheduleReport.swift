@@ -4,16 +4,27 @@ import Foundation
 /// CLI only parses arguments and prints.
 public enum ScheduleReport {
     /// The relevant shortcuts at `instant`, ranked, with explanations.
-    public static func shortcuts(_ configuration: HouseConfiguration, at instant: Date,
+    /// The shortcuts relevant at `instant`, ranked by their windows and by the household's
+    /// `habits` that hold then (`HabitFinder`'s), and after them what people habitually do then
+    /// that no routine does.
+    public static func shortcuts(_ configuration: HouseConfiguration, at instant: Date, habits: [Habit] = [],
                                  history: [UsageRecord] = [], options: RelevanceOptions = RelevanceOptions()) -> String {
         let calendar = HouseCalendar(house: configuration.house)
         let engine = RelevanceEngine(routines: configuration.routines, calendar: calendar, options: options)
-        let relevant = engine.relevant(at: instant, history: history)
+        let holding = configuration.habitsHolding(habits, at: instant)
+        let relevant = engine.relevant(at: instant, history: history, habits: holding.byRoutine)
         let when = "\(calendar.localDate(of: instant).weekdayName) \(calendar.dateTimeText(instant, zone: true))"
-        guard !relevant.isEmpty else { return "No shortcut is relevant at \(when).\n" }
-        var out = "Relevant shortcuts at \(when):\n"
+        var out = relevant.isEmpty ? "No shortcut is relevant at \(when).\n" : "Relevant shortcuts at \(when):\n"
         for (i, r) in relevant.enumerated() {
             out += "  \(i + 1). \"\(r.shortcut)\" (\(r.routineID)): \(r.explanation)\n"
+        }
+        if !holding.others.isEmpty {
+            out += "Done by habit at this time, by no routine:\n"
+            for (habit, phrase) in holding.others {
+                guard case .timeOfDay(_, let days, _, _) = habit.pattern else { continue }
+                let e = habit.evidence
+                out += "  - \(phrase): around \(e.medianTime?.description ?? "now") \(days == .everyDay ? "every day" : "on \(days)"), \(e.countText)\n"
+            }
         }
         return out
     }

@@ -29,6 +29,11 @@ extension StateStore {
         return lines
     }
 
+    /// What people did, all of it, as the lines `HabitHistory` reads, named after this database.
+    public func habitLines() throws(DaemonError) -> HabitLines {
+        HabitLines(text: try habitLines(since: .distantPast).joined(separator: "\n"), source: path)
+    }
+
     /// `2026-03-02T06:47:12+00:00`: ISO 8601 in UTC, to the second.
     static func habitTime(_ date: Date) -> String {
         let iso = WallInstant(date).iso8601UTC  // 2026-03-02T06:47:12.000Z

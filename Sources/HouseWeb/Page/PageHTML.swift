@@ -29,6 +29,7 @@ enum PageHTML {
           <a href="#say" data-tab="say" class="tab">Say</a>
           <a href="#today" data-tab="today" class="tab">Today</a>
           <a href="#history" data-tab="history" class="tab">History</a>
+          <a href="#suggestions" data-tab="suggestions" class="tab">Suggestions</a>
         </nav>
         <main>
           <div id="ask" class="ask" hidden>
@@ -58,13 +59,18 @@ enum PageHTML {
               <button type="button" id="day-today">Today</button>
             </div>
             <div id="day-picture" class="picture"></div>
-            <p class="muted">Blue: when a shortcut is relevant. Orange: a planned run and its random delay. Green: what ran. Below: the modes over the day.</p>
+            <p class="muted">Blue: when a shortcut is relevant. Orange: a planned run and its random delay. Green: what ran. Dotted: a habit the house suggests a routine for. Below: the modes over the day.</p>
           </section>
           <section id="history-section" data-section="history" hidden>
             <h2>Latest</h2>
             <div class="table-wrap"><table id="history-table"><thead><tr><th>When</th><th>Who</th><th>What</th><th>Answer</th></tr></thead><tbody></tbody></table></div>
             <h2>Energy per day</h2>
             <div id="energy-chart" class="picture"></div>
+          </section>
+          <section id="suggestions-section" data-section="suggestions" hidden>
+            <p class="muted">What the house noticed people do at about the same time, together or for about as long, with the evidence. Nothing is done until a suggestion is accepted; a dismissed one is not offered again while the habit stays the same.</p>
+            <p id="suggestions-note" class="notice" hidden></p>
+            <div id="suggestions" class="suggestions"><p class="muted">Loading the suggestions…</p></div>
           </section>
         </main>
         <script src="/app.js"></script>

@@ -239,6 +239,53 @@ async function loadHomeKit() {
   box.hidden = false;
 }
 
+// MARK: Suggestions
+
+function evidenceText(e) {
+  let t = e.occurrences + " of " + e.out_of;
+  if (e.median) t += ", around " + e.median + " ±" + Math.round(e.spread_minutes) + " min";
+  else if (e.typical_seconds) t += ", typically " + Math.round(e.typical_seconds / 60) + " min";
+  return t + "; first seen " + e.first_seen.slice(0, 10) + ", last seen " + e.last_seen.slice(0, 10);
+}
+
+async function loadSuggestions() {
+  const box = $("suggestions"), note = $("suggestions-note");
+  const r = await fetch("/api/suggestions", {credentials: "same-origin"});
+  if (!r.ok) { box.replaceChildren(el("p", {class: "error"}, "The suggestions could not be read.")); return; }
+  const v = await r.json();
+  note.hidden = !v.why;
+  note.textContent = v.why ? "Accepting or dismissing needs a signed-in user: " + v.why : "";
+  box.replaceChildren();
+  if (v.error) { box.append(el("p", {class: "error"}, v.error)); return; }
+  if (!v.enabled) { box.append(el("p", {class: "muted"}, "Suggestions are off (suggestions: {enabled: false} in house.yaml).")); return; }
+  if (!v.suggestions.length) { box.append(el("p", {class: "muted", id: "no-suggestions"}, "No suggestions now.")); return; }
+  for (const s of v.suggestions) {
+    const answerLine = el("p", {class: "answer", hidden: true});
+    const item = el("article", {class: "suggestion kind-" + s.kind, "data-suggestion": s.id},
+      el("p", {class: "text"}, s.text),
+      el("p", {class: "evidence muted"}, evidenceText(s.evidence)),
+      el("div", {class: "controls"},
+        el("button", {type: "button", class: "accept", onclick: () => answerSuggestion(s.id, "accept", item, answerLine)}, "Accept"),
+        el("button", {type: "button", class: "dismiss", onclick: () => answerSuggestion(s.id, "dismiss", item, answerLine)}, "Dismiss")),
+      answerLine);
+    box.append(item);
+  }
+}
+
+async function answerSuggestion(id, what, item, line) {
+  const reply = await post("/api/suggestions/" + encodeURIComponent(id) + "/" + what, {});
+  line.hidden = false;
+  if (reply && reply.answer) {
+    item.classList.add("answered", reply.answer);
+    for (const b of item.querySelectorAll("button")) b.disabled = true;
+    line.className = "answer done";
+    line.textContent = reply.message;
+  } else {
+    line.className = "answer error";
+    line.textContent = (reply && (reply.error || reply.dialog)) || "The controller did not answer.";
+  }
+}
+
 // MARK: Tabs
 
 function show(tab) {
@@ -249,6 +296,7 @@ function show(tab) {
   if (tab === "house") loadHomeKit();
   if (tab === "today") loadDay();
   if (tab === "history") loadHistory();
+  if (tab === "suggestions") loadSuggestions();
   if (tab === "say") $("say-text").focus();
 }
 

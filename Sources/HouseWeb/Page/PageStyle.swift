@@ -56,6 +56,12 @@ enum PageStyle {
     .homekit h2 { font-size: 1.05rem; margin: 0 0 .5rem; }
     .homekit .qr svg { width: 180px; height: 180px; display: block; }
     .homekit .setup-code { font: 600 1.5rem ui-monospace, monospace; letter-spacing: .1em; margin: .5rem 0 0; }
+    .suggestions { display: grid; gap: .75rem; }
+    .suggestion { background: #fff; border-radius: .75rem; padding: .75rem 1rem; box-shadow: 0 1px 3px rgba(0,0,0,.08); }
+    .suggestion .text { margin: 0 0 .3rem; }
+    .suggestion .evidence { margin: 0 0 .5rem; }
+    .suggestion.answered { opacity: .75; }
+    .suggestion .answer.done { color: #1b6b3a; }
     body.login { display: grid; place-items: center; min-height: 100vh; }
     .login-form { background: #fff; padding: 1.5rem; border-radius: .75rem; display: grid; gap: .75rem; width: min(22rem, 92vw); box-shadow: 0 1px 4px rgba(0,0,0,.1); }
     .login-form input { display: block; width: 100%; font: inherit; padding: .5rem; margin-top: .2rem; }
