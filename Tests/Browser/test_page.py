@@ -449,7 +449,7 @@ def screenshots(daemon, tmp, url, directory):
     for label, (w, h) in {"phone": (390, 844), "desktop": (1280, 900)}.items():
         driver = browser(w, h, tmp)
         try:
-            for tab in ["house", "say", "today", "history"]:
+            for tab in ["house", "say", "today", "history", "suggestions"]:
                 driver.get(url + "#" + tab)
                 if tab == "house":
                     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "article.room") or None)
@@ -461,6 +461,8 @@ def screenshots(daemon, tmp, url, directory):
                     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#day-picture svg") or None)
                 if tab == "history":
                     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#energy-chart svg") or None)
+                if tab == "suggestions":
+                    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#suggestions article.suggestion, #no-suggestions") or None)
                 if label == "phone":
                     height = driver.execute_script("return document.body.scrollHeight")
                     driver.set_window_size(w, min(max(h, height + 20), 2400))

@@ -254,7 +254,7 @@ async function loadSuggestions() {
   if (!r.ok) { box.replaceChildren(el("p", {class: "error"}, "The suggestions could not be read.")); return; }
   const v = await r.json();
   note.hidden = !v.why;
-  note.textContent = v.why ? "Accepting or dismissing needs a signed-in user: " + v.why : "";
+  note.textContent = v.why ? v.why.charAt(0).toUpperCase() + v.why.slice(1) + "." : "";
   box.replaceChildren();
   if (v.error) { box.append(el("p", {class: "error"}, v.error)); return; }
   if (!v.enabled) { box.append(el("p", {class: "muted"}, "Suggestions are off (suggestions: {enabled: false} in house.yaml).")); return; }
