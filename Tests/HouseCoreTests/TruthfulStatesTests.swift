@@ -61,4 +61,14 @@ import Testing
         let again = await h.engine.perform(.republish).effects.messages.filter { $0.topic == "cmnd/office-plug/POWER" }
         #expect(again.isEmpty, "known now: not asked again")
     }
+
+    @Test func aNodeThatStartsCoordinatingAsksTheTasmotaPlugItNowServes() async throws {
+        let h = try HouseHarness()
+        // A standby node connected without asking (it did not act); taking over, it asks.
+        let standby = await h.engine.perform(.republish, acting: false).effects.messages.filter { $0.topic == "cmnd/office-plug/POWER" }
+        #expect(standby.isEmpty, "a node that does not coordinate asks nothing")
+        let takeover = await h.engine.perform(.coordinationStarted(term: 2, modes: nil), acting: false).effects.messages
+            .filter { $0.topic == "cmnd/office-plug/POWER" }
+        #expect(takeover.map(\.string) == [""])
+    }
 }

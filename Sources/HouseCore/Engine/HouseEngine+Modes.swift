@@ -102,6 +102,8 @@ extension HouseEngine {
             effects.records.append(.modes(modeSnapshot, at: clock.now.date))
         }
         publishHouseState()
+        // The devices this node now serves that have not said their state are asked for it.
+        askStates()
         effects.log(.info, "coordinating in term \(term): mode \(currentMode?.rawValue ?? "mixed or none")")
     }
 
