@@ -7,7 +7,7 @@ import Signals
 import Testing
 @testable import HouseDaemon
 
-/// The controller on an MQTT 5 broker (issue 21, part 3): a retained command published while it
+/// The controller on an MQTT 5 broker: a retained command published while it
 /// runs is refused and cleared, an intent request is answered on its response topic with its
 /// correlation data and the status as a user property, and a command whose message expiry ran out
 /// before its turn is not carried out.

@@ -8,7 +8,7 @@ import Testing
 
 /// The real `housectl serve` on a real mosquitto, stopped while the broker goes away: the
 /// process exits within its shutdown budget (5 s) whatever the broker does, with the state
-/// committed and the relays left per their shutdown policy (issue 18).
+/// committed and the relays left per their shutdown policy.
 ///
 /// The house is the example one with `kitchen-light` set to `shutdown: off`; the
 /// `living-ceiling-light` keeps the default (`leave`). Both are switched on just before the stop.

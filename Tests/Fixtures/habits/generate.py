@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the household histories of Tests/Fixtures/habits (issue 63: habits and suggestions).
+"""Generate the household histories of Tests/Fixtures/habits.
 
     python3 Tests/Fixtures/habits/generate.py          # rewrite every NAME.jsonl and NAME.expected.json
     python3 Tests/Fixtures/habits/generate.py --check  # regenerate in memory, compare with the files
@@ -525,7 +525,7 @@ def too_little_evidence():
             {"device": "bedroom-fan", "action": "on", "around": "22:30", "tolerance_minutes": 30, "reason": "short_span"},
         ],
         "notes": (
-            "Thresholds (issue 63: at least 7 occurrences over at least 2 weeks by default). "
+            "Thresholds (at least 7 occurrences over at least 2 weeks by default). "
             "Found, at the threshold: the garage light on at about 10:00 on Saturdays, 7 of the 8 "
             "Saturdays (the 4th skipped), a particular-weekday habit. Not found: a new hybrid job, "
             "the office plug on at 09:00 on Tue 11, Thu 13, Tue 18 and Thu 20 August, 4 times in "
