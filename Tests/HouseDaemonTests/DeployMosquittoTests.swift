@@ -302,25 +302,19 @@ final class LineWatcher {
 
 /// A client (mosquitto_sub) running while the test does other things; it exits by itself (-C/-W).
 final class BackgroundClient {
-    private let process: SpawnedProcess
-    private let outputPath: String
+    private let run: CapturedProcess
 
     init(_ executable: String, _ arguments: [String], output: String) throws {
-        outputPath = output
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process = try SpawnedProcess(executable, arguments, output: handle.fileDescriptor)
-        try handle.close()
+        run = try CapturedProcess(executable, arguments, outputPath: output)
     }
 
     /// Waits for the client to exit (bounded by its own -W) and returns what it printed.
     func finish() -> DeployTools.Result {
-        let status = process.waitUntilExit()
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        return DeployTools.Result(status: status, output: text)
+        let status = run.process.waitUntilExit()
+        return DeployTools.Result(status: status, output: run.output)
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL); process.waitUntilExit() }
+        if run.process.isRunning { run.process.send(SIGKILL); run.process.waitUntilExit() }
     }
 }

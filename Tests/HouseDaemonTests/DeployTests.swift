@@ -157,15 +157,7 @@ enum DeployTools {
     static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:], directory: String? = nil
     ) throws -> Result {
-        let outputPath = "/tmp/housectl-deploy-out-\(UUID().uuidString)"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        defer { try? output.close() }
-        let process = try SpawnedProcess(
-            executable, arguments, output: output.fileDescriptor, environment: environment, directory: directory)
-        let status = process.waitUntilExit()
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        let (status, text) = try CapturedProcess.run(executable, arguments, environment: environment, directory: directory)
         return Result(status: status, output: text)
     }
 }

@@ -20,20 +20,15 @@ struct BrokerCommandTests {
 
     /// Runs a program to completion (bounded), returning status and combined output.
     static func run(_ path: String, _ arguments: [String], timeout: Duration = .seconds(15)) async throws -> (Int32, String) {
-        let outputPath = FileManager.default.temporaryDirectory.appendingPathComponent("housectl-broker-out-\(UUID().uuidString)").path
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        let process = try SpawnedProcess(path, arguments, output: output.fileDescriptor)
-        try output.close()
+        let run = try CapturedProcess(path, arguments)
         let status: Int32
         do {
-            status = try await withTimeout(timeout, "\(path) to exit") { await process.waitForExit() }
+            status = try await withTimeout(timeout, "\(path) to exit") { await run.process.waitForExit() }
         } catch {
-            process.send(SIGKILL)
-            status = await process.waitForExit()
+            run.process.send(SIGKILL)
+            status = await run.process.waitForExit()
         }
-        return (status, (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? "")
+        return (status, run.output)
     }
 
     @Test("serves mosquitto_pub and mosquitto_sub, with a password file", .enabled(if: mosquittoAvailable || isCI))

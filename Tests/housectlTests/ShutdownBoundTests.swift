@@ -117,14 +117,11 @@ final class ServeProcess: Sendable {
     let log: URL
 
     init(config: String, port: Int, stateDirectory: String, log: URL) throws {
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let out = try FileHandle(forWritingTo: log)
-        defer { try? out.close() }
-        process = try SpawnedProcess(
+        process = try CapturedProcess(
             KillDaemonTests.binary,
             ["serve", "--no-web", "--config", config, "--broker", "127.0.0.1:\(port)", "--gpio", "sim",
              "--state-dir", stateDirectory, "--node", "pi-main"],
-            output: out.fileDescriptor)
+            outputPath: log.path).process
         self.log = log
     }
 
