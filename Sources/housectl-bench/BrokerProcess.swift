@@ -1,18 +1,17 @@
 import Foundation
 import HouseTesting
 
-/// A broker (or daemon) in a child process: output to a file, stopped with SIGKILL by PID (a
-/// process started from async code inherits blocked signals and may ignore SIGTERM).
+/// A broker (or daemon) in a child process (`SpawnedProcess`): output to a file, stopped with SIGKILL.
 final class ChildBroker: @unchecked Sendable {
     let name: String
     let port: Int
-    let process: Process
+    let process: SpawnedProcess
     let logURL: URL
     let directory: URL
 
     var pid: Int32 { process.processIdentifier }
 
-    private init(name: String, port: Int, process: Process, logURL: URL, directory: URL) {
+    private init(name: String, port: Int, process: SpawnedProcess, logURL: URL, directory: URL) {
         self.name = name
         self.port = port
         self.process = process
@@ -38,17 +37,7 @@ final class ChildBroker: @unchecked Sendable {
             try fill(content).write(to: directory.appendingPathComponent(file), atomically: true, encoding: .utf8)
         }
         let logURL = directory.appendingPathComponent("output.log")
-        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments.map(fill)
-        if let environment { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let output = try FileHandle(forWritingTo: logURL)
-        p.standardOutput = output
-        p.standardError = output
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        try? output.close()
+        let p = try CapturedProcess(executable, arguments.map(fill), outputPath: logURL.path, environment: environment ?? [:]).process
         let broker = ChildBroker(name: name, port: port, process: p, logURL: logURL, directory: directory)
         let clock = ContinuousClock()
         let end = clock.now.advanced(by: .seconds(20))
@@ -66,7 +55,7 @@ final class ChildBroker: @unchecked Sendable {
 
     /// SIGKILL by PID, then reap; removes the directory.
     func kill() {
-        if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }

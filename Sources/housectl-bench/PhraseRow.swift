@@ -1,5 +1,6 @@
 import Foundation
 import HouseCore
+import HouseTesting
 
 /// Row 3: bench/phrases/run.sh (ours against hassil on the same templates and sentences): our
 /// config/phrases.yaml, then the community grammar's English file.
@@ -67,18 +68,6 @@ enum PhraseRow {
     /// Runs a command to completion; stdout and stderr together.
     static func shell(_ executable: String, _ arguments: [String], root: String,
                       environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = arguments
-        p.currentDirectoryURL = URL(fileURLWithPath: root)
-        p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        try CapturedProcess.run(executable, arguments, environment: environment, directory: root)
     }
 }

@@ -10,7 +10,7 @@ import HouseTesting
 /// The page gets a free port chosen here rather than `--web-port 0`: the same page, and its port
 /// known without reading it from a log line.
 struct ServedHouse {
-    let process: Process
+    let process: SpawnedProcess
     let directory: URL
     let mqttPort: Int
     /// The page's port; nil when it is off.
@@ -41,24 +41,13 @@ struct ServedHouse {
         try text.write(to: directory.appendingPathComponent("house.yaml"), atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(atPath: root + "/config/phrases.yaml", toPath: directory.appendingPathComponent("phrases.yaml").path)
         let logURL = directory.appendingPathComponent("serve.log")
-        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
-
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: housectl)
-        p.arguments = ["serve", "--gpio", "sim", "--state-dir", directory.appendingPathComponent("state").path, "--node", "pi-main",
+        let arguments = ["serve", "--gpio", "sim", "--state-dir", directory.appendingPathComponent("state").path, "--node", "pi-main",
                        "--config", directory.appendingPathComponent("house.yaml").path, "--devices-dir", root + "/devices"]
             + (webPort.map { ["--web-port", "\($0)"] } ?? ["--no-web"])
-        let output = try FileHandle(forWritingTo: logURL)
-        p.standardOutput = output
-        p.standardError = output
-        p.standardInput = FileHandle.nullDevice
-        var environment = ProcessInfo.processInfo.environment
-        environment["HOUSECTL_GRAMMAR_DIR"] = language == nil ? "/nonexistent" : root + "/.cache/intents/\(CommunityGrammar.version)"
-        p.environment = environment
+        let grammar = language == nil ? "/nonexistent" : root + "/.cache/intents/\(CommunityGrammar.version)"
         let clock = ContinuousClock()
         let t0 = clock.now
-        try p.run()
-        try? output.close()
+        let p = try CapturedProcess(housectl, arguments, outputPath: logURL.path, environment: ["HOUSECTL_GRAMMAR_DIR": grammar]).process
         // Watch the log for the " ready: " line (1 ms polls; the daemon writes its log unbuffered).
         var readyAt: ContinuousClock.Instant?
         while clock.now - t0 < .seconds(20) {
@@ -88,7 +77,7 @@ struct ServedHouse {
     }
 
     func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
         process.waitUntilExit()
         try? FileManager.default.removeItem(at: directory)
     }
