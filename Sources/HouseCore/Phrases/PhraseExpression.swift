@@ -139,7 +139,7 @@ struct PhraseTemplateParser {
             case "{":
                 flush(); index += 1
                 let name = try readName(until: "}")
-                let parts = name.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                let parts = name.split(separator: ":", maxSplits: 1).map { String($0).trimmedWhitespace }
                 guard let list = parts.first, !list.isEmpty else { throw fail("empty list name") }
                 let slot = parts.count > 1 && !parts[1].isEmpty ? parts[1] : list
                 items.append(.list(list, slot))
@@ -171,7 +171,7 @@ struct PhraseTemplateParser {
         }
         guard index < chars.count else { throw fail("missing '\(closing)'") }
         index += 1
-        return name.trimmingCharacters(in: .whitespaces)
+        return name.trimmedWhitespace
     }
 
     // MARK: From raw parts to words
