@@ -62,11 +62,11 @@ struct DeployMosquittoTests {
         let daemonSub = try BackgroundClient(
             sub, client("housectl", Self.housectlPassword, id: "daemon-sub") + ["-t", "house/#", "-v", "-C", "1", "-W", "5"],
             output: dir + "/daemon-sub.txt")
-        #expect(broker.log.wait(for: "daemon-sub 0 house/#"), "housectl's subscription was not seen:\n\(broker.log.text)")
+        #expect(broker.log.wait(for: "daemon-sub 0 house/#"), "housectl's subscription was not seen:\n\(broker.log.output)")
         let forged = try DeployTools.run(
             pub, client("homeassistant", Self.automationPassword, id: "ha-forge") + ["-q", "1", "-t", "house/x/y/state", "-m", "FORGED"])
         #expect(forged.status == 0, "\(forged.output)")
-        #expect(broker.log.wait(for: "Denied PUBLISH from ha-forge"), "no denial logged:\n\(broker.log.text)")
+        #expect(broker.log.wait(for: "Denied PUBLISH from ha-forge"), "no denial logged:\n\(broker.log.output)")
         let command = try DeployTools.run(
             pub, client("homeassistant", Self.automationPassword, id: "ha-set") + ["-q", "1", "-t", "house/x/y/set", "-m", "SENTINEL"])
         #expect(command.status == 0, "\(command.output)")
@@ -78,7 +78,7 @@ struct DeployMosquittoTests {
         let automationSub = try BackgroundClient(
             sub, client("homeassistant", Self.automationPassword, id: "ha-sub") + ["-t", "house/#", "-v", "-C", "1", "-W", "5"],
             output: dir + "/ha-sub.txt")
-        #expect(broker.log.wait(for: "ha-sub 0 house/#"), "the automation subscription was not seen:\n\(broker.log.text)")
+        #expect(broker.log.wait(for: "ha-sub 0 house/#"), "the automation subscription was not seen:\n\(broker.log.output)")
         let state = try DeployTools.run(
             pub, client("housectl", Self.housectlPassword, id: "daemon-pub") + ["-q", "1", "-t", "house/x/y/state", "-m", "ON"])
         #expect(state.status == 0, "\(state.output)")
@@ -215,8 +215,7 @@ struct DeployMosquittoTests {
 /// reads to wait for events (listening, subscribed, denied) without sleeping.
 final class TestMosquitto {
     let port: Int
-    let log: LineWatcher
-    private let process: SpawnedProcess
+    let log: WatchedProcess
 
     /// Starts mosquitto with a test configuration: the ACL and password file in `directory`.
     convenience init(executable: String, directory: String) throws {
@@ -246,20 +245,17 @@ final class TestMosquitto {
 
             """
         try config.write(toFile: directory + "/mosquitto.conf", atomically: true, encoding: .utf8)
-        let pipe = Pipe()
-        process = try SpawnedProcess(executable, ["-c", directory + "/mosquitto.conf"], errors: pipe.fileHandleForWriting.fileDescriptor)
-        try pipe.fileHandleForWriting.close()
-        log = LineWatcher(pipe.fileHandleForReading)
+        log = try WatchedProcess(executable, ["-c", directory + "/mosquitto.conf"])
         guard log.wait(for: "running") else {
             stop()
-            throw ReceiverError("mosquitto did not start on port \(port):\n\(log.text)")
+            throw ReceiverError("mosquitto did not start on port \(port):\n\(log.output)")
         }
     }
 
     /// SIGKILL (the test wants it gone, not shut down), then reaps it.
     func stop() {
-        process.send(SIGKILL)
-        process.waitUntilExit()
+        log.process.send(SIGKILL)
+        log.process.waitUntilExit()
     }
 
     /// A loopback port nobody listens on right now (bound to port 0, then released).
@@ -270,33 +266,6 @@ final class TestMosquitto {
         }
         close(fd)
         return port
-    }
-}
-
-/// Reads a stream (a pipe) and waits, with poll(2) and a deadline, until a text appears in it.
-final class LineWatcher {
-    private let handle: FileHandle
-    private(set) var text = ""
-
-    init(_ handle: FileHandle) { self.handle = handle }
-
-    /// True once `needle` has appeared in the stream; false after `timeout` or at end of stream.
-    func wait(for needle: String, timeout: Duration = .seconds(20)) -> Bool {
-        let deadline = ContinuousClock.now.advanced(by: timeout)
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while !text.contains(needle) {
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else { return false }
-            let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
-            var pollFD = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pollFD, 1, max(milliseconds, 1))
-            if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return false }
-            let count = read(handle.fileDescriptor, &buffer, buffer.count)
-            guard count > 0 else { return false }
-            text += String(decoding: buffer[..<count], as: UTF8.self)
-        }
-        return true
     }
 }
 

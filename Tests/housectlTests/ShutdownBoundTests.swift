@@ -77,8 +77,7 @@ struct ShutdownBoundTests {
         let state = work.appendingPathComponent("state").path
 
         try await withMosquitto { broker in
-            let daemon = try ServeProcess(config: config, port: broker.port, stateDirectory: state,
-                                          log: work.appendingPathComponent("serve.log"))
+            let daemon = try ServeProcess(config: config, port: broker.port, stateDirectory: state)
             do {
                 let mqtt = try MQTTClient(configuration: MQTTConfiguration(host: broker.host, port: broker.port))
                 try await mqtt.connect()
@@ -110,40 +109,39 @@ struct ShutdownBoundTests {
     }
 }
 
-/// `housectl serve` as a child process, its output in a file, its exit observed by its
+/// `housectl serve` as a child process, its output read as it comes, its exit observed by its
 /// termination event.
 final class ServeProcess: Sendable {
-    let process: SpawnedProcess
-    let log: URL
+    let watched: WatchedProcess
+    var process: SpawnedProcess { watched.process }
 
-    init(config: String, port: Int, stateDirectory: String, log: URL) throws {
-        process = try CapturedProcess(
+    init(config: String, port: Int, stateDirectory: String) throws {
+        watched = try WatchedProcess(
             KillDaemonTests.binary,
             ["serve", "--no-web", "--config", config, "--broker", "127.0.0.1:\(port)", "--gpio", "sim",
-             "--state-dir", stateDirectory, "--node", "pi-main"],
-            outputPath: log.path).process
-        self.log = log
+             "--state-dir", stateDirectory, "--node", "pi-main"])
     }
 
-    var output: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+    /// What it has written so far (all of it once `exit` has returned).
+    var output: String { watched.output }
 
     func signal(_ signal: Int32) {
         process.send(signal)
     }
 
-    /// The exit status, once the process has exited; throws `TimeoutError` after `limit`.
+    /// The exit status, once the process has exited and its output has ended; throws
+    /// `TimeoutError` after `limit`.
     func exit(within limit: Duration) async throws -> Int32 {
         let process = self.process
-        return try await withTimeout(limit, "housectl serve to exit") { await process.waitForExit() }
+        let status = try await withTimeout(limit, "housectl serve to exit") { await process.waitForExit() }
+        _ = await watched.end(within: .seconds(5))
+        return status
     }
 
-    /// Returns once the output contains `text` (it is read again every 20 ms, at most `limit`).
+    /// Returns once the output contains `text`, at most `limit`.
     func waitForOutput(_ text: String, within limit: Duration) async throws {
-        let log = self.log
-        try await withTimeout(limit, "'\(text)' in the output of housectl serve") {
-            while !((try? String(contentsOf: log, encoding: .utf8))?.contains(text) ?? false) {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+        guard await watched.appearance(of: text, within: limit) else {
+            throw TimeoutError(what: "'\(text)' in the output of housectl serve", after: limit)
         }
     }
 
