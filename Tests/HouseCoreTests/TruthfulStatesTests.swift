@@ -71,4 +71,16 @@ import Testing
             .filter { $0.topic == "cmnd/office-plug/POWER" }
         #expect(takeover.map(\.string) == [""])
     }
+
+    @Test func aNodeThatConnectsAndStartsCoordinatingAsksOnce() async throws {
+        let h = try HouseHarness()
+        let connect = await h.engine.perform(.republish).effects.messages.filter { $0.topic == "cmnd/office-plug/POWER" }
+        #expect(connect.map(\.string) == [""])
+        let takeover = await h.engine.perform(.coordinationStarted(term: 2, modes: nil)).effects.messages
+            .filter { $0.topic == "cmnd/office-plug/POWER" }
+        #expect(takeover.isEmpty, "asked at the connect already")
+        // The next connection asks again: the answer may have been lost with the old one.
+        let reconnect = await h.engine.perform(.republish).effects.messages.filter { $0.topic == "cmnd/office-plug/POWER" }
+        #expect(reconnect.map(\.string) == [""])
+    }
 }

@@ -23,17 +23,21 @@ extension HouseEngine {
         }
         publishEnergy(force: true, perDevice: true)
         publishHouseState()
+        // A new connection: an answer to an earlier ask may have been lost with the old one.
+        statesAsked = []
         askStates()
     }
 
     /// Asks the devices reached over MQTT whose state is unknown for it, where their protocol
     /// allows: a Tasmota device (command topic `cmnd/...`) answers an empty command payload
-    /// with its state. The coordinator does, as it serves those devices.
+    /// with its state. The coordinator does, as it serves those devices, once per connection (a
+    /// node that connects and starts coordinating at once asks once).
     func askStates() {
         guard acting else { return }
-        for device in configuration.devices where knownState(of: device.id) == nil {
+        for device in configuration.devices where knownState(of: device.id) == nil && !statesAsked.contains(device.id) {
             if case .mqtt(let endpoint) = device.endpoint, endpoint.stateTopic != nil, endpoint.commandTopic.hasPrefix("cmnd/") {
                 effects.publish(endpoint.commandTopic, "", retain: false)
+                statesAsked.insert(device.id)
             }
         }
     }

@@ -50,6 +50,8 @@ public actor HouseEngine {
     var openerReports: [DeviceID: CoverState] = [:]
     /// Each sensor's latest reading.
     var readings: [DeviceID: SensorReading] = [:]
+    /// The devices asked for their state since the last (re)connect (see `askStates`).
+    var statesAsked: Set<DeviceID> = []
     /// Each button's presses since the start, this node's and other nodes' (see `HouseEngine+Inputs`).
     var buttonPresses: [DeviceID: HouseOverview.ButtonView] = [:]
     /// Today in the house's time zone, `[start, end)` (energy today is asked for often).
