@@ -60,33 +60,26 @@ public final class WatchedProcess: @unchecked Sendable {
         await waitAsync(for: nil, within: limit)
     }
 
+    /// Bounded by `withTimeout`, which cancels the wait (its waiter is removed and answered).
     private func waitAsync(for needle: String?, within limit: Duration) async -> Bool {
         let id = newWaiter()
-        return await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await withTaskCancellationHandler {
-                    await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
-                        self.condition.lock()
-                        let now: Bool? = self.satisfied(needle) ? true : self.ended || Task.isCancelled ? false : nil
-                        if now == nil { self.waiters[id] = (needle, { c.resume(returning: $0) }) }
-                        self.condition.unlock()
-                        if let now { c.resume(returning: now) }
-                    }
-                } onCancel: {
+        let found = try? await withTimeout(limit, "the output") {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
                     self.condition.lock()
-                    let waiter = self.waiters.removeValue(forKey: id)
+                    let now: Bool? = self.satisfied(needle) ? true : self.ended || Task.isCancelled ? false : nil
+                    if now == nil { self.waiters[id] = (needle, { c.resume(returning: $0) }) }
                     self.condition.unlock()
-                    waiter?.resume(false)
+                    if let now { c.resume(returning: now) }
                 }
+            } onCancel: {
+                self.condition.lock()
+                let waiter = self.waiters.removeValue(forKey: id)
+                self.condition.unlock()
+                waiter?.resume(false)
             }
-            group.addTask {
-                try? await Task.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
         }
+        return found ?? false
     }
 
     private func newWaiter() -> Int {

@@ -205,8 +205,7 @@ struct TopicRouter: Service {
             switch self {
             case .deviceSet, .positionSet, .modeSet, .intentRequest, .peerRelay, .discoveryEcho: nil
             case .peerState, .peerCover, .peerOpener, .nodeStatus, .remoteState, .homeAssistantStatus: .size
-            case .peerPress: .json
-            case .rule, .sensor: .json
+            case .peerPress, .rule, .sensor: .json
             }
         }
 
