@@ -13,9 +13,26 @@ import socket
 import sys
 import threading
 
+import pyhap.accessory_driver
 from pyhap.accessory import Accessory, Bridge
 from pyhap.accessory_driver import AccessoryDriver
 from pyhap.const import CATEGORY_LIGHTBULB
+from pyhap.hsrp import Server
+
+# HAP-python 5.0.0 leaves SRP's B, S and K unpadded where aiohomekit (and the HAP specification)
+# pads them to their full length, so about 1.5% of random pairings fail at M4 with the right code.
+# The accessory's salt and secret are fixed to values known to agree with the controller's fixed
+# secret (test_hap_python.py): every run pairs the same way.
+SALT = bytes.fromhex("6bad6be28e7aa6e99f19950499dd251d")
+SECRET = 0xE512148239292D22E255ACCB1A466884F3F49249DC28FF90A5AEC7978306D03B
+
+
+class FixedServer(Server):
+    def __init__(self, ctx, u, p, s=None, v=None, b=None):
+        super().__init__(ctx, u, p, s=SALT, v=v, b=SECRET)
+
+
+pyhap.accessory_driver.SrpServer = FixedServer
 
 
 class NoAdvertiser:
