@@ -47,7 +47,7 @@ struct StatusCommand: AsyncParsableCommand {
         for group in Self.byFloor(devices, configuration) {
             if let title = group.title { lines.append(title) }
             for d in group.devices {
-                lines.append(pad(d.device.rawValue, width) + "  " + pad(d.room.rawValue, roomWidth) + "  " + (d.value ?? d.cover.map(Self.coverText) ?? d.state.rawValue))
+                lines.append(pad(d.device.rawValue, width) + "  " + pad(d.room.rawValue, roomWidth) + "  " + (d.value ?? d.cover.map(Self.coverText) ?? d.state?.rawValue ?? "unknown"))
             }
         }
         lines.append(states.dialog)

@@ -42,6 +42,11 @@ import Testing
             await h.engine.process(query, source: .cli).response?.devices.first { $0.device == "office-plug" }
         }
         #expect(await plug()?.value == "unknown")
+        #expect(await plug()?.state == nil, "not OFF beside unknown")
+        let json = String(decoding: try JSONEncoder().encode(try #require(await plug())), as: UTF8.self)
+        #expect(!json.contains("\"state\""), "the JSON has no state: \(json)")
+        let page = await h.engine.overview().rooms.flatMap(\.devices).first { $0.id == "office-plug" }
+        #expect(page?.state == nil && page?.value == "unknown")
         let asked = await h.engine.process(.query(QueryHouseStatusIntent(queryType: .deviceStates, room: "office", device: "desk plug")), source: .cli)
         #expect(asked.dialog == "I don't know whether the office desk plug is on: it has not reported its state since I started.")
         // A relay this engine drives is never unknown.

@@ -106,7 +106,7 @@ import Testing
             let kitchen = try await mqtt.subscribe(to: "house/kitchen/kitchen-light/state")
             let query = #"{"id":"q1","intent":"query","query":"device-states","room":"kitchen","reply_to":"test/queries"}"#
             func light(_ reply: IntentReply) -> String? {
-                reply.results.first?.response?.devices.first { $0.device.rawValue == "kitchen-light" }?.state.rawValue
+                reply.results.first?.response?.devices.first { $0.device.rawValue == "kitchen-light" }?.state?.rawValue
             }
             try await mqtt.publish(to: "house/intent/request", payload: query, qos: .atLeastOnce)
             let first = try await replies.nextReply("the first answer")

@@ -176,7 +176,10 @@ extension HouseEngine {
         var status = HouseResponse.DeviceStatus(device: d.id, room: d.room, state: state(of: d.id), value: sensorValueText(d))
         if d.kind == .contact { status.value = status.state == .on ? "open" : "closed" }
         if d.kind == .motion { status.value = status.state == .on ? "motion" : "no motion" }
-        if d.motor == nil, d.opener == nil, d.kind != .sensor, d.kind != .button, knownState(of: d.id) == nil { status.value = "unknown" }
+        if d.motor == nil, d.opener == nil, d.kind != .sensor, d.kind != .button, knownState(of: d.id) == nil {
+            status.state = nil
+            status.value = "unknown"
+        }
         if d.opener != nil {
             let s = openerState(of: d)
             status.state = s == .closed ? .off : .on

@@ -9,7 +9,8 @@ public struct HouseOverview: Sendable, Equatable, Codable {
         public var id: DeviceID
         public var name: String
         public var kind: DeviceKind
-        public var state: DeviceState
+        /// Nil while the device has not reported its state (`value` is then `unknown`).
+        public var state: DeviceState?
         /// A sensor's reading, a contact's `open`/`closed`, an opener's state, in words.
         public var value: String?
         /// A cover's state and position.

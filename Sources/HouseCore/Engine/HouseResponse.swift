@@ -12,13 +12,15 @@ public struct HouseResponse: Sendable, Equatable {
     public struct DeviceStatus: Sendable, Equatable, Codable {
         public var device: DeviceID
         public var room: RoomID
-        public var state: DeviceState
+        /// Nil for a device that has not reported its state since the start (its `value` says
+        /// `unknown`): the JSON then has no `state`.
+        public var state: DeviceState?
         /// A sensor's reading in words (`19.5 °C`, `unavailable`); nil for a device that switches.
         public var value: String?
         /// A cover's state and position (its `state` is then ON unless it is closed).
         public var cover: CoverReport?
 
-        public init(device: DeviceID, room: RoomID, state: DeviceState, value: String? = nil) {
+        public init(device: DeviceID, room: RoomID, state: DeviceState?, value: String? = nil) {
             self.device = device
             self.room = room
             self.state = state

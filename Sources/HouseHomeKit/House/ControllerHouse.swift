@@ -65,8 +65,8 @@ public struct ControllerHouse<C: WallClock>: HomeKitHouse {
             for device in room.devices {
                 var s = HomeKitDeviceState()
                 switch device.kind {
-                case .contact: s.contactOpen = device.state.isOn
-                case .motion: s.motionDetected = device.state.isOn
+                case .contact: s.contactOpen = device.state == .on
+                case .motion: s.motionDetected = device.state == .on
                 case .sensor:
                     // The reading in words ("21.5 °C"); its number, when it has one.
                     s.temperature = device.value.flatMap { Double($0.prefix { $0.isNumber || $0 == "." || $0 == "-" }) }
@@ -79,7 +79,7 @@ public struct ControllerHouse<C: WallClock>: HomeKitHouse {
                     } else {
                         s.cover = device.value.flatMap(CoverState.init(rawValue:)) ?? (device.value == "unknown" ? .unknown : nil)
                     }
-                default: s.on = device.state.isOn
+                default: s.on = device.state == .on
                 }
                 states[.device(device.id)] = s
             }
