@@ -10,8 +10,8 @@ public final class WatchedProcess: @unchecked Sendable {
     private let condition = NSCondition()
     private var bytes: [UInt8] = []
     private var ended = false
-    /// Async waits: for a piece of the output, or (nil) for its end.
-    private var waiters: [Int: (needle: String?, resume: @Sendable (Bool) -> Void)] = [:]
+    /// Async waits: for the output to pass a test, or (nil) for its end.
+    private var waiters: [Int: (test: (@Sendable (String) -> Bool)?, resume: @Sendable (Bool) -> Void)] = [:]
     private var nextWaiter = 0
 
     /// Starts `executable` as `SpawnedProcess` does, its stdout and stderr into the pipe.
@@ -51,7 +51,20 @@ public final class WatchedProcess: @unchecked Sendable {
 
     /// `wait(for:within:)` for async callers: suspends instead of blocking a thread.
     public func appearance(of needle: String, within limit: Duration = .seconds(20)) async -> Bool {
-        await waitAsync(for: needle, within: limit)
+        await waitAsync(for: { $0.contains(needle) }, within: limit)
+    }
+
+    /// The first whole line (ended by a newline, returned without it) that contains `needle`,
+    /// once it has been written; nil when the output ended without one or `limit` passed first.
+    public func line(containing needle: String, within limit: Duration = .seconds(20)) async -> String? {
+        guard await waitAsync(for: { Self.line(containing: needle, in: $0) != nil }, within: limit) else { return nil }
+        return Self.line(containing: needle, in: output)
+    }
+
+    private static func line(containing needle: String, in text: String) -> String? {
+        guard let found = text.range(of: needle), let end = text[found.upperBound...].firstIndex(of: "\n") else { return nil }
+        let start = text[..<found.lowerBound].lastIndex(of: "\n").map(text.index(after:)) ?? text.startIndex
+        return String(text[start..<end])
     }
 
     /// Waits until the output has ended (the program, and whatever it started, closed it), so
@@ -61,14 +74,14 @@ public final class WatchedProcess: @unchecked Sendable {
     }
 
     /// Bounded by `withTimeout`, which cancels the wait (its waiter is removed and answered).
-    private func waitAsync(for needle: String?, within limit: Duration) async -> Bool {
+    private func waitAsync(for test: (@Sendable (String) -> Bool)?, within limit: Duration) async -> Bool {
         let id = newWaiter()
         let found = try? await withTimeout(limit, "the output") {
             await withTaskCancellationHandler {
                 await withCheckedContinuation { (c: CheckedContinuation<Bool, Never>) in
                     self.condition.lock()
-                    let now: Bool? = self.satisfied(needle) ? true : self.ended || Task.isCancelled ? false : nil
-                    if now == nil { self.waiters[id] = (needle, { c.resume(returning: $0) }) }
+                    let now: Bool? = self.satisfied(test) ? true : self.ended || Task.isCancelled ? false : nil
+                    if now == nil { self.waiters[id] = (test, { c.resume(returning: $0) }) }
                     self.condition.unlock()
                     if let now { c.resume(returning: now) }
                 }
@@ -94,9 +107,9 @@ public final class WatchedProcess: @unchecked Sendable {
         String(decoding: bytes, as: UTF8.self).contains(needle)
     }
 
-    /// Under the lock: the piece is there, or (nil) the output has ended.
-    private func satisfied(_ needle: String?) -> Bool {
-        needle.map(contains) ?? ended
+    /// Under the lock: the output passes `test`, or (nil) it has ended.
+    private func satisfied(_ test: (@Sendable (String) -> Bool)?) -> Bool {
+        test.map { $0(String(decoding: bytes, as: UTF8.self)) } ?? ended
     }
 
     /// The reader thread: appends what comes, wakes the waiters it satisfies, and all of them at the end.
@@ -109,7 +122,7 @@ public final class WatchedProcess: @unchecked Sendable {
             if count > 0 { bytes += buffer[..<count] } else { ended = true }
             var answers: [(@Sendable (Bool) -> Void, Bool)] = []
             for (id, waiter) in waiters {
-                let found = satisfied(waiter.needle)
+                let found = satisfied(waiter.test)
                 if found || ended {
                     waiters[id] = nil
                     answers.append((waiter.resume, found))

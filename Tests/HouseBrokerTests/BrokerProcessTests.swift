@@ -118,8 +118,8 @@ struct BrokerProcessTests {
     }
 }
 
-/// `housectl broker` as a child process: its port from the first line it prints, its stderr log,
-/// its memory from /proc. Stopped with SIGKILL.
+/// `housectl broker` as a child process: its port from the line that announces it, its log, its
+/// memory from /proc. Stopped with SIGKILL.
 final class BrokerProcess: Sendable {
     struct Memory {
         /// VmRSS in bytes.
@@ -128,60 +128,27 @@ final class BrokerProcess: Sendable {
         var peak: Int
     }
 
-    let process: SpawnedProcess
+    /// The broker, its output (stdout and stderr) read as it comes.
+    let watched: WatchedProcess
     let port: Int
-    private let stderr: LockedBuffer
-    /// The read ends of its stdout and stderr, kept open while it runs (closed, it would get
-    /// EPIPE for every line it logs).
-    private let outputs: [FileHandle]
+    var process: SpawnedProcess { watched.process }
 
-    private init(process: SpawnedProcess, port: Int, stderr: LockedBuffer, outputs: [FileHandle]) {
-        self.process = process
-        self.outputs = outputs
+    private init(watched: WatchedProcess, port: Int) {
+        self.watched = watched
         self.port = port
-        self.stderr = stderr
     }
 
     static func start(_ binary: String, _ arguments: [String]) async throws -> BrokerProcess {
-        let stdout = Pipe()
-        let errors = Pipe()
-        let log = LockedBuffer()
-        errors.fileHandleForReading.readabilityHandler = { handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil } else { log.append(data) }
-        }
-        let lines = AsyncStream<String> { continuation in
-            stdout.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
-                if data.isEmpty {
-                    handle.readabilityHandler = nil
-                    continuation.finish()
-                } else {
-                    continuation.yield(String(decoding: data, as: UTF8.self))
-                }
-            }
-        }
-        let process = try SpawnedProcess(
-            binary, arguments, output: stdout.fileHandleForWriting.fileDescriptor, errors: errors.fileHandleForWriting.fileDescriptor)
-        try stdout.fileHandleForWriting.close()
-        try errors.fileHandleForWriting.close()
-        let announcement = try await withTimeout(.seconds(20), "the broker's first line") {
-            var text = ""
-            for await chunk in lines {
-                text += chunk
-                if text.contains("\n") { break }
-            }
-            return text
-        }
+        let watched = try WatchedProcess(binary, arguments)
         // "housectl broker: MQTT 3.1.1 and 5 listening on 127.0.0.1:PORT ..."
+        let announcement = await watched.line(containing: "listening on ") ?? ""
         guard let range = announcement.range(of: "listening on "),
               let port = announcement[range.upperBound...].split(separator: " ").first?
                 .split(separator: ":").last.flatMap({ Int($0) }) else {
-            process.send(SIGKILL)
-            throw RawClientError(description: "no port in the broker's first line: \(announcement)")
+            watched.process.send(SIGKILL)
+            throw RawClientError(description: "no port announced by the broker: \(watched.output.suffix(2000))")
         }
-        return BrokerProcess(process: process, port: port, stderr: log,
-                             outputs: [stdout.fileHandleForReading, errors.fileHandleForReading])
+        return BrokerProcess(watched: watched, port: port)
     }
 
     /// Resident and peak memory now, from /proc/PID/status.
@@ -198,19 +165,10 @@ final class BrokerProcess: Sendable {
     }
 
     /// What the broker logged so far.
-    func log() -> String { stderr.text }
+    func log() -> String { watched.output }
 
     func kill() {
         process.send(SIGKILL)
         process.waitUntilExit()
     }
-}
-
-/// Bytes appended from a pipe's handler thread and read by the test.
-final class LockedBuffer: @unchecked Sendable {
-    private let lock = NSLock()
-    private var data = Data()
-
-    func append(_ more: Data) { lock.withLock { data.append(more) } }
-    var text: String { lock.withLock { String(decoding: data, as: UTF8.self) } }
 }

@@ -39,36 +39,9 @@ struct BrokerCommandTests {
         try "alice:secret\n".write(to: passwords, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: passwords) }
 
-        let stdout = Pipe()
-        // The first stdout line announces the port.
-        let lines = AsyncStream<String> { continuation in
-            stdout.fileHandleForReading.readabilityHandler = { handle in
-                let data = handle.availableData
-                if data.isEmpty { continuation.finish() } else { continuation.yield(String(decoding: data, as: UTF8.self)) }
-            }
-        }
-        let broker = try SpawnedProcess(
-            Self.binary.path, ["broker", "--port", "0", "--password-file", passwords.path, "-v"],
-            output: stdout.fileHandleForWriting.fileDescriptor, errors: FileHandle.nullDevice.fileDescriptor)
-        try stdout.fileHandleForWriting.close()
-        defer {
-            broker.send(SIGKILL)
-            stdout.fileHandleForReading.readabilityHandler = nil
-        }
-        let announcement = try await withThrowingTaskGroup(of: String?.self) { group in
-            group.addTask {
-                var text = ""
-                for await chunk in lines {
-                    text += chunk
-                    if text.contains("\n") { return text }
-                }
-                return text
-            }
-            group.addTask { try await Task.sleep(for: .seconds(15)); return nil }  // deadline only
-            let first = try await group.next()!
-            group.cancelAll()
-            return first ?? ""
-        }
+        let broker = try WatchedProcess(Self.binary.path, ["broker", "--port", "0", "--password-file", passwords.path, "-v"])
+        defer { broker.process.send(SIGKILL) }
+        let announcement = await broker.line(containing: "listening on ", within: .seconds(15)) ?? broker.output
         let port = try #require(announcement.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) },
                                 "no port in: \(announcement)")
 
