@@ -19,6 +19,8 @@ enum ControllerBench {
         var ourP50: [Double] = [], ourP99: [Double] = [], bareP50: [Double] = [], bareP99: [Double] = []
         var echoP50: [Double] = [], echoP99: [Double] = []
         var ourRate: [Double] = [], peerRate: [Double] = [], echoRate: [Double] = []
+        /// The echo client that also publishes a record per command, as the controller does (information).
+        var recordingEchoRate: [Double] = []
         /// CPU per command (microseconds) of this process and mosquitto together, in the throughput rounds.
         var ourCPU: [Double] = [], echoCPU: [Double] = []
         var lost: Int = 0
@@ -76,6 +78,7 @@ enum ControllerBench {
                         try await echoThroughput(port: mosquitto.port, count: commands)
                     }
                     figures.echoRate.append(echo)
+                    figures.recordingEchoRate.append(try await echoThroughput(port: mosquitto.port, count: commands, record: Self.eventSize))
                     let echoMicroseconds = CPUTime.microseconds(echoCPU, per: commands)
                     figures.echoCPU.append(echoMicroseconds)
                     let (ours, ourCPU) = try await CPUTime.spent(alsoBy: [mosquitto.pid]) {
@@ -102,6 +105,7 @@ enum ControllerBench {
         let b50 = Spread(figures.bareP50), b99 = Spread(figures.bareP99)
         let e50 = Spread(figures.echoP50), e99 = Spread(figures.echoP99)
         let rate = Spread(figures.ourRate), peerRate = Spread(figures.peerRate), echoRate = Spread(figures.echoRate)
+        let recordingEchoRate = Spread(figures.recordingEchoRate)
         let p50Ratio = p50.median / e50.median, p99Ratio = p99.median / e99.median
         let rateRatio = rate.median / echoRate.median
         let commitsPerThousand = Double(figures.commits) * 1000 / Double(max(figures.loadCommands, 1))
@@ -125,6 +129,11 @@ enum ControllerBench {
                          + "the same way (it republishes each command as a retained QoS 1 state); lost (commands without both an edge "
                          + "and a state): \(figures.lost); CPU per command (this process and mosquitto): ours \(Spread(figures.ourCPU).text(0)) us, "
                          + "echo client \(Spread(figures.echoCPU).text(0)) us"),
+            BenchRow(name: "2. command throughput (cmd/s)", ours: rate.text(0), peer: recordingEchoRate.text(0) + " echo + record",
+                     ratio: String(format: "%.2fx", rate.median / recordingEchoRate.median), goal: "- (info)", met: "-",
+                     note: "2. \"echo + record\" (information): the same echo client publishing also a \(eventSize)-byte QoS 1 record per "
+                         + "command on another topic, the messages the controller publishes (its state and its event): what is left "
+                         + "of the ratio is the controller's own work"),
             BenchRow(name: "2. command throughput (cmd/s)", ours: rate.text(0), peer: peerRate.text(0) + " mosq QoS0 1->1",
                      ratio: String(format: "%.2fx", rate.median / peerRate.median), goal: "- (info)", met: "-"),
             BenchRow(name: "7. SQLite commits per 1,000 commands", ours: String(format: "%.1f", commitsPerThousand),
@@ -133,9 +142,15 @@ enum ControllerBench {
         ]
     }
 
+    /// The size of the record the controller publishes on `house/events` for a kitchen light's
+    /// `set` (bytes).
+    static let eventSize = 317
+
     /// Row 2's peer: `count` ON/OFF messages QoS 0 back to back to an echo client that republishes
-    /// each as a retained QoS 1 state; the rate until the last one arrived (commands per second).
-    private static func echoThroughput(port: Int, count: Int) async throws -> Double {
+    /// each as a retained QoS 1 state, and with `record` also publishes that many bytes at QoS 1
+    /// on another topic (the controller's event); the rate until the last state arrived (commands
+    /// per second).
+    private static func echoThroughput(port: Int, count: Int, record: Int? = nil) async throws -> Double {
         let threads = CPUTime.threads(of: "self")
         let tag = UInt32.random(in: 0...UInt32.max)
         let inTopic = "bench/echo/\(tag)/set", outTopic = "bench/echo/\(tag)/state"
@@ -147,8 +162,10 @@ enum ControllerBench {
         let states = try await sub.subscribe(to: outTopic, qos: .atLeastOnce)
         let r = try await withThrowingTaskGroup(of: (states: Int, seconds: Double)?.self) { group in
             group.addTask {
+                let payload = record.map { [UInt8](repeating: UInt8(ascii: "x"), count: $0) }
                 for try await m in echoIn {
                     try echo.send(MQTTMessage(topic: outTopic, payload: m.payload, qos: .atLeastOnce, retain: true))
+                    if let payload { try echo.send(MQTTMessage(topic: "bench/echo/\(tag)/events", payload: payload, qos: .atLeastOnce)) }
                 }
                 return nil
             }
