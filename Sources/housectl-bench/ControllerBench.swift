@@ -21,6 +21,8 @@ enum ControllerBench {
         var ourRate: [Double] = [], peerRate: [Double] = [], echoRate: [Double] = []
         /// The echo client that also publishes a record per command, as the controller does (information).
         var recordingEchoRate: [Double] = []
+        /// The size of the controller's event for one `set` (bytes): the echo client's record.
+        var eventSize = 0
         /// CPU per command (microseconds) of this process and mosquitto together, in the throughput rounds.
         var ourCPU: [Double] = [], echoCPU: [Double] = []
         var lost: Int = 0
@@ -65,6 +67,8 @@ enum ControllerBench {
                     }
                     progress("controller latency round \(round + 1)/\(rounds)")
                 }
+                let record = try await eventSize(port: mosquitto.port)
+                figures.eventSize = record
                 for round in 0..<rounds {
                     let commitsBefore = controller.store.statistics.commits, jobsBefore = controller.busJobs
                     defer {
@@ -78,7 +82,7 @@ enum ControllerBench {
                         try await echoThroughput(port: mosquitto.port, count: commands)
                     }
                     figures.echoRate.append(echo)
-                    figures.recordingEchoRate.append(try await echoThroughput(port: mosquitto.port, count: commands, record: Self.eventSize))
+                    figures.recordingEchoRate.append(try await echoThroughput(port: mosquitto.port, count: commands, record: record))
                     let echoMicroseconds = CPUTime.microseconds(echoCPU, per: commands)
                     figures.echoCPU.append(echoMicroseconds)
                     let (ours, ourCPU) = try await CPUTime.spent(alsoBy: [mosquitto.pid]) {
@@ -131,7 +135,7 @@ enum ControllerBench {
                          + "echo client \(Spread(figures.echoCPU).text(0)) us"),
             BenchRow(name: "2. command throughput (cmd/s)", ours: rate.text(0), peer: recordingEchoRate.text(0) + " echo + record",
                      ratio: String(format: "%.2fx", rate.median / recordingEchoRate.median), goal: "- (info)", met: "-",
-                     note: "2. \"echo + record\" (information): the same echo client publishing also a \(eventSize)-byte QoS 1 record per "
+                     note: "2. \"echo + record\" (information): the same echo client publishing also a \(figures.eventSize)-byte QoS 1 record per "
                          + "command on another topic, the messages the controller publishes (its state and its event): what is left "
                          + "of the ratio is the controller's own work"),
             BenchRow(name: "2. command throughput (cmd/s)", ours: rate.text(0), peer: peerRate.text(0) + " mosq QoS0 1->1",
@@ -142,9 +146,17 @@ enum ControllerBench {
         ]
     }
 
-    /// The size of the record the controller publishes on `house/events` for a kitchen light's
-    /// `set` (bytes).
-    static let eventSize = 317
+    /// The size of the record the controller publishes on `house/events` for one of the kitchen
+    /// light's `set`s (bytes), taken from the controller on the broker at `port`.
+    private static func eventSize(port: Int) async throws -> Int {
+        let pub = try await MQTTLoad.client(port: port, name: "eventset")
+        let sub = try await MQTTLoad.client(port: port, name: "events")
+        let events = try await sub.subscribe(to: "house/events", qos: .atLeastOnce)
+        try await pub.publish(MQTTMessage(topic: setTopic, string: "ON", qos: .atLeastOnce))
+        let event = try await events.next("the controller's event for a set")
+        for c in [pub, sub] { await c.disconnect() }
+        return event.payload.count
+    }
 
     /// Row 2's peer: `count` ON/OFF messages QoS 0 back to back to an echo client that republishes
     /// each as a retained QoS 1 state, and with `record` also publishes that many bytes at QoS 1
@@ -176,7 +188,7 @@ enum ControllerBench {
             }
             return (0, 1)
         }
-        CPUTime.reportThreads(since: threads, commands: count, label: "echo client")
+        CPUTime.reportThreads(since: threads, commands: count, label: record == nil ? "echo client" : "echo + record")
         try await echo.publish(MQTTMessage(topic: outTopic, payload: [], qos: .atLeastOnce, retain: true))
         for c in [pub, sub, echo] { await c.disconnect() }
         return Double(r.states) / max(r.seconds, 1e-9)

@@ -32,6 +32,9 @@ class FixedServer(Server):
         super().__init__(ctx, u, p, s=SALT, v=v, b=SECRET)
 
 
+# The driver makes its verifier from this name (HAP-python 5.0.0): a version that no longer does
+# would pair with random values again, so it is an error here rather than a rare failure later.
+assert pyhap.accessory_driver.SrpServer is Server, "HAP-python no longer makes its SRP verifier from pyhap.hsrp.Server"
 pyhap.accessory_driver.SrpServer = FixedServer
 
 

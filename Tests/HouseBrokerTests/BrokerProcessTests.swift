@@ -26,7 +26,7 @@ struct BrokerProcessTests {
           .enabled(if: releaseBuilt || isCI), .timeLimit(.minutes(3)))
     func hostileClients() async throws {
         try #require(Self.releaseBuilt, "no release build at \(Self.releaseBinary): run `scripts/release-build.sh --product housectl` (make test does)")
-        let broker = try await BrokerProcess.start(Self.releaseBinary, [
+        let broker = try await HousectlBrokerProcess.start(Self.releaseBinary, [
             "broker", "--port", "0", "--max-total-queued-bytes", "8M", "--max-retained-bytes", "8M",
             "--max-total-subscription-bytes", "8M",
         ])
@@ -115,60 +115,5 @@ struct BrokerProcessTests {
         #expect(log.contains("'deep-0' published to a topic of"))
         #expect(log.contains("'retainer': retained message on retained/"))
         #expect(log.contains("closing connection of 'wrong-ack': PUBREC for packet id"))
-    }
-}
-
-/// `housectl broker` as a child process: its port from the line that announces it, its log, its
-/// memory from /proc. Stopped with SIGKILL.
-final class BrokerProcess: Sendable {
-    struct Memory {
-        /// VmRSS in bytes.
-        var resident: Int
-        /// VmHWM (the peak resident size) in bytes.
-        var peak: Int
-    }
-
-    /// The broker, its output (stdout and stderr) read as it comes.
-    let watched: WatchedProcess
-    let port: Int
-    var process: SpawnedProcess { watched.process }
-
-    private init(watched: WatchedProcess, port: Int) {
-        self.watched = watched
-        self.port = port
-    }
-
-    static func start(_ binary: String, _ arguments: [String]) async throws -> BrokerProcess {
-        let watched = try WatchedProcess(binary, arguments)
-        // "housectl broker: MQTT 3.1.1 and 5 listening on 127.0.0.1:PORT ..."
-        let announcement = await watched.line(containing: "listening on ") ?? ""
-        guard let range = announcement.range(of: "listening on "),
-              let port = announcement[range.upperBound...].split(separator: " ").first?
-                .split(separator: ":").last.flatMap({ Int($0) }) else {
-            watched.process.send(SIGKILL)
-            throw RawClientError(description: "no port announced by the broker: \(watched.output.suffix(2000))")
-        }
-        return BrokerProcess(watched: watched, port: port)
-    }
-
-    /// Resident and peak memory now, from /proc/PID/status.
-    func memory() -> Memory? {
-        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8) else {
-            return nil
-        }
-        func kilobytes(_ key: String) -> Int? {
-            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") }) else { return nil }
-            return line.split(separator: " ").compactMap { Int($0) }.first
-        }
-        guard let resident = kilobytes("VmRSS"), let peak = kilobytes("VmHWM") else { return nil }
-        return Memory(resident: resident * 1024, peak: peak * 1024)
-    }
-
-    /// What the broker logged so far.
-    func log() -> String { watched.output }
-
-    func kill() {
-        process.send(SIGKILL)
-        process.waitUntilExit()
     }
 }

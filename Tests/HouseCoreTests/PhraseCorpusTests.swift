@@ -325,14 +325,22 @@ import Testing
         let configuration = try HouseFixtures.exampleConfiguration()
         let engine = HouseEngine(configuration: configuration, matcher: try PhraseMatcher(phraseSet: phrases, house: configuration))
         for corpus in Self.blindCorpora(grammar: phrases.groups.contains { $0.fromGrammar }) {
-            var results: [(Line, Result)] = []
-            for line in try Self.loadCorpus(root + "/Tests/Corpus/" + corpus.file) {
-                results.append((line, await Self.evaluate(line, engine: engine)))
-                await Task.yield()
-            }
-            print("\(corpus.file), example house: " + Self.figures(results))
-            Self.listMisses(results, label: corpus.file)
-            Self.expect(results, floors: corpus.floors, label: corpus.file)
+            try await Self.score(root + "/Tests/Corpus/" + corpus.file, house: "example house", engine: engine, floors: corpus.floors)
         }
+    }
+
+    /// Reads every line of the corpus at `path` with `engine`, prints its line of figures (and
+    /// its misses with HOUSECTL_CORPUS_VERBOSE=1) and holds it to `floors`.
+    static func score(_ path: String, house: String, engine: HouseEngine, floors: Floors) async throws {
+        let file = (path as NSString).lastPathComponent
+        var results: [(Line, Result)] = []
+        for line in try loadCorpus(path) {
+            results.append((line, await evaluate(line, engine: engine)))
+            // Hundreds of sentences of CPU work: let the other tests' tasks run in between.
+            await Task.yield()
+        }
+        print("\(file), \(house): " + figures(results))
+        listMisses(results, label: file)
+        expect(results, floors: floors, label: file)
     }
 }

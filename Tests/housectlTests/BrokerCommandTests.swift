@@ -39,11 +39,10 @@ struct BrokerCommandTests {
         try "alice:secret\n".write(to: passwords, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: passwords) }
 
-        let broker = try WatchedProcess(Self.binary.path, ["broker", "--port", "0", "--password-file", passwords.path, "-v"])
-        defer { broker.process.send(SIGKILL) }
-        let announcement = await broker.line(containing: "listening on ", within: .seconds(15)) ?? broker.output
-        let port = try #require(announcement.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) },
-                                "no port in: \(announcement)")
+        let broker = try await HousectlBrokerProcess.start(Self.binary.path, ["broker", "--port", "0", "--password-file", passwords.path, "-v"],
+                                                           within: .seconds(15))
+        defer { broker.kill() }
+        let port = broker.port
 
         async let subscriber = Self.run("/usr/bin/mosquitto_sub", [
             "-h", "127.0.0.1", "-p", "\(port)", "-u", "alice", "-P", "secret", "-t", "cli/#", "-q", "1",

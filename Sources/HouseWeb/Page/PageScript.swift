@@ -104,10 +104,12 @@ function controls(d) {
     box.append(el("button", {type: "button", class: "act", "data-action": "open", onclick: () => command(d, {state: "OPEN"})}, "Open"));
     box.append(el("button", {type: "button", class: "act", "data-action": "close", onclick: () => command(d, {state: "CLOSE"})}, "Close"));
   } else if (a.has("on")) {
-    const on = d.state === "ON";
-    box.append(el("button", {type: "button", class: "switch" + (on ? " on" : ""), role: "switch", "aria-checked": on ? "true" : "false",
-      "data-action": on ? "off" : "on", "aria-label": d.name + (on ? ": switch off" : ": switch on"),
-      onclick: () => command(d, {state: on ? "OFF" : "ON"})}, on ? "ON" : "OFF"));
+    // No state: the device has not reported one (its value says unknown); a tap switches it on.
+    const on = d.state === "ON", known = d.state !== undefined;
+    box.append(el("button", {type: "button", class: "switch" + (on ? " on" : ""), role: "switch",
+      "aria-checked": known ? (on ? "true" : "false") : "mixed",
+      "data-action": on ? "off" : "on", "aria-label": d.name + (known ? "" : ": state unknown") + (on ? ": switch off" : ": switch on"),
+      onclick: () => command(d, {state: on ? "OFF" : "ON"})}, known ? (on ? "ON" : "OFF") : "?"));
   }
   return box;
 }
