@@ -73,8 +73,7 @@ public enum HouseFixtures {
     /// into .cache/intents/VERSION); nil when it is not there, except in CI (`CI=true`), where
     /// a missing grammar is an error, not a skip.
     public static func grammar(_ language: String = "en") throws -> CommunityGrammar? {
-        let folder = URL(fileURLWithPath: repositoryRoot + "/.cache/intents/\(CommunityGrammar.version)")
-        let file = CommunityGrammar.file(language: language, in: folder)
+        let file = grammarFile(language)
         guard FileManager.default.fileExists(atPath: file.path) else {
             if ProcessInfo.processInfo.environment["CI"] == "true" {
                 throw PhraseError.invalidFile(source: file.path, message: "missing: scripts/intents-data.sh fetches it (make test does)")
@@ -82,6 +81,11 @@ public enum HouseFixtures {
             return nil
         }
         return try CommunityGrammar.load(contentsOf: file)
+    }
+
+    /// Where `make` puts the community grammar's file of `language` (it may not be there).
+    public static func grammarFile(_ language: String) -> URL {
+        CommunityGrammar.file(language: language, in: URL(fileURLWithPath: repositoryRoot + "/.cache/intents/\(CommunityGrammar.version)"))
     }
 
     /// `config/phrases.yaml` with the English community grammar when it is there: what the

@@ -34,7 +34,7 @@ public final class WatchedProcess: @unchecked Sendable {
     public var output: String {
         condition.lock()
         defer { condition.unlock() }
-        return String(decoding: bytes, as: UTF8.self)
+        return text
     }
 
     /// Blocks until `needle` is in the output: false when the output ended without it or
@@ -102,14 +102,15 @@ public final class WatchedProcess: @unchecked Sendable {
         return nextWaiter
     }
 
+    /// Under the lock: the output so far.
+    private var text: String { String(decoding: bytes, as: UTF8.self) }
+
     /// Under the lock.
-    private func contains(_ needle: String) -> Bool {
-        String(decoding: bytes, as: UTF8.self).contains(needle)
-    }
+    private func contains(_ needle: String) -> Bool { text.contains(needle) }
 
     /// Under the lock: the output passes `test`, or (nil) it has ended.
     private func satisfied(_ test: (@Sendable (String) -> Bool)?) -> Bool {
-        test.map { $0(String(decoding: bytes, as: UTF8.self)) } ?? ended
+        test.map { $0(text) } ?? ended
     }
 
     /// The reader thread: appends what comes, wakes the waiters it satisfies, and all of them at the end.

@@ -239,13 +239,7 @@ import Testing
         for house in try Self.houses() {
             let matcher = try PhraseMatcher(phraseSet: phrases, house: house.configuration)
             let engine = HouseEngine(configuration: house.configuration, matcher: matcher)
-            var results: [(Line, Result)] = []
-            for line in try Self.loadCorpus(house.corpus) {
-                results.append((line, await Self.evaluate(line, engine: engine)))
-                // Hundreds of sentences of CPU work: let the other tests' tasks run in between, or
-                // they starve (a socket opened by one of them would then wait for its CONNECT).
-                await Task.yield()
-            }
+            let results = try await Self.results(house.corpus, engine: engine)
             perHouse.append((house.name, results))
             all += results
         }
@@ -329,16 +323,23 @@ import Testing
         }
     }
 
-    /// Reads every line of the corpus at `path` with `engine`, prints its line of figures (and
-    /// its misses with HOUSECTL_CORPUS_VERBOSE=1) and holds it to `floors`.
-    static func score(_ path: String, house: String, engine: HouseEngine, floors: Floors) async throws {
-        let file = (path as NSString).lastPathComponent
+    /// Every line of the corpus at `path`, read with `engine`.
+    static func results(_ path: String, engine: HouseEngine) async throws -> [(Line, Result)] {
         var results: [(Line, Result)] = []
         for line in try loadCorpus(path) {
             results.append((line, await evaluate(line, engine: engine)))
-            // Hundreds of sentences of CPU work: let the other tests' tasks run in between.
+            // Hundreds of sentences of CPU work: let the other tests' tasks run in between, or
+            // they starve (a socket opened by one of them would then wait for its CONNECT).
             await Task.yield()
         }
+        return results
+    }
+
+    /// Reads the corpus at `path` with `engine`, prints its line of figures (and its misses
+    /// with HOUSECTL_CORPUS_VERBOSE=1) and holds it to `floors`.
+    static func score(_ path: String, house: String, engine: HouseEngine, floors: Floors) async throws {
+        let file = (path as NSString).lastPathComponent
+        let results = try await results(path, engine: engine)
         print("\(file), \(house): " + figures(results))
         listMisses(results, label: file)
         expect(results, floors: floors, label: file)
