@@ -90,17 +90,24 @@ public final class ShutdownDeadline: Sendable {
     }
 
     /// On the guard's queue: the first signal starts the clock, a second one ends the process.
+    /// The first is logged here, by the guard itself: Dispatch on Linux reports signals that
+    /// arrive before this handler has run as one, so only after this line is a second signal
+    /// sure to be counted as such.
     private func signalled(_ signal: Int32, times: Int) {
         let count = state.withLock { s in
             s.signals += times
             return s.signals
         }
+        let name = Self.signalNames[signal] ?? "signal \(signal)"
         if count >= 2 {
-            forceExit("signal \(signal) came again while stopping")
+            forceExit("\(name) came again while stopping")
         } else {
             begin()
+            logger.info("\(name): stopping gracefully; \(name) again exits at once (status \(Self.forcedExitStatus))")
         }
     }
+
+    private static let signalNames: [Int32: String] = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP", SIGQUIT: "SIGQUIT"]
 
     /// The graceful shutdown is over: the guard stands down.
     public func finish() {
