@@ -146,7 +146,8 @@ install_files() {
 
     say "configuration: $CONFIG_DIR"
     run install -d -m 0755 "$CONFIG_DIR"
-    for name in house.yaml phrases.yaml; do
+    # phrases.LANGUAGE.yaml: our own phrases of a house that speaks that language (house.language)
+    for name in house.yaml phrases.yaml $(cd "$REPO/config" && ls phrases.*.yaml 2>/dev/null); do
         if [ ! -f "$REPO/config/$name" ]; then
             echo "install.sh: warning: $REPO/config/$name is missing; not installed" >&2
         elif [ -e "$CONFIG_DIR/$name" ]; then

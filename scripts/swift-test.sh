@@ -29,7 +29,9 @@ fi
 timeout -k 20 "$limit" "${SWIFT:-swift}" test --skip-build "$@" 2>&1 | tee -a "$log"
 status=${PIPESTATUS[0]}
 if [ "$status" -eq 0 ] && [ -n "${after[*]:-}" ]; then
-    timeout -k 20 "$limit" "${SWIFT:-swift}" test --skip-build "${after[@]}" 2>&1 | tee -a "$log"
+    # At most 4 at once: each pairing's SRP is seconds of CPU on the 2 threads of the concurrency
+    # pool, and with 16 at once a bridge's start waited past its 10 s bound behind them.
+    SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 timeout -k 20 "$limit" "${SWIFT:-swift}" test --skip-build "${after[@]}" 2>&1 | tee -a "$log"
     status=${PIPESTATUS[0]}
 fi
 if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then

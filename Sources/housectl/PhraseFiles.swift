@@ -12,19 +12,18 @@ enum PhraseFiles {
         var grammar: String
     }
 
-    /// Our own phrase files, then the grammar of `language` when its file is found.
+    /// Our own phrase files (`PhraseSet.ownFiles`: phrases.yaml, and phrases.LANGUAGE.yaml when
+    /// there is one), the user's, then the grammar of `language` when its file is found.
     /// `ours: false` reads the grammar alone (what hassil reads, for comparing the two).
     static func load(configPath: String, extra: [String], language: String = "en", grammarDirectory: String? = nil,
                      ours: Bool = true) throws -> Loaded {
         let directory = URL(fileURLWithPath: configPath).deletingLastPathComponent()
-        var paths = ours ? [directory.appendingPathComponent("phrases.yaml").path] : []
-        paths += extra
-        var set = PhraseSet()
-        for path in paths {
-            guard FileManager.default.fileExists(atPath: path) else {
-                if extra.contains(path) { throw ValidationError("phrase file \(path) does not exist") }
-                continue
-            }
+        let own = ours ? PhraseSet.ownFiles(in: directory, language: language) : []
+        var set = ours ? try PhraseSet.loadOwn(in: directory, language: language) : PhraseSet()
+        // Our file of the language, named beside the grammar (config check, the log).
+        let also = own.count > 1 ? "; ours also from " + own.dropFirst().map(\.lastPathComponent).joined(separator: ", ") : ""
+        for path in extra {
+            guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("phrase file \(path) does not exist") }
             set = set.merging(try PhraseSet.load(contentsOf: URL(fileURLWithPath: path)))
         }
         let folders = grammarFolders(configPath: configPath, explicit: grammarDirectory)
@@ -33,12 +32,12 @@ enum PhraseFiles {
         else {
             if let grammarDirectory { throw ValidationError("--grammar-dir: no \(language).json in \(grammarDirectory)") }
             return Loaded(phraseSet: set, grammar: "no community grammar for '\(language)' (looked in \(folders.joined(separator: ", ")); "
-                          + "scripts/intents-data.sh fetches home-assistant-intents \(CommunityGrammar.version)): our own phrases only")
+                          + "scripts/intents-data.sh fetches home-assistant-intents \(CommunityGrammar.version)): our own phrases only" + also)
         }
         let grammar = try CommunityGrammar.load(contentsOf: file)
         let templates = grammar.phraseSet.groups.reduce(0) { $0 + $1.sentences.count }
         set = set.merging(grammar.phraseSet)
-        return Loaded(phraseSet: set, grammar: "community grammar '\(language)' from \(file.path) (\(templates) templates)")
+        return Loaded(phraseSet: set, grammar: "community grammar '\(language)' from \(file.path) (\(templates) templates)" + also)
     }
 
     /// Where the grammar's files are looked for: `--grammar-dir`, else `HOUSECTL_GRAMMAR_DIR`,

@@ -32,6 +32,7 @@ struct CommunityGrammarTests {
           {"sentences": ["activate <name>"], "requires_context": {"domain": "scene"}},
           {"sentences": ["[<the>] <name>"], "requires_context": {"domain": ["light", "switch"]}},
           {"sentences": ["[activate] <name> [scene]"], "requires_context": {"domain": ["scene"]}},
+          {"sentences": ["activate <name> in <area>"], "requires_context": {"domain": ["scene"]}},
           {"sentences": ["<open> <name>"], "requires_context": {"domain": ["cover", "valve"]}}
         ]},
         "HassLightSet": {"data": [{"sentences": ["set <name> brightness to {brightness}[%]"], "requires_context": {"domain": "light"}}]},
@@ -39,6 +40,8 @@ struct CommunityGrammarTests {
         "HassTurnOff": {"data": [
           {"sentences": ["shout {message} and turn off <name>"]},
           {"sentences": ["<close> <name>"], "requires_context": {"domain": ["cover", "valve"]}},
+          {"sentences": ["<turn> off all [the] lights"], "slots": {"domain": "light"}},
+          {"sentences": ["<turn> off [the] lights [here]"], "slots": {"domain": "light"}, "requires_context": {"area": {"slot": true}}},
           {"sentences": ["<name> off", "[the] <name>"]}
         ]}
       }
@@ -114,6 +117,20 @@ struct CommunityGrammarTests {
         // Without a domain, too: only "off" said, never the name alone.
         #expect(matcher.bestCandidate("the towel heater") == nil)
         #expect(matcher.bestCandidate("towel heater off")?.intent == .control(HouseControlIntent(action: .off, device: "towel heater")))
+    }
+
+    @Test func aSceneSaidWithARoomSetsTheModeThereOnly() throws {
+        let matcher = try Self.matcher()
+        #expect(matcher.bestCandidate("activate night in the office")?.intent
+            == .setMode(SetHouseModeIntent(mode: "night", rooms: ["Office"])))
+    }
+
+    @Test func aDomainWithNoPlaceIsTheWholeHouseWithTheSpeakersRoomItIsHere() throws {
+        let matcher = try Self.matcher()
+        #expect(matcher.bestCandidate("turn off all the lights")?.intent
+            == .control(HouseControlIntent(action: .off, device: "light", plural: true, wholeHouse: true)))
+        #expect(matcher.bestCandidate("turn off the lights here")?.intent
+            == .control(HouseControlIntent(action: .off, device: "light", plural: true)))
     }
 
     @Test func aCoverNamedIsOpenedOrClosedNeverStopped() throws {

@@ -51,10 +51,12 @@ struct GrammarResponsesTests {
         """
 
     /// The engine of `yaml` with the grammar of `language` (nil when its file is missing outside CI).
-    static func harness(_ yaml: String, language: String) throws -> HouseHarness? {
+    /// `own`: with our own phrases for the language too (config/phrases.yaml, phrases.LANGUAGE.yaml).
+    static func harness(_ yaml: String, language: String, own: Bool = false) throws -> HouseHarness? {
         guard let grammar = try HouseFixtures.grammar(language) else { return nil }
         let configuration = try ConfigurationLoader().load(yaml: yaml, file: "test.yaml", boards: HouseFixtures.boards())
-        return try HouseHarness(configuration: configuration, phrases: grammar.phraseSet)
+        let ours = own ? try PhraseSet.loadOwn(in: URL(fileURLWithPath: HouseFixtures.repositoryRoot + "/config"), language: language) : PhraseSet()
+        return try HouseHarness(configuration: configuration, phrases: ours.merging(grammar.phraseSet))
     }
 
     static func say(_ text: String, _ h: HouseHarness) async -> IntentReply {
@@ -83,6 +85,14 @@ struct GrammarResponsesTests {
         let sorry = await Self.say("blablabla", h)
         #expect(sorry.status == .unsupported)
         #expect(sorry.dialog == "Entschuldigung, das habe ich nicht verstanden")
+        // Our own German phrases (phrases.de.yaml) are answered as the grammar answers the same.
+        guard let ours = try Self.harness(Self.german, language: "de", own: true) else { return }
+        let compound = await Self.say("Küchendeckenlicht an", ours)
+        #expect(compound.status == .done)
+        #expect(compound.dialog == "Deckenlicht eingeschaltet")
+        let evening = await Self.say("Abendmodus", ours)
+        #expect(evening.status == .done)
+        #expect(evening.dialog == "Abend aktiviert")
         // A refusal the grammar has no words for keeps ours (it names the device and why).
         let dim = await Self.say("Dimme das Deckenlicht auf 50%", h)
         #expect(dim.status == .unsupported)

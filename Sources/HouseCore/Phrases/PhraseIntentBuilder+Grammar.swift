@@ -16,7 +16,9 @@ extension PhraseIntentBuilder {
             let on = name == "HassTurnOn"
             if let device, device.hasPrefix(CommunityGrammar.scenePrefix) {
                 guard on else { return nil }
-                return .setMode(SetHouseModeIntent(mode: String(device.dropFirst(CommunityGrammar.scenePrefix.count))))
+                // A scene said with a room or floor ("Nacht im Büro") sets the mode there only.
+                return .setMode(SetHouseModeIntent(mode: String(device.dropFirst(CommunityGrammar.scenePrefix.count)),
+                                                   rooms: slot("area").map { [$0] }, floor: slot("floor"), here: here))
             }
             if let device, device.hasPrefix(CommunityGrammar.scriptPrefix) {
                 guard on else { return nil }
@@ -61,10 +63,15 @@ extension PhraseIntentBuilder {
     /// A control of the named device, or of every device of the slots' domain or cover class. The
     /// speaker's room (`here`) is left to the resolver, as for our own phrases: a name found in
     /// several rooms asks which.
+    ///
+    /// A domain with no place at all is the whole house: the grammar has such templates only for
+    /// "everywhere" ("alle Lichter aus", `domain_all`); its others take the speaker's room.
     private static func control(_ slot: (String) -> String?, device: String?, action: HouseAction?) -> HouseControlIntent {
         let what = device ?? slot("device_class").map(coverWord) ?? slot("domain").map(domainWord)
+        let plural = device == nil && what != nil
+        let nowhere = slot("area") == nil && slot("floor") == nil && slot("here") != "true"
         return HouseControlIntent(room: slot("area"), floor: slot("floor"), action: action, device: what,
-                                  plural: device == nil && what != nil)
+                                  plural: plural, wholeHouse: plural && nowhere && action != nil)
     }
 
     /// The kind word of a cover class ("garage" is the garage door).

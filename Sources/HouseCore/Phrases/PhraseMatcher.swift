@@ -25,6 +25,9 @@ public struct PhraseMatcher: Sendable {
     let house: HouseConfiguration?
     /// The words that join commands: "and", and the grammar's language's ("und", "et").
     let conjunctions: Set<String>
+    /// Words typed without umlauts and compounds of the house's names, read as the templates
+    /// spell them; nil without a house.
+    let spelling: PhraseSpelling?
     /// "and" in the languages whose grammar has been tried with housectl.
     static let and: [String: String] = ["de": "und", "fr": "et", "nl": "en", "es": "y", "it": "e", "pt": "e"]
 
@@ -66,12 +69,25 @@ public struct PhraseMatcher: Sendable {
             if let first = tokens.first { names[first, default: []].append(tokens) }
         }
         self.names = names.mapValues { $0.sorted { $0.count > $1.count } }
+        let heads = ["room", "floor", "mode"].flatMap { extra[$0]?.values.map(\.spoken) ?? [] }.filter { !$0.contains(" ") }
+        self.spelling = house == nil ? nil : PhraseSpelling(vocabulary: automaton.vocabulary.keys, heads: heads)
+    }
+
+    /// The normalised words of `text`, each word no template has read as `spelling` reads it.
+    private func tokens(_ text: String) -> [String] {
+        let tokens = PhraseNormalizer.tokens(text)
+        guard let spelling else { return tokens }
+        let table = automaton.tokenTable
+        guard tokens.contains(where: { table.id($0) < 0 }) else { return tokens }
+        return tokens.flatMap { token in
+            table.id(token) >= 0 ? [token] : spelling.read(token) { table.id($0) >= 0 } ?? [token]
+        }
     }
 
     /// The normalised words of `text` without a leading wake word and without skip words; a
     /// name of the house is kept whole whatever words it has.
     func words(_ text: String) -> [String] {
-        let tokens = PhraseNormalizer.tokens(text)
+        let tokens = tokens(text)
         guard tokens.contains(where: firstWords.contains) else { return tokens }
         var start = 0
         if nameLength(in: tokens, at: 0) == 0, let wake = Self.sequence(wakeWords, in: tokens, at: 0), wake < tokens.count {
@@ -119,9 +135,23 @@ public struct PhraseMatcher: Sendable {
         let words = words(text)
         guard !words.isEmpty else { return .noMatch(text: "", suggestions: suggest ? suggestions(for: []) : []) }
         guard words.count <= Self.maxWords else { return .noMatch(text: words.joined(separator: " "), suggestions: []) }
+        if let commands = commands(words) ?? compounds(words).flatMap(commands) { return .commands(commands) }
+        return .noMatch(text: words.joined(separator: " "), suggestions: suggest ? suggestions(for: words) : [])
+    }
+
+    /// `words` with the compounds the templates know as one word read as two ("badheizung": "bad
+    /// heizung"), for a second try when they match nothing as typed; nil when there are none.
+    private func compounds(_ words: [String]) -> [String]? {
+        guard let spelling else { return nil }
+        let split = words.flatMap { spelling.compound($0, known: { automaton.tokenTable.id($0) >= 0 }) ?? [$0] }
+        return split == words ? nil : split
+    }
+
+    /// `words` as one command, or as several joined by "and"; nil when that leaves some not understood.
+    private func commands(_ words: [String]) -> [PhraseCommand]? {
         let ids = words.map(automaton.tokenTable.id)
         let whole = candidates(ids: ids, words: words)
-        if !whole.isEmpty { return .commands([PhraseCommand(words: words, candidates: whole)]) }
+        if !whole.isEmpty { return [PhraseCommand(words: words, candidates: whole)] }
 
         let ands = words.indices.filter { conjunctions.contains(words[$0]) }
         if !ands.isEmpty {
@@ -158,9 +188,9 @@ public struct PhraseMatcher: Sendable {
                 memo[key] = .some(result)
                 return result
             }
-            if let commands = cover(0, after: nil) { return .commands(sharingPlace(commands)) }
+            if let commands = cover(0, after: nil) { return sharingPlace(commands) }
         }
-        return .noMatch(text: words.joined(separator: " "), suggestions: suggest ? suggestions(for: words) : [])
+        return nil
     }
 
     /// Commands joined by "and" with the place said once, at the end ("turn off the fan and the
@@ -200,8 +230,8 @@ public struct PhraseMatcher: Sendable {
     public func bestCandidate(_ text: String) -> PhraseCandidate? {
         let words = words(text)
         guard !words.isEmpty, words.count <= Self.maxWords else { return nil }
-        let ids = words.map(automaton.tokenTable.id)
-        return candidates(ids: ids, words: words).first
+        func best(_ words: [String]) -> PhraseCandidate? { candidates(ids: words.map(automaton.tokenTable.id), words: words).first }
+        return best(words) ?? compounds(words).flatMap(best)
     }
 
     /// The closest phrases this matcher knows to `text` (examples generated from the templates),

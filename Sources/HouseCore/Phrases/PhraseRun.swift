@@ -64,21 +64,50 @@ public struct PhraseRun: Sendable, Equatable {
         return PhraseRun(steps: steps, end: .processed)
     }
 
-    /// The answers of the steps the community grammar understood and carried out, in the
-    /// grammar's words (`GrammarResponses`) with its slots as said (`name`: a scene's or script's
-    /// as `sceneName` gives it), and its "not understood". A step not done, or whose answer does
-    /// not render, keeps ours.
+    /// The answers of the steps carried out, in the grammar's words (`GrammarResponses`), and its
+    /// "not understood": a step the grammar understood with its slots as said (`name`: a scene's
+    /// or script's as `sceneName` gives it); one our own phrases of the language understood
+    /// (phrases.de.yaml) as the grammar answers the same intent (`grammarAnswer`). A step not
+    /// done, or whose answer does not render, keeps ours.
     mutating func answer(in responses: GrammarResponses, sceneName: (String) -> String) {
         if case .notUnderstood = end, let sorry = responses.error("no_intent") { end = .notUnderstood(message: sorry) }
-        for i in steps.indices where steps[i].candidate.fromGrammar && steps[i].outcome.status == .done {
-            var slots = steps[i].candidate.slots
-            if let name = slots["name"], name.hasPrefix(CommunityGrammar.scenePrefix) || name.hasPrefix(CommunityGrammar.scriptPrefix) {
-                slots["name"] = sceneName(name)
+        for i in steps.indices where steps[i].outcome.status == .done {
+            let candidate = steps[i].candidate
+            var said: String?
+            if candidate.fromGrammar {
+                var slots = candidate.slots
+                if let name = slots["name"], name.hasPrefix(CommunityGrammar.scenePrefix) || name.hasPrefix(CommunityGrammar.scriptPrefix) {
+                    slots["name"] = sceneName(name)
+                }
+                said = responses.answer(intent: candidate.intentName, response: slots[CommunityGrammar.responseSlot], slots: slots)
+            } else if let equivalent = candidate.intent.flatMap(Self.grammarAnswer) {
+                said = responses.answer(intent: equivalent.intent, response: equivalent.response, slots: ["name": equivalent.name])
             }
-            let response = slots[CommunityGrammar.responseSlot]
-            if let said = responses.answer(intent: steps[i].candidate.intentName, response: response, slots: slots) {
-                steps[i].outcome.dialog = said
+            if let said { steps[i].outcome.dialog = said }
+        }
+    }
+
+    /// The grammar's intent and response that answer one of our intents, with the name said: a
+    /// device switched on or off ("Licht eingeschaltet"), a cover opened or closed ("geöffnet"),
+    /// a mode set ("Nacht aktiviert"), a routine run ("Guten Morgen Haus gestartet"); nil for what
+    /// the grammar has no words for (toggling, stopping, everything at once, questions).
+    static func grammarAnswer(_ intent: HouseIntent) -> (intent: String, response: String, name: String)? {
+        switch intent {
+        case .control(let c) where c.capability == nil && !c.plural:
+            guard let device = c.device else { return nil }
+            switch c.action {
+            case .on: return ("HassTurnOn", "default", device)
+            case .off: return ("HassTurnOff", "default", device)
+            case .open: return ("HassTurnOn", "cover", device)
+            case .close: return ("HassTurnOff", "cover", device)
+            default: return nil
             }
+        case .setMode(let m):
+            return m.mode.map { ("HassTurnOn", "scene", $0) }
+        case .runRoutine(let r):
+            return r.routine.map { ("HassTurnOn", "script", $0) }
+        default:
+            return nil
         }
     }
 }

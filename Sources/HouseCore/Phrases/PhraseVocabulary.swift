@@ -18,6 +18,10 @@ public enum PhraseVocabulary {
     /// Names of the lists implemented in code rather than by values.
     public static let builtInLists: Set<String> = ["number", "duration"]
 
+    /// "House" in the languages whose grammar has been tried with housectl: the word a routine's
+    /// shortcut may end with and be said without.
+    static let houseWords: Set<String> = ["house", "haus", "maison", "huis"]
+
     /// The house's slot lists.
     public static func lists(for house: HouseConfiguration) -> [String: PhraseList] {
         let rooms = placeList(house.rooms.map { ($0.id.rawValue, $0.name, $0.aliases) }, possessives: true)
@@ -50,10 +54,11 @@ public enum PhraseVocabulary {
         var routines = ListBuilder()
         for routine in house.routines where !routine.shortcut.isEmpty {
             routines.add(routine.shortcut, value: routine.shortcut)
-            // "run the good morning routine": the id, and the shortcut without its "house".
+            // "run the good morning routine": the id, and the shortcut without its "house"
+            // ("Guten Morgen Haus": "guten morgen").
             routines.add(routine.id.rawValue.replacingOccurrences(of: "-", with: " "), value: routine.shortcut)
             let words = routine.shortcut.split(separator: " ")
-            if words.count > 2, words.last?.lowercased() == "house" {
+            if words.count > 2, let last = words.last, houseWords.contains(PhraseNormalizer.normalize(String(last))) {
                 routines.add(words.dropLast().joined(separator: " "), value: routine.shortcut)
             }
         }

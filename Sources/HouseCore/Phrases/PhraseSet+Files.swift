@@ -1,0 +1,19 @@
+import Foundation
+
+extension PhraseSet {
+    /// Our own phrase files of a house's folder, in the order they are read: `phrases.yaml`,
+    /// then `phrases.LANGUAGE.yaml` for a house that speaks another language (config/phrases.de.yaml);
+    /// only those that exist.
+    public static func ownFiles(in directory: URL, language: String) -> [URL] {
+        var names = ["phrases.yaml"]
+        if language != "en" { names.append("phrases.\(language).yaml") }
+        return names.map { directory.appendingPathComponent($0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// Our own phrase files of `directory` for `language` (`ownFiles`), merged.
+    public static func loadOwn(in directory: URL, language: String) throws(PhraseError) -> PhraseSet {
+        var set = PhraseSet()
+        for file in ownFiles(in: directory, language: language) { set = set.merging(try load(contentsOf: file)) }
+        return set
+    }
+}
