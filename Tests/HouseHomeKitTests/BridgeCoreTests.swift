@@ -47,3 +47,37 @@ import Testing
         #expect(writerEvents == [change(false), change(true)])
     }
 }
+
+/// A device that has not reported its state (a Tasmota plug before its first report): its On is
+/// read as "No Response" (-70402, the read answered 207), never as off; its first report is an
+/// event to subscribers even when it is off.
+@Suite struct UnknownStateTests {
+    @Test(.timeLimit(.minutes(1))) func anUnreportedDeviceReadsAsNoResponseUntilItReports() async throws {
+        let configuration = try HouseFixtures.exampleConfiguration()
+        let house = FakeHomeKitHouse(configuration: configuration)
+        let plug = DeviceID("office-plug")
+        house.set(.device(plug), HomeKitDeviceState())
+        let database = AccessoryDatabase.bridge(for: configuration, numbers: AccessoryNumbers(), firmware: "1.0.0")
+        let core = BridgeCore(database: database, house: house, logger: Logger(label: "test"))
+        await core.start()
+        let (outgoing, queue) = AsyncStream<Outgoing>.makeStream()
+        await core.register(1, outgoing: queue)
+        let aid = try #require(database.accessory(of: plug)?.aid)
+        let light = try #require(database.accessory(of: DeviceID("kitchen-light"))?.aid)
+        let read = HAPRequest(method: "GET", path: "/characteristics", query: [("id", "\(aid).10,\(light).10")])
+        let unknown = await core.read(read, connection: 1)
+        #expect(unknown.status == 207)
+        #expect(String(decoding: unknown.body, as: UTF8.self)
+            == "{\"characteristics\":[{\"aid\":\(aid),\"iid\":10,\"status\":-70402},{\"aid\":\(light),\"iid\":10,\"value\":false,\"status\":0}]}")
+        let (_, status) = await core.write(.object([("aid", .int(aid)), ("iid", .int(10)), ("ev", .bool(true))]), connection: 1)
+        #expect(status == 0)
+        // Its first report, off: an event, and reads give the value.
+        await core.apply(.device(plug), HomeKitDeviceState(on: false))
+        var events = outgoing.makeAsyncIterator()
+        guard case .message(let bytes)? = await events.next() else { Issue.record("no event"); return }
+        #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("{\"characteristics\":[{\"aid\":\(aid),\"iid\":10,\"value\":false}]}"))
+        let known = await core.read(HAPRequest(method: "GET", path: "/characteristics", query: [("id", "\(aid).10")]), connection: 1)
+        #expect(known.status == 200)
+        #expect(String(decoding: known.body, as: UTF8.self) == "{\"characteristics\":[{\"aid\":\(aid),\"iid\":10,\"value\":false}]}")
+    }
+}

@@ -27,6 +27,8 @@ import Testing
             let events = try await mqtt.subscribe(to: "house/events", qos: .atLeastOnce)
             let light = DeviceID("living-ceiling-light")
             #expect(await house.states()[.device(light)]?.on == false)
+            // A Tasmota plug that has not reported: not known, never "off".
+            #expect(await house.states()[.device(DeviceID("office-plug"))].map { $0.on == nil } == true)
             var changes = house.changes().makeAsyncIterator()
             #expect(await house.perform(.setOn(light, true)) == .done)
             #expect(fixture.relayIsOn(light) == true)

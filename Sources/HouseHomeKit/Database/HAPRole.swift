@@ -26,7 +26,8 @@ public enum HAPRole: Sendable, Equatable {
     /// A StatelessProgrammableSwitch's ProgrammableSwitchEvent (null when read; an event per press).
     case programmableSwitchEvent
 
-    /// The value for a device in `state` (nil: not known yet, read as null).
+    /// The value for a device in `state` (nil: not known yet, read as null); an On not known
+    /// (`unknown`) is false here, where a value must be given (`/accessories`).
     func value(_ state: HomeKitDeviceState?) -> HAPJSON? {
         switch self {
         case .constant(let v): return v
@@ -63,13 +64,23 @@ public enum HAPRole: Sendable, Equatable {
         }
     }
 
-    /// The event a change from `old` to `new` gives subscribers: the new value when it differs;
+    /// Whether `state` is of a device that has not reported whether it is on (a Tasmota plug
+    /// before its first report): its On is read as "No Response" (-70402), never as off.
+    func unknown(_ state: HomeKitDeviceState?) -> Bool {
+        switch self {
+        case .on, .outletInUse: state.map { $0.on == nil } ?? false
+        default: false
+        }
+    }
+
+    /// The event a change from `old` to `new` gives subscribers: the new value when it differs
+    /// or was not known;
     /// for a button, its press (0 single, 1 double, 2 long) whenever the count of presses grew,
     /// also a press like the last.
     func event(from old: HomeKitDeviceState?, to new: HomeKitDeviceState) -> HAPJSON? {
         guard self == .programmableSwitchEvent else {
             let after = value(new)
-            return after == value(old) ? nil : after
+            return after == value(old) && unknown(old) == unknown(new) ? nil : after
         }
         guard let presses = new.presses, presses != old?.presses, let press = new.lastPress else { return nil }
         switch press {

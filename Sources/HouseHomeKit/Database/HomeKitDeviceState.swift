@@ -3,7 +3,7 @@ import HouseCore
 /// What HomeKit shows of one device (or a mode's switch), in the house's own terms: the seam's
 /// state (`HomeKitHouse`).
 public struct HomeKitDeviceState: Sendable, Equatable {
-    /// A switchable device's state; a mode: in force.
+    /// A switchable device's state (nil: it has not reported one); a mode: in force.
     public var on: Bool?
     /// A cover's position, 0 closed to 100 open, and where it was sent.
     public var position: Int?

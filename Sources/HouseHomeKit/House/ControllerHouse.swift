@@ -79,7 +79,7 @@ public struct ControllerHouse<C: WallClock>: HomeKitHouse {
                     } else {
                         s.cover = device.value.flatMap(CoverState.init(rawValue:)) ?? (device.value == "unknown" ? .unknown : nil)
                     }
-                default: s.on = device.state == .on
+                default: s.on = device.state.map { $0 == .on }
                 }
                 states[.device(device.id)] = s
             }

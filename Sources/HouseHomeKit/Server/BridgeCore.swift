@@ -84,7 +84,14 @@ actor BridgeCore {
                 items.append(item + [("status", .int(HAPStatus.writeOnly))])
                 continue
             }
-            item.append(("value", c.role.value(accessory.item.flatMap { states[$0] }) ?? .null))
+            let state = accessory.item.flatMap { states[$0] }
+            guard !c.role.unknown(state) else {
+                // Not reported yet: the Home app shows "No Response", as it does for a device it cannot reach.
+                failed = true
+                items.append(item + [("status", .int(HAPStatus.unableToCommunicate))])
+                continue
+            }
+            item.append(("value", c.role.value(state) ?? .null))
             if flag("type") { item.append(("type", .string(c.type))) }
             if flag("perms") { item.append(("perms", .array(c.permissions.map { .string($0.rawValue) }))) }
             if flag("ev") { item.append(("ev", .bool(connections[connection]?.subscriptions.contains(key) == true))) }
