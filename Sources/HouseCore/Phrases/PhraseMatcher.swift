@@ -73,21 +73,10 @@ public struct PhraseMatcher: Sendable {
         self.spelling = house == nil ? nil : PhraseSpelling(vocabulary: automaton.vocabulary.keys, heads: heads)
     }
 
-    /// The normalised words of `text`, each word no template has read as `spelling` reads it.
-    private func tokens(_ text: String) -> [String] {
-        let tokens = PhraseNormalizer.tokens(text)
-        guard let spelling else { return tokens }
-        let table = automaton.tokenTable
-        guard tokens.contains(where: { table.id($0) < 0 }) else { return tokens }
-        return tokens.flatMap { token in
-            table.id(token) >= 0 ? [token] : spelling.read(token) { table.id($0) >= 0 } ?? [token]
-        }
-    }
-
     /// The normalised words of `text` without a leading wake word and without skip words; a
     /// name of the house is kept whole whatever words it has.
     func words(_ text: String) -> [String] {
-        let tokens = tokens(text)
+        let tokens = PhraseNormalizer.tokens(text)
         guard tokens.contains(where: firstWords.contains) else { return tokens }
         var start = 0
         if nameLength(in: tokens, at: 0) == 0, let wake = Self.sequence(wakeWords, in: tokens, at: 0), wake < tokens.count {
@@ -135,16 +124,23 @@ public struct PhraseMatcher: Sendable {
         let words = words(text)
         guard !words.isEmpty else { return .noMatch(text: "", suggestions: suggest ? suggestions(for: []) : []) }
         guard words.count <= Self.maxWords else { return .noMatch(text: words.joined(separator: " "), suggestions: []) }
-        if let commands = commands(words) ?? compounds(words).flatMap(commands) { return .commands(commands) }
+        if let commands = commands(words) ?? respellings(words).lazy.compactMap(commands).first { return .commands(commands) }
         return .noMatch(text: words.joined(separator: " "), suggestions: suggest ? suggestions(for: words) : [])
     }
 
-    /// `words` with the compounds the templates know as one word read as two ("badheizung": "bad
-    /// heizung"), for a second try when they match nothing as typed; nil when there are none.
-    private func compounds(_ words: [String]) -> [String]? {
-        guard let spelling else { return nil }
-        let split = words.flatMap { spelling.compound($0, known: { automaton.tokenTable.id($0) >= 0 }) ?? [$0] }
-        return split == words ? nil : split
+    /// Other readings of `words` that matched nothing as typed, to try in turn (`spelling`): each
+    /// word no template has read again ("kuechenlicht": "küche licht"), then also the compounds
+    /// the templates know as one word ("badheizung": "bad heizung"). Only on this path, so text
+    /// that matches as typed costs nothing more.
+    private func respellings(_ words: [String]) -> [[String]] {
+        guard let spelling else { return [] }
+        let known = { (word: String) in automaton.tokenTable.id(word) >= 0 }
+        var result: [[String]] = []
+        let unknown = words.flatMap { known($0) ? [$0] : spelling.read($0, known: known) ?? [$0] }
+        if unknown != words { result.append(unknown) }
+        let split = unknown.flatMap { spelling.compound($0, known: known) ?? [$0] }
+        if split != unknown { result.append(split) }
+        return result
     }
 
     /// `words` as one command, or as several joined by "and"; nil when that leaves some not understood.
@@ -231,7 +227,7 @@ public struct PhraseMatcher: Sendable {
         let words = words(text)
         guard !words.isEmpty, words.count <= Self.maxWords else { return nil }
         func best(_ words: [String]) -> PhraseCandidate? { candidates(ids: words.map(automaton.tokenTable.id), words: words).first }
-        return best(words) ?? compounds(words).flatMap(best)
+        return best(words) ?? respellings(words).lazy.compactMap(best).first
     }
 
     /// The closest phrases this matcher knows to `text` (examples generated from the templates),
