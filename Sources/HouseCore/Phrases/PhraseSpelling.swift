@@ -8,9 +8,9 @@
 ///   "Garagenlicht" is "garage licht", "Urlaubsmodus" is "urlaub modus"; also typed without
 ///   umlauts).
 ///
-/// Words the templates know are read as typed first; a compound the templates know is read as two
-/// words only when the text as typed matches nothing. A matcher compiled without a house (the
-/// comparisons with hassil) reads words as typed.
+/// The matcher reads text so only when it matches nothing as typed, and a compound the templates
+/// know as one word ("badheizung", which the grammar joins from "{area}[ ]heizung") only after
+/// that. A matcher compiled without a house (the comparisons with hassil) reads words as typed.
 struct PhraseSpelling: Sendable {
     /// Words of the vocabulary with ä, ö, ü or ß, by their spelling without them.
     private let respelled: [String: String]
