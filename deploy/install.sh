@@ -147,7 +147,8 @@ install_files() {
     say "configuration: $CONFIG_DIR"
     run install -d -m 0755 "$CONFIG_DIR"
     # phrases.LANGUAGE.yaml: our own phrases of a house that speaks that language (house.language)
-    for name in house.yaml phrases.yaml $(cd "$REPO/config" && ls phrases.*.yaml 2>/dev/null); do
+    for path in "$REPO"/config/house.yaml "$REPO"/config/phrases.yaml "$REPO"/config/phrases.*.yaml; do
+        name=$(basename "$path")
         if [ ! -f "$REPO/config/$name" ]; then
             echo "install.sh: warning: $REPO/config/$name is missing; not installed" >&2
         elif [ -e "$CONFIG_DIR/$name" ]; then

@@ -93,6 +93,12 @@ struct GrammarResponsesTests {
         let evening = await Self.say("Abendmodus", ours)
         #expect(evening.status == .done)
         #expect(evening.dialog == "Abend aktiviert")
+        #expect(await Self.say("Stell das Haus auf abend", ours).dialog == "Abend aktiviert")
+        // Where ours says more, or it was said in English, ours stays: a stop, an English phrase.
+        let stop = await Self.say("Rollladen stopp", ours)
+        #expect(stop.status == .done && !stop.dialog.contains("ausgeschaltet"), "\(stop.dialog)")
+        let english = await Self.say("turn on the Deckenlicht", ours)
+        #expect(english.status == .done && english.dialog.contains("on"), "\(english.dialog)")
         // A refusal the grammar has no words for keeps ours (it names the device and why).
         let dim = await Self.say("Dimme das Deckenlicht auf 50%", h)
         #expect(dim.status == .unsupported)

@@ -106,3 +106,27 @@ import Testing
                                             payload: #"{"device":"garage-door","pulse_ms":1000}"#, state: nil)])
     }
 }
+
+/// A garage door opener wired without contacts: nothing says where it is or whether it moves, so
+/// open and close are one press each and stop is refused (a press could as well start it).
+@Suite struct ContactlessOpenerTests {
+    @Test func stopIsRefusedOpenAndCloseArePresses() async throws {
+        var configuration = try HouseFixtures.exampleConfiguration()
+        let i = try #require(configuration.devices.firstIndex { $0.id == "garage-door" })
+        guard case .opener(var opener) = configuration.devices[i].endpoint else { Issue.record("not an opener"); return }
+        opener.openContact = nil
+        opener.closedContact = nil
+        configuration.devices[i].endpoint = .opener(opener)
+        let h = try HouseHarness(configuration: configuration, node: "pi-garage")
+        func say(_ action: HouseAction) async -> IntentOutcome {
+            await h.engine.process(.control(HouseControlIntent(action: action, device: "garage door")), source: .cli, answers: .none.confirming)
+        }
+        for action in [HouseAction.stop, .off] {
+            let stop = await say(action)
+            #expect(stop.status == .unsupported && stop.commands.isEmpty, "\(action)")
+            #expect(stop.dialog.contains("no contacts"), "\(stop.dialog)")
+        }
+        let open = await say(.open)
+        #expect(open.commands == [.pulse(device: "garage-door", RelayRef(node: "pi-garage", channel: 1), .seconds(1))])
+    }
+}

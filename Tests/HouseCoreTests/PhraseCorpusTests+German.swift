@@ -9,11 +9,12 @@ extension PhraseCorpusTests {
     /// grammar or the matcher) for a German-speaking house, read as the daemon reads for it:
     /// config/phrases.yaml and phrases.de.yaml with the community grammar's de.json.
     /// config/phrases.de.yaml was written from its misses: its floors show what is understood and
-    /// keep it so; the other two say what that generalises to. Not understood yet: "zu 70 Prozent
-    /// schließen", "Dreh die Heizung auf/ab", "Mach die Garage auf" (the room for its door),
+    /// keep it so; the other two say what that generalises to. A stop of the garage door, which
+    /// has no contacts, is refused (a press could start it) where the writers expected a stop.
+    /// Not understood yet: "zu 70 Prozent schließen", "Mach die Garage auf" (the room for its door),
     /// routines said in other words ("Bitte gieß den Garten"), a mode said as a wish ("wir
     /// schauen jetzt einen Film").
-    static let germanFloors = Floors(minimumRight: 128, minimumCannot: 9, maximumFalseActuations: 0)
+    static let germanFloors = Floors(minimumRight: 129, minimumCannot: 9, maximumFalseActuations: 0)
 
     /// Whether the German grammar is there to read with (CI must have it: the test then fails
     /// without it rather than being skipped).
@@ -23,16 +24,14 @@ extension PhraseCorpusTests {
 
     /// The German held-out corpus (Tests/Corpus/ahorn-heldout.tsv): written blind as ahorn.tsv
     /// was, by another helper, after config/phrases.de.yaml was written from ahorn.tsv's misses;
-    /// never used to write phrases. What it scores is what the German phrases generalise to. (The
-    /// one false actuation it found, a scene said with a room setting its mode in the whole house,
-    /// was fixed where the grammar's intents are read.)
-    static let germanHeldOutFloors = Floors(minimumRight: 95, minimumCannot: 9, maximumFalseActuations: 0)
+    /// not used to write phrases (two bugs it showed were fixed: a scene said with a room, a
+    /// room's temperature).
+    static let germanHeldOutFloors = Floors(minimumRight: 94, minimumCannot: 9, maximumFalseActuations: 0)
 
     /// The third German corpus (Tests/Corpus/ahorn-third.tsv): written blind by a third helper
-    /// for the household's four people (a grandmother's "Sie" among them), after the German
-    /// phrases were written: scored before anything was changed for it (93 of 106 right), then
-    /// after "hier" was added from ahorn.tsv's misses.
-    static let germanThirdFloors = Floors(minimumRight: 94, minimumCannot: 6, maximumFalseActuations: 0)
+    /// for the household's four people (a grandmother's "Sie" among them), never used to write
+    /// phrases: the figure for German sentences nobody tuned for.
+    static let germanThirdFloors = Floors(minimumRight: 93, minimumCannot: 6, maximumFalseActuations: 0)
 
     @Test("the German corpora: one line of figures each, and their floors", .enabled(if: germanGrammarPresent),
           arguments: ["ahorn.tsv", "ahorn-heldout.tsv", "ahorn-third.tsv"])

@@ -193,11 +193,9 @@ import Testing
             case .on, .off:
                 // The state asked for, however it was said ("open the blinds" switches the up
                 // relay on); an interlocked partner switched off on the way is not counted.
-                // A press (an opener's button, a pulse relay) is the only command such a device
-                // has: it counts as the state asked for.
                 let wanted: DeviceState = action == .on ? .on : .off
-                let toWanted = Set(commands.filter { $0.resultingState == wanted || $0.resultingState == nil }.map(\.device))
-                let toOther = Set(commands.filter { $0.resultingState != wanted && $0.resultingState != nil }.map(\.device))
+                let toWanted = Set(commands.filter { $0.resultingState == wanted }.map(\.device))
+                let toOther = Set(commands.filter { $0.resultingState != wanted }.map(\.device))
                 right = done && toWanted == devices && (action == .on || toOther.isEmpty)
             case .toggle, .open, .close, .stop, .position:
                 let actions = Set(outcomes.compactMap { outcome -> HouseAction? in

@@ -60,6 +60,8 @@ struct GermanPhrasesTests {
         #expect(PhraseSet.ownFiles(in: config, language: "de").map(\.lastPathComponent) == ["phrases.yaml", "phrases.de.yaml"])
         #expect(PhraseSet.ownFiles(in: config, language: "en").map(\.lastPathComponent) == ["phrases.yaml"])
         #expect(PhraseSet.ownFiles(in: config, language: "fr").map(\.lastPathComponent) == ["phrases.yaml"])
+        // A region without a file of its own reads its language's.
+        #expect(PhraseSet.ownFiles(in: config, language: "de-CH").map(\.lastPathComponent) == ["phrases.yaml", "phrases.de.yaml"])
     }
 
     @Test func compoundsAndUmlautsTypedAsTwoLetters() throws {
@@ -83,6 +85,19 @@ struct GermanPhrasesTests {
             """)
         #expect(Self.intent(m, "wie geht es der badheizung") == .query(QueryHouseStatusIntent(queryType: .deviceStates, device: "Heizung")))
         #expect(Self.intent(m, "Badheizung aus") == .control(HouseControlIntent(room: "Bad", action: .off, device: "Heizung")))
+    }
+
+    @Test func undJoinsCommandsAndTheHousesNamesStayWhole() throws {
+        let m = try Self.matcher()
+        // "Garagentor" is a name: never "Garage" and "Tor" (also a name of the door).
+        guard case .commands(let commands) = m.interpret("Badheizung an und Garagentor umschalten", suggest: false) else {
+            Issue.record("not understood")
+            return
+        }
+        #expect(commands.map { $0.candidates.first?.intent } == [
+            .control(HouseControlIntent(room: "Bad", action: .on, device: "Heizung")),
+            .control(HouseControlIntent(action: .toggle, device: "Garagentor")),
+        ])
     }
 
     @Test func aRoutinesShortcutWithoutItsHaus() throws {

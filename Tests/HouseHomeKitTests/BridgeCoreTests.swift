@@ -79,5 +79,10 @@ import Testing
         let known = await core.read(HAPRequest(method: "GET", path: "/characteristics", query: [("id", "\(aid).10")]), connection: 1)
         #expect(known.status == 200)
         #expect(String(decoding: known.body, as: UTF8.self) == "{\"characteristics\":[{\"aid\":\(aid),\"iid\":10,\"value\":false}]}")
+        // Unknown again (never an event saying off), then on: the next event is the on.
+        await core.apply(.device(plug), HomeKitDeviceState())
+        await core.apply(.device(plug), HomeKitDeviceState(on: true))
+        guard case .message(let next)? = await events.next() else { Issue.record("no event"); return }
+        #expect(String(decoding: next, as: UTF8.self).hasSuffix("{\"characteristics\":[{\"aid\":\(aid),\"iid\":10,\"value\":true}]}"))
     }
 }

@@ -219,6 +219,11 @@ public enum HouseDialog {
         "The \(device) is worked by a push button: I can open, close or stop it, not \(action == .position ? "set it to a position" : verbPhrase(action))."
     }
 
+    /// Stop asked of an opener without contacts: nothing says whether it moves.
+    public static func openerCannotStop(device: String) -> String {
+        "The \(device) has no contacts, so I cannot tell whether it is moving, and a press could start it: stop it at its own button."
+    }
+
     /// An opener's place as its contacts (and the last press) say.
     public static func openerState(_ cover: String, _ state: CoverState) -> String {
         switch state {

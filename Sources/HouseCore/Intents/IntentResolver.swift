@@ -129,6 +129,10 @@ public struct IntentResolver: Sendable {
         if let d = devices.first(where: { $0.opener != nil }), ![.open, .close, .stop, .off, .toggle].contains(action) {
             return .unsupported(reason: HouseDialog.openerCannot(action, device: configuration.label(for: d)))
         }
+        // With no contacts it cannot be told whether it moves: a press to stop it could start it.
+        if action == .stop || action == .off, let d = devices.first(where: { $0.opener.map { !$0.hasContacts } ?? false }) {
+            return .unsupported(reason: HouseDialog.openerCannotStop(device: configuration.label(for: d)))
+        }
         if let d = devices.first(where: { !$0.kind.supportedActions.contains(action) }) {
             return .unsupported(reason: HouseDialog.unsupportedAction(action, device: configuration.label(for: d), kind: d.kind))
         }

@@ -68,7 +68,10 @@ public struct CommunityGrammar: Sendable, Equatable {
         for name in intents.keys.sorted() where Self.intents.contains(name) {
             guard let body = intents[name] as? [String: Any], let entries = body["data"] as? [[String: Any]] else { continue }
             for entry in entries {
-                if let group = reader.group(entry, intent: name) { set.groups.append(group) }
+                if var group = reader.group(entry, intent: name) {
+                    group.language = language
+                    set.groups.append(group)
+                }
             }
         }
         set.expansionRules = reader.renamedRules()

@@ -62,6 +62,8 @@ struct PhraseAutomatonBuilder {
         var fixedSlots: [PhraseSlot]
         /// From the community grammar: loses to a match of our own templates.
         var fromGrammar: Bool
+        /// Its file's language.
+        var language: String
     }
 
     /// A slot list: a trie of token ids, or a built-in parser.
@@ -133,7 +135,7 @@ struct PhraseAutomatonBuilder {
                     let templateIndex = Int32(templates.count)
                     templates.append(Template(intent: group.intent, sentence: sentence,
                                                fixedSlots: group.slots.map { PhraseSlot(name: $0.key, value: $0.value) },
-                                               fromGrammar: group.fromGrammar))
+                                               fromGrammar: group.fromGrammar, language: group.language))
                     let accept = addNode(.accept, arg: templateIndex)
                     var expanding: [String] = []
                     let start = try compile(expr, next: accept, sentence: sentence, rules: rules, expanding: &expanding,

@@ -17,6 +17,8 @@ public struct PhraseCandidate: Sendable, Equatable {
     public var score: Int
     /// The template came from the community grammar (`CommunityGrammar`), not our phrase files.
     public var fromGrammar: Bool
+    /// The language of the template's file ("en" for config/phrases.yaml, "de" for phrases.de.yaml).
+    public var language: String
     /// The template's place among all templates: the earlier wins a tie (as hassil's first match).
     var order: Int
 
@@ -26,8 +28,9 @@ public struct PhraseCandidate: Sendable, Equatable {
     }
 
     init(intentName: String, slotList: [PhraseSlot], intent: HouseIntent?, template: String, score: Int, fromGrammar: Bool = false,
-         order: Int = 0) {
+         language: String = "en", order: Int = 0) {
         self.fromGrammar = fromGrammar
+        self.language = language
         self.order = order
         self.intentName = intentName
         self.slotList = slotList

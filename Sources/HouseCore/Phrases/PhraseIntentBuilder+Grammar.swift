@@ -65,7 +65,8 @@ extension PhraseIntentBuilder {
     /// several rooms asks which.
     ///
     /// A domain with no place at all is the whole house: the grammar has such templates only for
-    /// "everywhere" ("alle Lichter aus", `domain_all`); its others take the speaker's room.
+    /// "everywhere" ("alle Lichter aus", slot combination `domain_all`); its others take the
+    /// speaker's room.
     private static func control(_ slot: (String) -> String?, device: String?, action: HouseAction?) -> HouseControlIntent {
         let what = device ?? slot("device_class").map(coverWord) ?? slot("domain").map(domainWord)
         let plural = device == nil && what != nil

@@ -23,7 +23,7 @@ public struct PhraseMatcher: Sendable {
     let names: [String: [[String]]]
     /// The house the lists came from, when compiled from one: suggestions are checked against it.
     let house: HouseConfiguration?
-    /// The words that join commands: "and", and the grammar's language's ("und", "et").
+    /// The words that join commands: "and", and that of each language the templates are in ("und", "et").
     let conjunctions: Set<String>
     /// Words typed without umlauts and compounds of the house's names, read as the templates
     /// spell them; nil without a house.
@@ -62,7 +62,8 @@ public struct PhraseMatcher: Sendable {
         self.skipWords = sequences(phraseSet.skipWords)
         self.wakeWords = sequences(phraseSet.wakeWords)
         self.firstWords = Set((skipWords + wakeWords).map { $0[0] })
-        self.conjunctions = Set(["and"] + [phraseSet.responses.flatMap { Self.and[$0.language] }].compactMap { $0 })
+        self.conjunctions = Set(["and"] + (Set(phraseSet.groups.map(\.language)).union([phraseSet.responses?.language].compactMap { $0 }))
+            .compactMap { Self.and[$0] })
         var names: [String: [[String]]] = [:]
         for name in Set(extra.values.flatMap { $0.values.map(\.spoken) }) {
             let tokens = PhraseNormalizer.tokens(name)
@@ -138,7 +139,7 @@ public struct PhraseMatcher: Sendable {
         var result: [[String]] = []
         let unknown = words.flatMap { known($0) ? [$0] : spelling.read($0, known: known) ?? [$0] }
         if unknown != words { result.append(unknown) }
-        let split = unknown.flatMap { spelling.compound($0, known: known) ?? [$0] }
+        let split = unknown.flatMap { word in names[word]?.contains([word]) == true ? [word] : spelling.compound(word, known: known) ?? [word] }
         if split != unknown { result.append(split) }
         return result
     }
@@ -441,7 +442,7 @@ public struct PhraseMatcher: Sendable {
             if intent == nil && PhraseIntentBuilder.intentNames.contains(template.intent) { return nil }
             return PhraseCandidate(intentName: template.intent, slotList: slots, intent: intent,
                                    template: template.sentence, score: score, fromGrammar: template.fromGrammar,
-                                   order: Int(hit.template))
+                                   language: template.language, order: Int(hit.template))
         }
     }
 }

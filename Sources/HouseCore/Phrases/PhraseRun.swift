@@ -66,9 +66,9 @@ public struct PhraseRun: Sendable, Equatable {
 
     /// The answers of the steps carried out, in the grammar's words (`GrammarResponses`), and its
     /// "not understood": a step the grammar understood with its slots as said (`name`: a scene's
-    /// or script's as `sceneName` gives it); one our own phrases of the language understood
-    /// (phrases.de.yaml) as the grammar answers the same intent (`grammarAnswer`). A step not
-    /// done, or whose answer does not render, keeps ours.
+    /// or script's as `sceneName` gives it); one our own phrases of the grammar's language
+    /// understood (phrases.de.yaml) as the grammar answers the same (`grammarAnswer`). A step not
+    /// done, said in another language, or whose answer does not render, keeps ours.
     mutating func answer(in responses: GrammarResponses, sceneName: (String) -> String) {
         if case .notUnderstood = end, let sorry = responses.error("no_intent") { end = .notUnderstood(message: sorry) }
         for i in steps.indices where steps[i].outcome.status == .done {
@@ -80,30 +80,38 @@ public struct PhraseRun: Sendable, Equatable {
                     slots["name"] = sceneName(name)
                 }
                 said = responses.answer(intent: candidate.intentName, response: slots[CommunityGrammar.responseSlot], slots: slots)
-            } else if let equivalent = candidate.intent.flatMap(Self.grammarAnswer) {
+            } else if candidate.language == responses.language, let intent = candidate.intent,
+                      let equivalent = Self.grammarAnswer(intent, steps[i].outcome, sceneName: sceneName) {
                 said = responses.answer(intent: equivalent.intent, response: equivalent.response, slots: ["name": equivalent.name])
             }
             if let said { steps[i].outcome.dialog = said }
         }
     }
 
-    /// The grammar's intent and response that answer one of our intents, with the name said: a
-    /// device switched on or off ("Licht eingeschaltet"), a cover opened or closed ("geöffnet"),
-    /// a mode set ("Nacht aktiviert"), a routine run ("Guten Morgen Haus gestartet"); nil for what
-    /// the grammar has no words for (toggling, stopping, everything at once, questions).
-    static func grammarAnswer(_ intent: HouseIntent) -> (intent: String, response: String, name: String)? {
+    /// The grammar's intent and response that answer one of our intents, with the name said: one
+    /// device switched on or off by its relay ("Licht eingeschaltet"), a motor's cover opened or
+    /// closed ("geöffnet"), a mode set (by its first name: "Nacht aktiviert"), a routine run ("Guten
+    /// Morgen Haus gestartet"). Nil where ours says more: nothing switched ("already on"), a
+    /// press (an opener's answer says where the door is), stopping, toggling, everything at once,
+    /// questions.
+    static func grammarAnswer(_ intent: HouseIntent, _ outcome: IntentOutcome,
+                              sceneName: (String) -> String) -> (intent: String, response: String, name: String)? {
         switch intent {
         case .control(let c) where c.capability == nil && !c.plural:
-            guard let device = c.device else { return nil }
+            let commands = outcome.commands
+            guard let device = c.device, !commands.isEmpty, !commands.contains(where: { if case .pulse = $0 { true } else { false } })
+            else { return nil }
+            let winding = commands.contains { $0.device.rawValue.contains("/") }
             switch c.action {
-            case .on: return ("HassTurnOn", "default", device)
-            case .off: return ("HassTurnOff", "default", device)
-            case .open: return ("HassTurnOn", "cover", device)
-            case .close: return ("HassTurnOff", "cover", device)
+            case .on where !winding: return ("HassTurnOn", "default", device)
+            case .off where !winding: return ("HassTurnOff", "default", device)
+            case .open where winding: return ("HassTurnOn", "cover", device)
+            case .close where winding: return ("HassTurnOff", "cover", device)
             default: return nil
             }
-        case .setMode(let m):
-            return m.mode.map { ("HassTurnOn", "scene", $0) }
+        case .setMode:
+            guard let id = outcome.parameters.first(where: { $0.parameter == "mode" })?.values.first?.id else { return nil }
+            return ("HassTurnOn", "scene", sceneName(CommunityGrammar.scenePrefix + id))
         case .runRoutine(let r):
             return r.routine.map { ("HassTurnOn", "script", $0) }
         default:

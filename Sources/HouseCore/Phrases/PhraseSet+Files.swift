@@ -2,12 +2,15 @@ import Foundation
 
 extension PhraseSet {
     /// Our own phrase files of a house's folder, in the order they are read: `phrases.yaml`,
-    /// then `phrases.LANGUAGE.yaml` for a house that speaks another language (config/phrases.de.yaml);
+    /// then `phrases.LANGUAGE.yaml` for a house that speaks another language (config/phrases.de.yaml),
+    /// that of the language without its region when there is none for it ("de-CH": phrases.de.yaml);
     /// only those that exist.
     public static func ownFiles(in directory: URL, language: String) -> [URL] {
-        var names = ["phrases.yaml"]
-        if language != "en" { names.append("phrases.\(language).yaml") }
-        return names.map { directory.appendingPathComponent($0) }.filter { FileManager.default.fileExists(atPath: $0.path) }
+        let base = directory.appendingPathComponent("phrases.yaml")
+        let primary = String(language.split(separator: "-").first ?? Substring(language))
+        let own = [language, primary].filter { $0 != "en" }.map { directory.appendingPathComponent("phrases.\($0).yaml") }
+            .first { FileManager.default.fileExists(atPath: $0.path) }
+        return ([base] + [own].compactMap { $0 }).filter { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// Our own phrase files of `directory` for `language` (`ownFiles`), merged.

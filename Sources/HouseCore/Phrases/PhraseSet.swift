@@ -136,6 +136,7 @@ public struct PhraseSet: Sendable, Equatable {
                     throw fail(key, "unknown key '\(name)' (expected language, intents, lists, expansion_rules, skip_words or wake_words)")
                 }
             }
+            for i in set.groups.indices { set.groups[i].language = set.language }
             for node in written {
                 do throws(PhraseError) { _ = try PhraseExpression.parse(node.scalar?.string ?? "", rules: set.expansionRules) } catch {
                     throw fail(node, error.description)
@@ -209,12 +210,16 @@ public struct PhraseTemplateGroup: Sendable, Equatable {
     /// From the community grammar (`CommunityGrammar`): a template of it that does not compile
     /// in this house (a list it lacks) is left out, and a match of our own templates wins over it.
     public var fromGrammar: Bool
+    /// The language of the file it came from (its `language:`): a match is answered in the
+    /// grammar's words only when it was said in the grammar's language.
+    public var language: String
 
-    public init(intent: String, sentences: [String], slots: [String: String] = [:], fromGrammar: Bool = false) {
+    public init(intent: String, sentences: [String], slots: [String: String] = [:], fromGrammar: Bool = false, language: String = "en") {
         self.intent = intent
         self.sentences = sentences
         self.slots = slots
         self.fromGrammar = fromGrammar
+        self.language = language
     }
 }
 

@@ -10,7 +10,8 @@
 ///
 /// The matcher reads text so only when it matches nothing as typed, and a compound the templates
 /// know as one word ("badheizung", which the grammar joins from "{area}[ ]heizung") only after
-/// that. A matcher compiled without a house (the comparisons with hassil) reads words as typed.
+/// that; never a word that is a name of the house ("Garagentor" stays whole). A matcher compiled
+/// without a house reads words as typed.
 struct PhraseSpelling: Sendable {
     /// Words of the vocabulary with ä, ö, ü or ß, by their spelling without them.
     private let respelled: [String: String]

@@ -79,6 +79,8 @@ public enum HAPRole: Sendable, Equatable {
     /// also a press like the last.
     func event(from old: HomeKitDeviceState?, to new: HomeKitDeviceState) -> HAPJSON? {
         guard self == .programmableSwitchEvent else {
+            // An event cannot say "No Response": a state that became unknown is told by reads.
+            guard !unknown(new) else { return nil }
             let after = value(new)
             return after == value(old) && unknown(old) == unknown(new) ? nil : after
         }
