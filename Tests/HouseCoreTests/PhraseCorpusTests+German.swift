@@ -11,10 +11,10 @@ extension PhraseCorpusTests {
     /// config/phrases.de.yaml was written from its misses: its floors show what is understood and
     /// keep it so; the other two say what that generalises to. A stop of the garage door, which
     /// has no contacts, is refused (a press could start it) where the writers expected a stop.
-    /// Not understood yet: "zu 70 Prozent schließen", "Mach die Garage auf" (the room for its door),
+    /// Not understood yet: "Mach die Garage auf" (the room for its door),
     /// routines said in other words ("Bitte gieß den Garten"), a mode said as a wish ("wir
     /// schauen jetzt einen Film").
-    static let germanFloors = Floors(minimumRight: 129, minimumCannot: 9, maximumFalseActuations: 0)
+    static let germanFloors = Floors(minimumRight: 130, minimumCannot: 9, maximumFalseActuations: 0)
 
     /// Whether the German grammar is there to read with (CI must have it: the test then fails
     /// without it rather than being skipped).
@@ -26,7 +26,7 @@ extension PhraseCorpusTests {
     /// was, by another helper, after config/phrases.de.yaml was written from ahorn.tsv's misses;
     /// not used to write phrases (two bugs it showed were fixed: a scene said with a room, a
     /// room's temperature).
-    static let germanHeldOutFloors = Floors(minimumRight: 94, minimumCannot: 9, maximumFalseActuations: 0)
+    static let germanHeldOutFloors = Floors(minimumRight: 96, minimumCannot: 9, maximumFalseActuations: 0)
 
     /// The third German corpus (Tests/Corpus/ahorn-third.tsv): written blind by a third helper
     /// for the household's four people (a grandmother's "Sie" among them), never used to write

@@ -100,6 +100,14 @@ struct GermanPhrasesTests {
         ])
     }
 
+    @Test func aCoverClosedByAShareIsOpenByTheRest() throws {
+        let m = try Self.matcher()
+        #expect(Self.intent(m, "Rollladen zu 70 Prozent schließen")
+            == .control(HouseControlIntent(device: "Rollladen", capability: .level, position: 30)))
+        #expect(Self.intent(m, "Öffne den Rollladen zu 80 Prozent")
+            == .control(HouseControlIntent(device: "Rollladen", capability: .level, position: 80)))
+    }
+
     @Test func aRoutinesShortcutWithoutItsHaus() throws {
         let m = try Self.matcher()
         #expect(Self.intent(m, "guten morgen") == .runRoutine(RunRoutineIntent(routine: "Guten Morgen Haus")))

@@ -4,7 +4,8 @@
 /// - `HouseControl`: `action` (on/off/toggle/open/close/stop), `device`, `room`, `floor`, `plural` ("true"),
 ///   `whole_house` ("true": "all"/"every" was said), `capability` (brightness, colour,
 ///   colour-temperature, temperature, position, speed, level: asked for, answered with what can
-///   be done), `position` (a number: with capability position or level, a cover's position);
+///   be done), `position` (a number: with capability position or level, a cover's position;
+///   with `closed` "true", how far it is closed);
 /// - `SetHouseMode`: `mode`, `duration` (seconds), `room`, `room_2` ("the kitchen and the hall"),
 ///   `floor`, `here` ("true": the speaker's room);
 /// - `QueryHouseStatus`: `query` (device-states/mode/energy), `time_range`
@@ -38,7 +39,8 @@ public enum PhraseIntentBuilder {
             var position: Int? = nil
             if let p = slot("position") {
                 guard let parsed = Int(p) else { return nil }
-                position = parsed
+                // `closed`: the share said is how far it closes ("zu 70 Prozent schließen" is 30% open).
+                position = slot("closed") == "true" && (0...100).contains(parsed) ? 100 - parsed : parsed
             }
             return .control(HouseControlIntent(room: slot("room"), floor: slot("floor"), action: action, device: slot("device"),
                                                plural: slot("plural") == "true", wholeHouse: slot("whole_house") == "true",
