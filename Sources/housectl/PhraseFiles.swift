@@ -19,9 +19,10 @@ enum PhraseFiles {
                      ours: Bool = true) throws -> Loaded {
         let directory = URL(fileURLWithPath: configPath).deletingLastPathComponent()
         let own = ours ? PhraseSet.ownFiles(in: directory, language: language) : []
-        var set = ours ? try PhraseSet.loadOwn(in: directory, language: language) : PhraseSet()
+        var set = try PhraseSet.load(merging: own)
         // Our file of the language, named beside the grammar (config check, the log).
-        let also = own.count > 1 ? "; ours also from " + own.dropFirst().map(\.lastPathComponent).joined(separator: ", ") : ""
+        let languageFiles = own.map(\.lastPathComponent).filter { $0 != "phrases.yaml" }
+        let also = languageFiles.isEmpty ? "" : "; ours also from " + languageFiles.joined(separator: ", ")
         for path in extra {
             guard FileManager.default.fileExists(atPath: path) else { throw ValidationError("phrase file \(path) does not exist") }
             set = set.merging(try PhraseSet.load(contentsOf: URL(fileURLWithPath: path)))

@@ -59,6 +59,12 @@ public struct CoverMotor: Sendable, Equatable {
     public static func windingID(of cover: DeviceID, _ direction: CoverDirection) -> DeviceID {
         DeviceID("\(cover.rawValue)/\(direction.rawValue)")
     }
+
+    /// Whether `id` is a winding's (`windingID`), not a device's.
+    public static func isWindingID(_ id: DeviceID) -> Bool {
+        guard let slash = id.rawValue.lastIndex(of: "/") else { return false }
+        return CoverDirection(rawValue: String(id.rawValue[id.rawValue.index(after: slash)...])) != nil
+    }
 }
 
 /// What a cover is, as Home Assistant's cover device classes name it.

@@ -62,8 +62,7 @@ public struct PhraseMatcher: Sendable {
         self.skipWords = sequences(phraseSet.skipWords)
         self.wakeWords = sequences(phraseSet.wakeWords)
         self.firstWords = Set((skipWords + wakeWords).map { $0[0] })
-        self.conjunctions = Set(["and"] + (Set(phraseSet.groups.map(\.language)).union([phraseSet.responses?.language].compactMap { $0 }))
-            .compactMap { Self.and[$0] })
+        self.conjunctions = Set(["and"] + phraseSet.groups.compactMap { Self.and[$0.language] })
         var names: [String: [[String]]] = [:]
         for name in Set(extra.values.flatMap { $0.values.map(\.spoken) }) {
             let tokens = PhraseNormalizer.tokens(name)

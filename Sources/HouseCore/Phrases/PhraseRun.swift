@@ -101,7 +101,7 @@ public struct PhraseRun: Sendable, Equatable {
             let commands = outcome.commands
             guard let device = c.device, !commands.isEmpty, !commands.contains(where: { if case .pulse = $0 { true } else { false } })
             else { return nil }
-            let winding = commands.contains { $0.device.rawValue.contains("/") }
+            let winding = commands.contains { CoverMotor.isWindingID($0.device) }
             switch c.action {
             case .on where !winding: return ("HassTurnOn", "default", device)
             case .off where !winding: return ("HassTurnOff", "default", device)

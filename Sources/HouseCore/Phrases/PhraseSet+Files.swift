@@ -15,8 +15,13 @@ extension PhraseSet {
 
     /// Our own phrase files of `directory` for `language` (`ownFiles`), merged.
     public static func loadOwn(in directory: URL, language: String) throws(PhraseError) -> PhraseSet {
+        try load(merging: ownFiles(in: directory, language: language))
+    }
+
+    /// `files` read in order and merged.
+    public static func load(merging files: [URL]) throws(PhraseError) -> PhraseSet {
         var set = PhraseSet()
-        for file in ownFiles(in: directory, language: language) { set = set.merging(try load(contentsOf: file)) }
+        for file in files { set = set.merging(try load(contentsOf: file)) }
         return set
     }
 }

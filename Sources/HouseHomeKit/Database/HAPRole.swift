@@ -82,7 +82,7 @@ public enum HAPRole: Sendable, Equatable {
             // An event cannot say "No Response": a state that became unknown is told by reads.
             guard !unknown(new) else { return nil }
             let after = value(new)
-            return after == value(old) && unknown(old) == unknown(new) ? nil : after
+            return after == value(old) && !unknown(old) ? nil : after
         }
         guard let presses = new.presses, presses != old?.presses, let press = new.lastPress else { return nil }
         switch press {
